@@ -1,0 +1,53 @@
+# hc11mc — build, test and demo. Targets install what they need on a fresh
+# Debian machine (as root) or print the exact command to run.
+
+GO      ?= go
+BIN     := bin/hc11mc
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build test demo tools check-tools vet fmt bench objdump-diff testdata clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/hc11mc
+
+## test: the whole suite (the README's test command; CI runs it)
+test: tools
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+## demo: check the bundled dining-philosophers firmware (finds its deadlock)
+demo: build
+	./$(BIN) check testdata/examples/philosophers.elf; test $$? -eq 1
+
+## tools: install the GNU binutils for the 68HC11 (tests that need them skip without)
+tools:
+	@if ! command -v m68hc11-objdump >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing binutils-m68hc1x"; \
+	    (apt-get install -y -qq binutils-m68hc1x >/dev/null 2>&1 || \
+	     (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq binutils-m68hc1x >/dev/null 2>&1)) || \
+	     echo "could not install binutils-m68hc1x; tests that need it will skip"; \
+	  else \
+	    echo "binutils-m68hc1x missing; to run the objdump tests: sudo apt-get install binutils-m68hc1x"; \
+	  fi; \
+	fi
+
+## objdump-diff: the long differential test of the decoder against m68hc11-objdump
+objdump-diff: tools
+	$(GO) test ./isa/m68hc11 -run ObjdumpDifferential -objdump -v
+
+## bench: the performance benchmarks reported in the README
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./sim ./search ./heuristics
+
+## testdata: rebuild the checked-in test images from their sources (needs the binutils)
+testdata: tools
+	$(MAKE) -C isa/m68hc11/testdata
+	$(MAKE) -C testdata
+
+clean:
+	rm -rf bin
