@@ -1,0 +1,265 @@
+package sim
+
+// The arithmetic of the 68HC11, one function per operation, each returning
+// the result and the new condition codes. These are the definitions of the
+// M68HC11 Reference Manual, Appendix A (the Boolean formulas under each
+// instruction); exec.go only moves operands in and out. They are the single
+// place where an instruction's arithmetic is defined: a second value domain
+// (bit-vector terms) re-implements this file's functions and is checked
+// against them exhaustively on 8-bit operands.
+
+// CCR bits.
+const (
+	flagC uint8 = 1 << iota
+	flagV
+	flagZ
+	flagN
+	flagI
+	flagH
+	flagX
+	flagS
+)
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// nz8 sets N and Z from an 8-bit result, keeping the other bits of ccr.
+func nz8(ccr, r uint8) uint8 {
+	ccr &^= flagN | flagZ
+	ccr |= (r >> 7) << 3
+	if r == 0 {
+		ccr |= flagZ
+	}
+	return ccr
+}
+
+// nz16 sets N and Z from a 16-bit result.
+func nz16(ccr uint8, r uint16) uint8 {
+	ccr &^= flagN | flagZ
+	ccr |= uint8(r>>15) << 3
+	if r == 0 {
+		ccr |= flagZ
+	}
+	return ccr
+}
+
+// add8 is ADDA/ADDB/ADCA/ADCB/ABA: r = a + b + c, flags H N Z V C.
+func add8(ccr, a, b, c uint8) (uint8, uint8) {
+	r := a + b + c
+	carries := (a & b) | (b &^ r) | (^r & a)
+	v := ((a & b &^ r) | (^a &^ b & r)) >> 7
+	ccr &^= flagH | flagV | flagC
+	ccr |= ((carries>>3)&1)<<5 | v<<1 | carries>>7
+	return r, nz8(ccr, r)
+}
+
+// sub8 is SUBA/SUBB/SBCA/SBCB/SBA/CMPA/CMPB/CBA: r = a - b - c, flags N Z V C.
+func sub8(ccr, a, b, c uint8) (uint8, uint8) {
+	r := a - b - c
+	borrow := (^a & b) | (b & r) | (r &^ a)
+	v := ((a &^ b &^ r) | (^a & b & r)) >> 7
+	ccr &^= flagV | flagC
+	ccr |= v<<1 | borrow>>7
+	return r, nz8(ccr, r)
+}
+
+// add16 is ADDD: flags N Z V C.
+func add16(ccr uint8, a, b uint16) (uint16, uint8) {
+	r := a + b
+	carries := (a & b) | (b &^ r) | (^r & a)
+	v := ((a & b &^ r) | (^a &^ b & r)) >> 15
+	ccr &^= flagV | flagC
+	ccr |= uint8(v)<<1 | uint8(carries>>15)
+	return r, nz16(ccr, r)
+}
+
+// sub16 is SUBD/CPD/CPX/CPY: flags N Z V C.
+func sub16(ccr uint8, a, b uint16) (uint16, uint8) {
+	r := a - b
+	borrow := (^a & b) | (b & r) | (r &^ a)
+	v := ((a &^ b &^ r) | (^a & b & r)) >> 15
+	ccr &^= flagV | flagC
+	ccr |= uint8(v)<<1 | uint8(borrow>>15)
+	return r, nz16(ccr, r)
+}
+
+// logic8 sets N Z and clears V: AND, OR, EOR, BIT, LDA, STA, TAB, TBA, BSET, BCLR.
+func logic8(ccr, r uint8) uint8 { return nz8(ccr&^flagV, r) }
+
+// logic16 sets N Z and clears V: LDD, LDX, LDY, LDS and the 16-bit stores.
+func logic16(ccr uint8, r uint16) uint8 { return nz16(ccr&^flagV, r) }
+
+// shiftFlags sets N Z from r, C from c, and V = N xor C, as every shift and rotate does.
+func shiftFlags(ccr, r, c uint8) uint8 {
+	ccr = nz8(ccr&^(flagV|flagC), r)
+	n := r >> 7
+	return ccr | c | (n^c)<<1
+}
+
+func asl8(ccr, b uint8) (uint8, uint8) { r := b << 1; return r, shiftFlags(ccr, r, b>>7) }
+func asr8(ccr, b uint8) (uint8, uint8) { r := b>>1 | b&0x80; return r, shiftFlags(ccr, r, b&1) }
+func lsr8(ccr, b uint8) (uint8, uint8) { r := b >> 1; return r, shiftFlags(ccr, r, b&1) }
+func rol8(ccr, b uint8) (uint8, uint8) {
+	r := b<<1 | ccr&flagC
+	return r, shiftFlags(ccr, r, b>>7)
+}
+func ror8(ccr, b uint8) (uint8, uint8) {
+	r := b>>1 | (ccr&flagC)<<7
+	return r, shiftFlags(ccr, r, b&1)
+}
+
+// asl16 is ASLD (LSLD): N Z V C with V = N xor C.
+func asl16(ccr uint8, d uint16) (uint16, uint8) {
+	r := d << 1
+	c := uint8(d >> 15)
+	ccr = nz16(ccr&^(flagV|flagC), r)
+	return r, ccr | c | (uint8(r>>15)^c)<<1
+}
+
+// lsr16 is LSRD: N cleared, Z, C = bit 0, V = N xor C = C.
+func lsr16(ccr uint8, d uint16) (uint16, uint8) {
+	r := d >> 1
+	c := uint8(d & 1)
+	ccr = nz16(ccr&^(flagV|flagC), r)
+	return r, ccr | c | c<<1
+}
+
+// neg8 is NEG: r = 0 - b; V set when the result is 0x80, C set unless it is 0.
+func neg8(ccr, b uint8) (uint8, uint8) {
+	r := -b
+	ccr = nz8(ccr&^(flagV|flagC), r)
+	ccr |= b2u(r == 0x80)<<1 | b2u(r != 0)
+	return r, ccr
+}
+
+// com8 is COM: one's complement, V cleared, C set.
+func com8(ccr, b uint8) (uint8, uint8) {
+	r := ^b
+	return r, nz8(ccr&^flagV, r) | flagC
+}
+
+// inc8 is INC: V set when the operand was 0x7F; C unaffected.
+func inc8(ccr, b uint8) (uint8, uint8) {
+	r := b + 1
+	return r, nz8(ccr&^flagV, r) | b2u(b == 0x7f)<<1
+}
+
+// dec8 is DEC: V set when the operand was 0x80; C unaffected.
+func dec8(ccr, b uint8) (uint8, uint8) {
+	r := b - 1
+	return r, nz8(ccr&^flagV, r) | b2u(b == 0x80)<<1
+}
+
+// tst8 is TST: N Z from the operand, V and C cleared.
+func tst8(ccr, b uint8) uint8 { return nz8(ccr&^(flagV|flagC), b) }
+
+// clr8 is CLR: N V C cleared, Z set.
+func clr8(ccr uint8) uint8 { return ccr&^(flagN|flagV|flagC) | flagZ }
+
+// daa is DAA after a BCD addition, following the manual's correction table:
+// 0x06 is added when H is set or the low digit exceeds 9; 0x60 when C is set,
+// the high digit exceeds 9, or it is 9 with a low digit above 9 — and then C
+// is set. V is not defined by the manual; it is left unchanged.
+func daa(ccr, a uint8) (uint8, uint8) {
+	lo, hi := a&0x0f, a>>4
+	var cf uint8
+	if ccr&flagH != 0 || lo > 9 {
+		cf |= 0x06
+	}
+	c := ccr & flagC
+	if c != 0 || hi > 9 || (hi >= 9 && lo > 9) {
+		cf |= 0x60
+		c = flagC
+	}
+	r := a + cf
+	return r, nz8(ccr&^flagC, r) | c
+}
+
+// mul is MUL: D = A * B, C = bit 7 of the result (so that ADCA #0 rounds).
+func mul(ccr, a, b uint8) (uint16, uint8) {
+	d := uint16(a) * uint16(b)
+	return d, ccr&^flagC | uint8(d>>7)&1
+}
+
+// idiv is IDIV: X = D / X, D = D mod X. Z is set when the quotient is 0, V
+// is cleared, C is set on division by zero, which leaves a quotient of 0xFFFF
+// (the remainder is indeterminate in the manual; D is left unchanged).
+func idiv(ccr uint8, d, x uint16) (q, r uint16, ccrOut uint8) {
+	ccr &^= flagZ | flagV | flagC
+	if x == 0 {
+		return 0xffff, d, ccr | flagC
+	}
+	q, r = d/x, d%x
+	if q == 0 {
+		ccr |= flagZ
+	}
+	return q, r, ccr
+}
+
+// fdiv is FDIV: X = (D << 16) / X, D = the remainder, for a fraction D/X < 1.
+// V is set when X <= D (the quotient would not be a fraction), C on division
+// by zero; in both cases the quotient is 0xFFFF and D is left unchanged.
+// Z is set when the quotient is 0.
+func fdiv(ccr uint8, d, x uint16) (q, r uint16, ccrOut uint8) {
+	ccr &^= flagZ | flagV | flagC
+	switch {
+	case x == 0:
+		return 0xffff, d, ccr | flagC
+	case x <= d:
+		return 0xffff, d, ccr | flagV
+	}
+	n := uint32(d) << 16
+	q, r = uint16(n/uint32(x)), uint16(n%uint32(x))
+	if q == 0 {
+		ccr |= flagZ
+	}
+	return q, r, ccr
+}
+
+// branchTaken evaluates a conditional branch's test (opcode 0x20–0x2F) on ccr.
+func branchTaken(op uint8, ccr uint8) bool {
+	c := ccr&flagC != 0
+	v := ccr&flagV != 0
+	z := ccr&flagZ != 0
+	n := ccr&flagN != 0
+	var t bool
+	switch op & 0x0e {
+	case 0x00: // BRA / BRN
+		t = true
+	case 0x02: // BHI / BLS
+		t = !c && !z
+	case 0x04: // BCC / BCS
+		t = !c
+	case 0x06: // BNE / BEQ
+		t = !z
+	case 0x08: // BVC / BVS
+		t = !v
+	case 0x0a: // BPL / BMI
+		t = !n
+	case 0x0c: // BGE / BLT
+		t = n == v
+	case 0x0e: // BGT / BLE
+		t = !z && n == v
+	}
+	if op&1 != 0 {
+		return !t
+	}
+	return t
+}
+
+// branchTab[op&15] has bit ccr&15 set when the conditional branch with
+// that low opcode nibble is taken under those N Z V C bits.
+var branchTab = func() (t [16]uint16) {
+	for op := 0; op < 16; op++ {
+		for c := 0; c < 16; c++ {
+			if branchTaken(uint8(0x20|op), uint8(c)) {
+				t[op] |= 1 << c
+			}
+		}
+	}
+	return t
+}()

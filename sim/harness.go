@@ -1,0 +1,104 @@
+package sim
+
+// MaxThreads bounds the number of threads __mc_thread_create may make.
+const MaxThreads = 64
+
+// harness performs the effect of the harness routine h for the thread whose
+// PC reached the stub, atomically, and returns to the caller as RTS would.
+// The stub's own instructions never run.
+func (x *stepper) harness(h uint8) event {
+	t := x.t
+	s := x.s
+	call := t.PrevPC // the JSR or BSR that called the stub
+	stub := t.PC
+	switch h {
+	case HookNondet:
+		n := t.D()
+		t.SetD(uint16(x.choose(uint64(n) + 1)))
+	case HookAssume:
+		if t.A == 0 {
+			return evInfeasible
+		}
+	case HookAssert:
+		if t.A == 0 {
+			x.fault(KindAssert, call, 0, "assertion failed: __mc_assert called with A = 0")
+		}
+	case HookError:
+		x.fault(KindError, call, 0, "__mc_error called")
+	case HookThreadCreate:
+		if len(s.Threads) >= MaxThreads {
+			x.fault(KindError, call, 0, "__mc_thread_create: more than %d threads", MaxThreads)
+			break
+		}
+		id := len(s.Threads)
+		nt := Thread{CPU: CPU{PC: t.D(), SP: t.X, CCR: t.CCR}, InitSP: t.X, PrevPC: call}
+		nt.SetD(t.Y)
+		s.Threads = append(s.Threads, nt)
+		t = &s.Threads[x.tid] // the append may have moved the threads
+		x.t = t
+		t.SetD(uint16(id))
+	case HookThreadExit:
+		t.PrevPC = stub
+		t.Status = Exited
+		return evSched
+	case HookYield:
+	case HookLock:
+		b := x.read8(t.X)
+		if x.bad {
+			return evViolation
+		}
+		if b != 0 {
+			return evBlocked
+		}
+		x.write8(t.X, uint8(x.tid+1))
+	case HookUnlock:
+		b := x.read8(t.X)
+		if !x.bad && b != uint8(x.tid+1) {
+			who := "no thread"
+			if b != 0 {
+				who = "thread " + itoa(int(b)-1)
+			}
+			x.fault(KindUnlock, call, t.X, "__mc_unlock of the lock at 0x%04X, which %s holds", t.X, who)
+			break
+		}
+		x.write8(t.X, 0)
+	case HookAtomicBegin:
+		s.Atomic = uint8(x.tid + 1)
+		s.AtomicDepth++
+	case HookAtomicEnd:
+		if s.AtomicDepth > 0 {
+			s.AtomicDepth--
+		}
+		if s.AtomicDepth == 0 {
+			s.Atomic = 0
+		}
+	case HookCSEnter:
+		t.CS++
+		for i := range s.Threads {
+			if i != x.tid && s.Threads[i].CS > 0 && s.Threads[i].Status != Exited {
+				x.fault(KindMutex, call, 0, "threads %d and %d are both inside a critical section", i, x.tid)
+				break
+			}
+		}
+	case HookCSExit:
+		if t.CS > 0 {
+			t.CS--
+		}
+	}
+	t.PrevPC = stub
+	t.Cycles += 5
+	slot := t.SP + 1
+	t.PC = x.pull16()
+	t.popShadow(slot)
+	if x.bad {
+		return evViolation
+	}
+	return evSched
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}

@@ -1,0 +1,311 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+)
+
+// Harness routines, identified by the stub symbol the firmware calls.
+const (
+	hookNone uint8 = iota
+	HookNondet
+	HookAssume
+	HookAssert
+	HookError
+	HookThreadCreate
+	HookThreadExit
+	HookYield
+	HookLock
+	HookUnlock
+	HookAtomicBegin
+	HookAtomicEnd
+	HookCSEnter
+	HookCSExit
+	numHooks
+)
+
+// HookNames are the harness stub symbols, indexed by hook number.
+var HookNames = [numHooks]string{
+	"", "__mc_nondet", "__mc_assume", "__mc_assert", "__mc_error",
+	"__mc_thread_create", "__mc_thread_exit", "__mc_yield", "__mc_lock",
+	"__mc_unlock", "__mc_atomic_begin", "__mc_atomic_end", "__mc_cs_enter", "__mc_cs_exit",
+}
+
+// Preempt is the choice of scheduling points (--preempt).
+type Preempt uint8
+
+// Scheduling-point modes of DESIGN.md.
+const (
+	PreemptEvery  Preempt = iota // before every instruction
+	PreemptCalls                 // at JSR/BSR/RTS/RTI and harness calls
+	PreemptYield                 // at harness calls only
+	PreemptShared                // before instructions touching shared memory, and harness calls
+)
+
+var preemptNames = []string{"every", "calls", "yield", "shared"}
+
+func (p Preempt) String() string { return preemptNames[p] }
+
+// ParsePreempt reads a --preempt value.
+func ParsePreempt(s string) (Preempt, error) {
+	for i, n := range preemptNames {
+		if s == n {
+			return Preempt(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown --preempt %q: use every, calls, yield or shared", s)
+}
+
+// Interrupt vector indexes into loader.Image.Vectors, from the 68HC11 vector table.
+var vectorNames = map[string]int{
+	"sci": 11, "spi": 12, "paie": 13, "pao": 14, "tof": 15, "toc5": 16, "tic4": 16,
+	"toc4": 17, "toc3": 18, "toc2": 19, "toc1": 20, "tic3": 21, "tic2": 22,
+	"tic1": 23, "rti": 24, "irq": 25, "xirq": 26, "swi": 27,
+}
+
+// Vector indexes of the traps the simulator takes itself.
+const (
+	vecXIRQ    = 26
+	vecSWI     = 27
+	vecIllegal = 28
+)
+
+// IRQNames lists the interrupt names --irq accepts.
+func IRQNames() []string {
+	var n []string
+	for k := range vectorNames {
+		if k != "swi" {
+			n = append(n, k)
+		}
+	}
+	sort.Strings(n)
+	return n
+}
+
+// StackRange bounds SP for one thread (Thread < 0: every thread).
+type StackRange struct {
+	Thread int
+	Lo, Hi uint16
+}
+
+// Config says how to run an image.
+type Config struct {
+	Preempt Preempt
+	IRQs    []string           // interrupt names (--irq)
+	Inputs  map[uint16][]uint8 // --input: the values each read may return
+	Stacks  []StackRange       // --stack
+	Entry   uint16             // thread 0's first PC
+	// Reach lists goal addresses (--reach): a thread arriving at one is a
+	// KindReach violation.
+	Reach []uint16
+	// MaxRun bounds the instructions one thread runs back to back inside
+	// one transition when preemption is not at every instruction; the
+	// transition ends there (counted in Machine.RunBoundHits). Default 100000.
+	MaxRun int
+}
+
+// Memory attributes per address.
+const (
+	attrUnmapped uint8 = iota
+	attrRAM            // writable, in a page
+	attrROM            // read-only: stores are rom-write violations
+	attrInput          // writable, but reads choose among the --input values
+)
+
+// Machine is what does not change while the firmware runs: the memory map,
+// the read-only bytes, the harness addresses, the interrupts. Machines are
+// shared by every state of a search and are safe for concurrent use.
+type Machine struct {
+	Image  *loader.Image
+	Config Config
+
+	attr   [65536]uint8
+	rom    [65536]byte
+	pageOf [65536 / PageSize]int16 // writable page index per page-sized block, -1 if none
+	npages int
+	init   []*Page
+
+	// code caches, for every address, the harness routine whose stub is
+	// there and the decoded instruction when its bytes are all read-only.
+	code     [65536]centry
+	goal     [65536 / 64]uint64
+	hasGoals bool
+
+	inputs   [][]uint8 // by input index
+	inputIdx map[uint16]int
+	irqs     []int // vector indexes
+	stacks   []StackRange
+
+	// HookAddr is the address of each harness stub (0 when absent).
+	HookAddr [numHooks]uint16
+	HasHook  [numHooks]bool
+}
+
+// NewMachine prepares an image for simulation.
+func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
+	m := &Machine{Image: img, Config: cfg, inputIdx: map[uint16]int{}}
+	if m.Config.MaxRun <= 0 {
+		m.Config.MaxRun = 100000
+	}
+	mem := img.Memory()
+	for _, r := range img.Map.Regions {
+		a := uint16(attrROM)
+		if r.Kind == loader.RegionRAM || r.Kind == loader.RegionIO {
+			a = uint16(attrRAM)
+		}
+		for x := int(r.Lo); x <= int(r.Hi); x++ {
+			m.attr[x] = uint8(a)
+		}
+	}
+	m.rom = *mem
+	for i := range m.pageOf {
+		m.pageOf[i] = -1
+		for x := i * PageSize; x < (i+1)*PageSize; x++ {
+			if m.attr[x] == attrRAM {
+				m.pageOf[i] = int16(m.npages)
+				p := &Page{}
+				copy(p.Data[:], mem[i*PageSize:(i+1)*PageSize])
+				m.init = append(m.init, p)
+				m.npages++
+				break
+			}
+		}
+	}
+	addrs := make([]uint16, 0, len(cfg.Inputs))
+	for a := range cfg.Inputs {
+		addrs = append(addrs, a)
+	}
+	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
+	for _, a := range addrs {
+		vals := cfg.Inputs[a]
+		if len(vals) == 0 {
+			vals = make([]uint8, 256)
+			for i := range vals {
+				vals[i] = uint8(i)
+			}
+		}
+		if m.attr[a] != attrRAM {
+			return nil, fmt.Errorf("--input 0x%04X is not in writable memory (RAM or I/O registers); add it with --ram", a)
+		}
+		m.attr[a] = attrInput
+		m.inputIdx[a] = len(m.inputs)
+		m.inputs = append(m.inputs, vals)
+	}
+	for _, name := range cfg.IRQs {
+		v, ok := vectorNames[strings.ToLower(name)]
+		if !ok || name == "swi" {
+			return nil, fmt.Errorf("unknown interrupt %q for --irq: use one of %s", name, strings.Join(IRQNames(), ", "))
+		}
+		if !img.VectorLoaded[v] {
+			return nil, fmt.Errorf("--irq %s: the image loads no vector at 0x%04X", name, loader.VectorBase+2*v)
+		}
+		m.irqs = append(m.irqs, v)
+	}
+	m.stacks = cfg.Stacks
+	m.hasGoals = len(cfg.Reach) > 0
+	for _, g := range cfg.Reach {
+		m.goal[g/64] |= 1 << (g % 64)
+	}
+	for a := 0; a < 65536; a++ {
+		if m.attr[a] != attrROM {
+			continue
+		}
+		in, err := isa.Decode(m.rom[a:min(a+5, 65536)])
+		if err != nil {
+			continue
+		}
+		ok := true
+		for i := 1; i < int(in.Len); i++ {
+			ok = ok && a+i < 65536 && m.attr[a+i] == attrROM
+		}
+		base := uint8(0)
+		switch {
+		case in.Mode.UsesY():
+			base = 2
+		case in.Mode.Indexed():
+			base = 1
+		}
+		m.code[a].in, m.code[a].ok, m.code[a].base = in, ok, base
+	}
+	for h := HookNondet; h < numHooks; h++ {
+		if s, ok := img.Lookup(HookNames[h]); ok {
+			m.HookAddr[h] = s.Addr
+			m.HasHook[h] = true
+			m.code[s.Addr].hook = h
+		}
+	}
+	return m, nil
+}
+
+// centry is one entry of the decoded-code cache.
+type centry struct {
+	in   isa.Inst
+	ok   bool  // in is valid: the instruction's bytes are all read-only
+	hook uint8 // the harness routine whose stub starts here
+	base uint8 // the index register of in's effective address: 0 none, 1 X, 2 Y
+}
+
+// isGoal reports whether pc is a --reach goal.
+func (m *Machine) isGoal(pc uint16) bool { return m.goal[pc/64]&(1<<(pc%64)) != 0 }
+
+// HasHarness reports whether the image defines any harness stub.
+func (m *Machine) HasHarness() bool {
+	for _, h := range m.HasHook[1:] {
+		if h {
+			return true
+		}
+	}
+	return false
+}
+
+// IRQName returns the --irq name of a vector index.
+func IRQName(v int) string {
+	for n, i := range vectorNames {
+		if i == v && n != "tic4" {
+			return n
+		}
+	}
+	return fmt.Sprintf("vector%d", v)
+}
+
+// Initial returns the state at power-up: thread 0 at the entry with the
+// registers the reset leaves (S, X and I set; A, B, X, Y, SP zero — the
+// manual leaves them undefined, and the checker needs a fixed value),
+// memory as the image loads it and zero elsewhere.
+func (m *Machine) Initial() *State {
+	s := &State{id: newID()}
+	s.Pages = append([]*Page(nil), m.init...)
+	s.Threads = []Thread{{CPU: CPU{PC: m.Config.Entry, CCR: flagS | flagX | flagI}}}
+	return s
+}
+
+// ReadMem reads a byte of s without side effects, for display and for the
+// heuristics: unmapped addresses read as 0, input registers as the last
+// value written.
+func (m *Machine) ReadMem(s *State, a uint16) uint8 {
+	switch m.attr[a] {
+	case attrRAM, attrInput:
+		return s.Pages[m.pageOf[a/PageSize]].Data[a%PageSize]
+	case attrROM:
+		return m.rom[a]
+	}
+	return 0
+}
+
+// Returns appends to dst the return addresses on thread t's runtime stack,
+// innermost first, read through its shadow stack.
+func (m *Machine) Returns(s *State, t int, dst []uint16) []uint16 {
+	th := &s.Threads[t]
+	for i := int(th.NShadow) - 1; i >= 0; i-- {
+		slot := th.Shadow[i]
+		dst = append(dst, uint16(m.ReadMem(s, slot))<<8|uint16(m.ReadMem(s, slot+1)))
+	}
+	return dst
+}
+
+// Writable reports whether a is in RAM or the I/O registers.
+func (m *Machine) Writable(a uint16) bool { return m.attr[a] == attrRAM || m.attr[a] == attrInput }

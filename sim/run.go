@@ -1,0 +1,233 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+)
+
+// RunOptions control a plain simulation along one schedule.
+type RunOptions struct {
+	Steps uint64     // stop after this many instructions (0: no bound)
+	Rand  *rand.Rand // nil: lowest-numbered enabled thread, nondet value 0, no interrupt unless needed
+	Trace io.Writer  // one line per instruction, before it executes; nil for none
+}
+
+// RunResult is how a run ended.
+type RunResult struct {
+	Steps     uint64
+	Cycles    uint64
+	Violation *Violation
+	Reason    string // why the run stopped when there is no violation
+}
+
+// Run simulates s along one schedule, changing s. Without a random source
+// it runs the lowest-numbered thread that can move, takes nondeterministic
+// value 0, and takes an interrupt only when no thread can move otherwise;
+// with one, every choice is random. It stops at a violation, when all
+// threads have exited, at a deadlock, at an infeasible __mc_assume, or after
+// opts.Steps instructions.
+func (m *Machine) Run(s *State, opts RunOptions) RunResult {
+	var res RunResult
+	for i := range s.Threads {
+		res.Cycles += s.Threads[i].Cycles
+	}
+	x := stepper{m: m, s: s}
+	cur := 0
+	var order []int
+	for opts.Steps == 0 || res.Steps < opts.Steps {
+		if opts.Rand != nil && len(m.irqs) > 0 && opts.Rand.IntN(16) == 0 {
+			if m.randomInterrupt(s, opts.Rand, &res) {
+				continue
+			}
+		}
+		// Pick the thread: the current one while it can run (without a
+		// random source it is the lowest-numbered that can), else the next.
+		moved := false
+		order = m.runOrder(s, opts.Rand, cur, order[:0])
+		for _, i := range order {
+			x.t, x.tid = &s.Threads[i], i
+			x.radix, x.choice = 1, 0
+			if opts.Rand != nil {
+				x.choice = opts.Rand.Uint64()
+			}
+			if opts.Trace != nil {
+				m.traceLine(opts.Trace, s, i, res.Cycles)
+			}
+			before := x.t.Cycles
+			ev := x.step()
+			res.Steps++
+			if ev == evOK && opts.Trace == nil && opts.Rand == nil && m.fastOK(s, i) {
+				// Nothing but this thread's own instructions can change
+				// the schedule until the next call, harness call or
+				// violation: run them back to back.
+				for ev == evOK && (opts.Steps == 0 || res.Steps < opts.Steps) && !(m.hasGoals && m.isGoal(x.t.PC)) {
+					ev = x.step()
+					res.Steps++
+				}
+			}
+			t := &s.Threads[i]
+			res.Cycles += t.Cycles - before
+			switch ev {
+			case evBlocked:
+				res.Steps--
+				continue
+			case evViolation:
+				res.Violation = &x.viol
+				m.finalLine(opts.Trace, s, i, res.Cycles)
+				return res
+			case evInfeasible:
+				res.Reason = fmt.Sprintf("thread %d called __mc_assume with A = 0: the path is infeasible", i)
+				m.finalLine(opts.Trace, s, i, res.Cycles)
+				return res
+			}
+			if m.hasGoals && m.isGoal(t.PC) {
+				x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
+				res.Violation = &x.viol
+				m.finalLine(opts.Trace, s, i, res.Cycles)
+				return res
+			}
+			cur = i
+			moved = true
+			break
+		}
+		if moved {
+			continue
+		}
+		if m.anyInterrupt(s, opts.Rand, &res) {
+			continue
+		}
+		live := false
+		for i := range s.Threads {
+			live = live || s.Threads[i].Status != Exited
+		}
+		if live {
+			res.Violation = m.deadlock(s)
+		} else {
+			res.Reason = "every thread has exited"
+		}
+		m.finalLine(opts.Trace, s, cur, res.Cycles)
+		return res
+	}
+	res.Reason = fmt.Sprintf("stopped after %d instructions", res.Steps)
+	m.finalLine(opts.Trace, s, cur, res.Cycles)
+	return res
+}
+
+// fastOK reports whether thread i is the thread the deterministic schedule
+// keeps running: no lower-numbered thread could run in its place.
+func (m *Machine) fastOK(s *State, i int) bool {
+	for j := 0; j < i; j++ {
+		if s.Threads[j].Status == Running {
+			return false
+		}
+	}
+	return true
+}
+
+// runOrder lists the threads to try, in order.
+func (m *Machine) runOrder(s *State, r *rand.Rand, cur int, order []int) []int {
+	for i := range s.Threads {
+		if s.mayRun(i) {
+			order = append(order, i)
+		}
+	}
+	if r != nil {
+		r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	}
+	return order
+}
+
+// anyInterrupt takes an interrupt when one can wake the system.
+func (m *Machine) anyInterrupt(s *State, r *rand.Rand, res *RunResult) bool {
+	if r != nil {
+		return m.randomInterrupt(s, r, res)
+	}
+	if s.Atomic != 0 {
+		return false
+	}
+	for i := range s.Threads {
+		for _, v := range m.irqs {
+			if s.Threads[i].Status != Exited && m.canTake(&s.Threads[i], v) {
+				res.Violation = m.interrupt(s, i, v)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (m *Machine) randomInterrupt(s *State, r *rand.Rand, res *RunResult) bool {
+	if s.Atomic != 0 {
+		return false
+	}
+	type cand struct{ t, v int }
+	var cs []cand
+	for i := range s.Threads {
+		for _, v := range m.irqs {
+			if s.Threads[i].Status != Exited && m.canTake(&s.Threads[i], v) {
+				cs = append(cs, cand{i, v})
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return false
+	}
+	c := cs[r.IntN(len(cs))]
+	if v := m.interrupt(s, c.t, c.v); v != nil {
+		res.Violation = v
+	}
+	return true
+}
+
+// TraceFields formats thread i's registers as the key=value fields of a
+// trace line.
+func TraceFields(s *State, i int, cycles uint64) string {
+	t := &s.Threads[i]
+	return fmt.Sprintf("cyc=%d thr=%d PC=%04x A=%02x B=%02x X=%04x Y=%04x SP=%04x CCR=%02x",
+		cycles, i, t.PC, t.A, t.B, t.X, t.Y, t.SP, t.CCR)
+}
+
+// Disasm returns the bytes and the GNU-syntax text of the instruction at pc
+// in state s, or the harness routine's name at a stub.
+func (m *Machine) Disasm(s *State, pc uint16) (hexBytes, text string) {
+	if h := m.code[pc].hook; h != hookNone {
+		return "", "<harness " + HookNames[h] + ">"
+	}
+	var buf [5]byte
+	for i := range buf {
+		buf[i] = m.ReadMem(s, pc+uint16(i))
+	}
+	in, err := isa.Decode(buf[:])
+	n := int(in.Len)
+	if err != nil && n == 0 {
+		n = 1
+	}
+	var hb strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			hb.WriteByte(' ')
+		}
+		fmt.Fprintf(&hb, "%02x", buf[i])
+	}
+	sym := func(a uint16) (string, uint16, bool) {
+		name, off, ok := m.Image.SymbolAt(a)
+		return name, a - off, ok
+	}
+	return hb.String(), strings.Replace(isa.GNUSyntax(in, pc, sym), "\t", " ", 1)
+}
+
+func (m *Machine) traceLine(w io.Writer, s *State, i int, cycles uint64) {
+	hb, text := m.Disasm(s, s.Threads[i].PC)
+	fmt.Fprintf(w, "%s  %-14s %s\n", TraceFields(s, i, cycles), hb, text)
+}
+
+func (m *Machine) finalLine(w io.Writer, s *State, i int, cycles uint64) {
+	if w == nil {
+		return
+	}
+	fmt.Fprintf(w, "final %s\n", TraceFields(s, i, cycles))
+}

@@ -1,0 +1,204 @@
+package sim
+
+import (
+	"encoding/binary"
+	"sync/atomic"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// PageSize is the size of a memory page. A state's writable memory is a
+// vector of pages shared between states until one of them writes (copy on
+// write), so a successor costs one page copy per page it changes.
+const PageSize = 64
+
+// Page is one page of writable memory. A page reachable from more than one
+// state is never written again; its hash is computed once.
+type Page struct {
+	Data   [PageSize]byte
+	owner  uint64 // the state that may write it in place; 0 = frozen
+	hash   uint64
+	hashed bool
+}
+
+// Hash returns the page's xxhash, cached.
+func (p *Page) Hash() uint64 {
+	if !p.hashed {
+		p.hash = xxhash.Sum64(p.Data[:])
+		p.hashed = true
+	}
+	return p.hash
+}
+
+// Thread status values.
+const (
+	Running uint8 = iota // executing or ready
+	Waiting              // in WAI: registers stacked, waiting for an interrupt
+	Stopped              // in STOP with S clear: waiting for an interrupt
+	Exited               // ended
+)
+
+// MaxShadow is how many return-address slots a thread's shadow call stack
+// keeps; deeper calls drop the outermost ones (Thread.Dropped counts them).
+const MaxShadow = 32
+
+// CPU is the register set of one context.
+type CPU struct {
+	A, B   uint8
+	CCR    uint8
+	X, Y   uint16
+	SP, PC uint16
+}
+
+// D returns the 16-bit accumulator A:B.
+func (c *CPU) D() uint16 { return uint16(c.A)<<8 | uint16(c.B) }
+
+// SetD sets A:B.
+func (c *CPU) SetD(d uint16) { c.A, c.B = uint8(d>>8), uint8(d) }
+
+// Thread is one CPU context. Its identity for hashing and comparison is the
+// registers, Status and CS; Cycles, the shadow stack and PrevPC are
+// bookkeeping that two equal states may differ in.
+type Thread struct {
+	CPU
+	Status uint8
+	CS     uint8 // depth of __mc_cs_enter without __mc_cs_exit
+
+	InitSP  uint16 // SP at creation: the top of this thread's stack
+	PrevPC  uint16 // PC of the last instruction executed
+	Cycles  uint64 // E-clock cycles executed by this thread
+	Dropped uint32 // shadow entries lost to the MaxShadow bound
+	NShadow uint8
+	// Shadow holds, innermost last, the stack address at which each live
+	// call or interrupt frame keeps its return address (the high byte).
+	// Return addresses are read from memory through these slots, so the
+	// shadow stack follows firmware that rewrites its own stack.
+	Shadow [MaxShadow]uint16
+}
+
+// pushShadow records a return address stored at slot.
+func (t *Thread) pushShadow(slot uint16) {
+	if int(t.NShadow) == MaxShadow {
+		copy(t.Shadow[:], t.Shadow[1:])
+		t.NShadow--
+		t.Dropped++
+	}
+	t.Shadow[t.NShadow] = slot
+	t.NShadow++
+}
+
+// popShadow resynchronises the shadow stack when a return pulls its address
+// from slot: every frame at or below that slot (pushed later) is gone.
+func (t *Thread) popShadow(slot uint16) {
+	for t.NShadow > 0 && t.Shadow[t.NShadow-1] <= slot {
+		t.NShadow--
+	}
+}
+
+// dropDeadShadow forgets frames above the top of the stack after firmware
+// moved SP up past them (LDS, TXS, INS …).
+func (t *Thread) dropDeadShadow() {
+	for t.NShadow > 0 && t.Shadow[t.NShadow-1] <= t.SP {
+		t.NShadow--
+	}
+}
+
+// State is one global state of the system: every thread's context, the
+// writable memory and the scheduler's flags. States are values: Clone makes
+// an independent copy sharing unchanged pages. Equal states have equal
+// hashes (Hash covers exactly what Equal compares).
+type State struct {
+	Threads     []Thread
+	Pages       []*Page
+	Atomic      uint8 // 0, or thread id + 1 of the thread inside __mc_atomic_begin
+	AtomicDepth uint8
+	id          uint64
+}
+
+var stateIDs atomic.Uint64
+
+func newID() uint64 { return stateIDs.Add(1) }
+
+// Clone returns a copy of s that can be changed without affecting s. Both
+// give up in-place writing of their pages: the next write to a page copies it.
+func (s *State) Clone() *State {
+	n := &State{
+		Threads:     append([]Thread(nil), s.Threads...),
+		Pages:       append([]*Page(nil), s.Pages...),
+		Atomic:      s.Atomic,
+		AtomicDepth: s.AtomicDepth,
+		id:          newID(),
+	}
+	s.id = newID()
+	return n
+}
+
+// page returns page i ready to be written.
+func (s *State) page(i int) *Page {
+	p := s.Pages[i]
+	if p.owner != s.id {
+		np := &Page{Data: p.Data, owner: s.id}
+		s.Pages[i] = np
+		return np
+	}
+	p.hashed = false
+	return p
+}
+
+// threadBytes is the size of a thread's identity in the hash.
+const threadBytes = 11
+
+func (t *Thread) identity(b []byte) {
+	b[0], b[1], b[2] = t.A, t.B, t.CCR
+	binary.BigEndian.PutUint16(b[3:], t.X)
+	binary.BigEndian.PutUint16(b[5:], t.Y)
+	binary.BigEndian.PutUint16(b[7:], t.SP)
+	binary.BigEndian.PutUint16(b[9:], t.PC)
+	_ = b[threadBytes-1]
+}
+
+// Hash returns the 64-bit fingerprint of the state.
+func (s *State) Hash() uint64 {
+	var d xxhash.Digest
+	d.Reset()
+	var buf [threadBytes + 2]byte
+	for i := range s.Threads {
+		t := &s.Threads[i]
+		t.identity(buf[:])
+		buf[threadBytes] = t.Status
+		buf[threadBytes+1] = t.CS
+		d.Write(buf[:])
+	}
+	buf[0], buf[1], buf[2] = byte(len(s.Threads)), s.Atomic, s.AtomicDepth
+	d.Write(buf[:3])
+	var hb [8]byte
+	for _, p := range s.Pages {
+		binary.LittleEndian.PutUint64(hb[:], p.Hash())
+		d.Write(hb[:])
+	}
+	return d.Sum64()
+}
+
+// Equal reports whether two states are the same global state.
+func (s *State) Equal(o *State) bool {
+	if len(s.Threads) != len(o.Threads) || s.Atomic != o.Atomic || s.AtomicDepth != o.AtomicDepth || len(s.Pages) != len(o.Pages) {
+		return false
+	}
+	for i := range s.Threads {
+		a, b := &s.Threads[i], &o.Threads[i]
+		if a.CPU != b.CPU || a.Status != b.Status || a.CS != b.CS {
+			return false
+		}
+	}
+	for i, p := range s.Pages {
+		q := o.Pages[i]
+		if p != q && p.Data != q.Data {
+			return false
+		}
+	}
+	return true
+}
+
+// Freeze marks every page of s shared, so that s can be kept (in a visited
+// set, a frontier) while copies of it are changed.
+func (s *State) Freeze() { s.id = newID() }

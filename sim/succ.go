@@ -1,0 +1,284 @@
+package sim
+
+import isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+
+// Label says which transition led to a state, so that a trace can be
+// replayed: the thread that ran, the interrupt it took (if any), how many
+// instructions it executed, and the index of the nondeterministic choice
+// made by the last of them (values of __mc_nondet or of --input reads, in
+// order; 0 when there was none).
+type Label struct {
+	Thread int    `json:"thread"`
+	IRQ    int    `json:"irq"` // vector index of the interrupt taken, -1 for none
+	Steps  uint32 `json:"steps"`
+	Choice uint64 `json:"choice"`
+}
+
+// Successor is one transition out of a state.
+type Successor struct {
+	State     *State
+	Label     Label
+	Violation *Violation // the property this transition violates, if any
+}
+
+// Stats counts what the machine did.
+type Stats struct {
+	Instructions uint64 // instructions and harness calls executed
+	RunBoundHits uint64 // transitions cut by Config.MaxRun
+}
+
+// enabled reports whether thread i may be scheduled in s at all.
+func (s *State) mayRun(i int) bool {
+	if s.Atomic != 0 && int(s.Atomic)-1 != i {
+		return false
+	}
+	return s.Threads[i].Status == Running
+}
+
+// Successors appends to out every transition out of s under the machine's
+// preemption mode: each enabled thread running to its next scheduling point
+// (once per nondeterministic choice), and each listed interrupt that some
+// thread can take. When nothing can move but some thread has not exited,
+// the deadlock property is violated and deadlock describes it. st, if not
+// nil, accumulates counts.
+func (m *Machine) Successors(s *State, out []Successor, st *Stats) (succ []Successor, deadlock *Violation) {
+	s.Freeze()
+	n := len(out)
+	for i := range s.Threads {
+		if !s.mayRun(i) {
+			continue
+		}
+		var total uint64 = 1
+		for c := uint64(0); c < total; c++ {
+			ns := s.Clone()
+			steps, choices, ev, v := m.run(ns, i, c, 0, st)
+			if c == 0 {
+				total = choices
+			}
+			if ev == evBlocked || ev == evInfeasible {
+				continue
+			}
+			out = append(out, Successor{State: ns, Label: Label{Thread: i, IRQ: -1, Steps: steps, Choice: c}, Violation: v})
+		}
+	}
+	if s.Atomic == 0 {
+		for i := range s.Threads {
+			t := &s.Threads[i]
+			if t.Status == Exited {
+				continue
+			}
+			for _, v := range m.irqs {
+				if !m.canTake(t, v) {
+					continue
+				}
+				ns := s.Clone()
+				viol := m.interrupt(ns, i, v)
+				out = append(out, Successor{State: ns, Label: Label{Thread: i, IRQ: v}, Violation: viol})
+			}
+		}
+	}
+	if len(out) == n {
+		for i := range s.Threads {
+			if s.Threads[i].Status != Exited {
+				return out, m.deadlock(s)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (m *Machine) canTake(t *Thread, v int) bool {
+	if v == vecXIRQ {
+		return t.CCR&flagX == 0
+	}
+	return t.CCR&flagI == 0
+}
+
+// interrupt makes thread i take interrupt v: stack the frame (unless WAI
+// already did) and jump through the vector.
+func (m *Machine) interrupt(s *State, i int, v int) *Violation {
+	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1}
+	t := x.t
+	if t.Status != Waiting {
+		x.pushFrame(t.PC)
+	}
+	t.Status = Running
+	x.vector(v)
+	if x.bad {
+		return &x.viol
+	}
+	return nil
+}
+
+func (m *Machine) deadlock(s *State) *Violation {
+	v := &Violation{Kind: KindDeadlock, Thread: -1, Message: "no thread can move:"}
+	for i := range s.Threads {
+		t := &s.Threads[i]
+		var what string
+		switch {
+		case t.Status == Exited:
+			continue
+		case t.Status == Waiting:
+			what = "waits in WAI with no interrupt that can wake it"
+		case t.Status == Stopped:
+			what = "is stopped (STOP) with no interrupt that can wake it"
+		case m.code[t.PC].hook == HookLock:
+			what = "waits for the lock at 0x" + hex4(t.X)
+		case s.Atomic != 0:
+			what = "is shut out by the atomic section of thread " + itoa(int(s.Atomic)-1)
+		default:
+			what = "cannot move"
+		}
+		if v.Thread < 0 {
+			v.Thread, v.PC = i, t.PC
+		}
+		v.Message += " thread " + itoa(i) + " at 0x" + hex4(t.PC) + " " + what + ";"
+	}
+	v.Message = v.Message[:len(v.Message)-1]
+	return v
+}
+
+func hex4(v uint16) string {
+	const d = "0123456789ABCDEF"
+	return string([]byte{d[v>>12], d[v>>8&15], d[v>>4&15], d[v&15]})
+}
+
+// run executes thread i of s (which it changes) for one transition with
+// choice c. maxSteps > 0 forces the number of steps (replay). It returns the
+// steps taken, the number of choices the last step offered, the last event
+// and the violation, if any.
+func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (steps uint32, choices uint64, ev event, v *Violation) {
+	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i}
+	choices = 1
+	for {
+		x.radix = 1
+		x.choice = 0
+		last := maxSteps > 0 && steps+1 == maxSteps
+		x.choice = c
+		ev = x.step()
+		steps++
+		if st != nil {
+			st.Instructions++
+		}
+		if x.radix > 1 {
+			choices = x.radix
+		}
+		t := x.t
+		switch {
+		case ev == evViolation:
+			return steps, choices, ev, &x.viol
+		case ev == evBlocked || ev == evInfeasible:
+			return steps, choices, ev, nil
+		}
+		if m.isGoal(t.PC) && t.Status == Running {
+			x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
+			return steps, choices, evViolation, &x.viol
+		}
+		if maxSteps > 0 {
+			if steps >= maxSteps || last {
+				return steps, choices, ev, nil
+			}
+			continue
+		}
+		if x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery {
+			return steps, choices, ev, nil
+		}
+		if m.schedPoint(s, t) {
+			return steps, choices, ev, nil
+		}
+		if steps >= uint32(m.Config.MaxRun) {
+			if st != nil {
+				st.RunBoundHits++
+			}
+			return steps, choices, ev, nil
+		}
+	}
+}
+
+// schedPoint reports whether the next instruction of t is a scheduling
+// point under the machine's preemption mode.
+func (m *Machine) schedPoint(s *State, t *Thread) bool {
+	pc := t.PC
+	if m.code[pc].hook != hookNone {
+		return true
+	}
+	// Other threads waiting to run is what makes a point matter; with an
+	// atomic section open nobody else can, so the run goes on.
+	if s.Atomic != 0 {
+		return false
+	}
+	switch m.Config.Preempt {
+	case PreemptYield:
+		return false
+	case PreemptCalls:
+		if !m.code[pc].ok {
+			return true
+		}
+		switch m.code[pc].in.Op {
+		case isa.JSR, isa.BSR, isa.RTS, isa.RTI:
+			return true
+		}
+		return false
+	case PreemptShared:
+		return m.touchesShared(s, t)
+	}
+	return true
+}
+
+// touchesShared reports whether the next instruction of t reads or writes
+// writable memory outside t's own live stack (SP+1 up to the stack top it
+// was created with). Stack pushes and pulls are private.
+func (m *Machine) touchesShared(s *State, t *Thread) bool {
+	if !m.code[t.PC].ok {
+		return true
+	}
+	in := m.code[t.PC].in
+	var ea uint16
+	switch in.Mode {
+	case isa.Dir, isa.Ext, isa.BitDir, isa.BrDir:
+		ea = in.Operand
+	case isa.IdxX, isa.BitIdxX, isa.BrIdxX:
+		ea = t.X + in.Operand
+	case isa.IdxY, isa.BitIdxY, isa.BrIdxY:
+		ea = t.Y + in.Operand
+	default:
+		return false
+	}
+	switch in.Op {
+	case isa.JMP, isa.JSR:
+		return false
+	}
+	if !m.Writable(ea) && !m.Writable(ea+1) {
+		return false
+	}
+	top := t.InitSP
+	if top == 0 {
+		top = 0xffff
+	}
+	return !(ea > t.SP && ea <= top)
+}
+
+// Replay executes one labelled transition on a copy of s, as Successors
+// did, and returns the resulting state and violation. ok is false when the
+// label does not describe a transition of s.
+func (m *Machine) Replay(s *State, l Label) (ns *State, v *Violation, ok bool) {
+	if l.Thread < 0 || l.Thread >= len(s.Threads) {
+		return nil, nil, false
+	}
+	s.Freeze()
+	ns = s.Clone()
+	if l.IRQ >= 0 {
+		if !m.canTake(&s.Threads[l.Thread], l.IRQ) || s.Threads[l.Thread].Status == Exited || s.Atomic != 0 {
+			return nil, nil, false
+		}
+		return ns, m.interrupt(ns, l.Thread, l.IRQ), true
+	}
+	if !s.mayRun(l.Thread) || l.Steps == 0 {
+		return nil, nil, false
+	}
+	steps, choices, ev, v := m.run(ns, l.Thread, l.Choice, l.Steps, nil)
+	if ev == evBlocked || ev == evInfeasible || l.Choice >= choices || (steps != l.Steps && v == nil) {
+		return nil, nil, false
+	}
+	return ns, v, true
+}
