@@ -309,3 +309,9 @@ func (m *Machine) Returns(s *State, t int, dst []uint16) []uint16 {
 
 // Writable reports whether a is in RAM or the I/O registers.
 func (m *Machine) Writable(a uint16) bool { return m.attr[a] == attrRAM || m.attr[a] == attrInput }
+
+// VectorIndex returns the vector index of an --irq name.
+func VectorIndex(name string) (int, bool) {
+	v, ok := vectorNames[strings.ToLower(name)]
+	return v, ok
+}

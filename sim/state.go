@@ -202,3 +202,13 @@ func (s *State) Equal(o *State) bool {
 // Freeze marks every page of s shared, so that s can be kept (in a visited
 // set, a frontier) while copies of it are changed.
 func (s *State) Freeze() { s.id = newID() }
+
+// Identity appends the bytes that make up thread t's part of a state's
+// identity (registers, status, critical-section depth) to b.
+func Identity(t *Thread, b []byte) []byte {
+	var buf [threadBytes + 2]byte
+	t.identity(buf[:])
+	buf[threadBytes] = t.Status
+	buf[threadBytes+1] = t.CS
+	return append(b, buf[:]...)
+}

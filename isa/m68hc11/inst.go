@@ -57,21 +57,21 @@ type Mode uint8
 
 // The addressing modes of the 68HC11.
 const (
-	ModeNone  Mode = iota // not a defined opcode
-	Inh                   // inherent: no operand
-	Imm8                  // #ii
-	Imm16                 // #jjkk
-	Dir                   // *dd, page-zero address
-	Ext                   // hhll, 16-bit address
-	IdxX                  // ff,X: unsigned 8-bit offset from X
-	IdxY                  // ff,Y: unsigned 8-bit offset from Y
-	Rel                   // rr: signed 8-bit branch offset
-	BitDir                // BSET/BCLR *dd, #mm
-	BitIdxX               // BSET/BCLR ff,X, #mm
-	BitIdxY               // BSET/BCLR ff,Y, #mm
-	BrDir                 // BRSET/BRCLR *dd, #mm, rr
-	BrIdxX                // BRSET/BRCLR ff,X, #mm, rr
-	BrIdxY                // BRSET/BRCLR ff,Y, #mm, rr
+	ModeNone Mode = iota // not a defined opcode
+	Inh                  // inherent: no operand
+	Imm8                 // #ii
+	Imm16                // #jjkk
+	Dir                  // *dd, page-zero address
+	Ext                  // hhll, 16-bit address
+	IdxX                 // ff,X: unsigned 8-bit offset from X
+	IdxY                 // ff,Y: unsigned 8-bit offset from Y
+	Rel                  // rr: signed 8-bit branch offset
+	BitDir               // BSET/BCLR *dd, #mm
+	BitIdxX              // BSET/BCLR ff,X, #mm
+	BitIdxY              // BSET/BCLR ff,Y, #mm
+	BrDir                // BRSET/BRCLR *dd, #mm, rr
+	BrIdxX               // BRSET/BRCLR ff,X, #mm, rr
+	BrIdxY               // BRSET/BRCLR ff,Y, #mm, rr
 )
 
 var modeNames = [...]string{"none", "inh", "imm8", "imm16", "dir", "ext", "idx", "idy", "rel",

@@ -1,0 +1,346 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+type checkOptions struct {
+	load      loadFlags
+	machine   machineFlags
+	strategy  string
+	heuristic string
+	k         int
+	seed      uint64
+	maxStates int
+	timeout   time.Duration
+	maxMemory string
+	trace     string
+	json      bool
+	engine    string
+	compact   bool
+	all       bool
+	ignore    []string
+	quiet     bool
+}
+
+func newCheck(stdout, stderr io.Writer) *cobra.Command {
+	o := &checkOptions{}
+	c := &cobra.Command{
+		Use:   "check FIRMWARE",
+		Short: "search every schedule for a violation",
+		Long: `check explores the states of the firmware — every interleaving of its threads
+and interrupts under --preempt, every nondeterministic value — and reports the
+first violation with a counterexample that replay re-executes.
+
+Properties, all on where the harness makes them meaningful: assert, error,
+deadlock, mutex, unlock, illegal-opcode, rom-write, unmapped, stack (with
+--stack), reach (with --reach: a goal, not an error).
+
+Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
+2 bad usage or input, 3 incomplete (a limit stopped the search).`,
+		Example: `  hc11mc check testdata/examples/philosophers.elf
+  hc11mc check fw.elf --search bfs --preempt calls --trace cex.json
+  hc11mc check fw.elf --irq toc1 --input 0x1003=0,1,255 --max-states 1000000 --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheck(o, args[0], stdout, stderr)
+		},
+	}
+	fs := c.Flags()
+	o.load.register(fs)
+	o.machine.register(fs, "every")
+	fs.StringVar(&o.strategy, "search", "best", "search order: bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
+	fs.StringVar(&o.heuristic, "heuristic", "efsm", "estimate for best/astar: none, hamming, fsm, aicfg, efsm")
+	fs.IntVar(&o.k, "k", 1, "calling-context bound of the AICFG for aicfg and efsm")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed for --search random")
+	fs.IntVar(&o.maxStates, "max-states", 0, "stop after storing N states (0: no bound)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "stop after this long, e.g. 30s, 5m")
+	fs.StringVar(&o.maxMemory, "max-memory", "", "stop when the heap exceeds this size, e.g. 2G, 512M")
+	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
+	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
+	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the symbolic engines are not available in this build)")
+	fs.BoolVar(&o.compact, "hash-compact", false, "store 64-bit fingerprints only (less memory; a state may be missed with the printed probability)")
+	fs.BoolVar(&o.all, "all", false, "keep going after a violation and report each kind once")
+	fs.StringSliceVar(&o.ignore, "ignore", nil, "properties not to report: "+strings.Join(sim.KindNames(), ", "))
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress line")
+	return c
+}
+
+func parseSize(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	mult := int64(1)
+	u := strings.ToUpper(s)
+	for suf, m := range map[string]int64{"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40} {
+		if strings.HasSuffix(u, suf) || strings.HasSuffix(u, suf+"B") || strings.HasSuffix(u, suf+"IB") {
+			mult = m
+			u = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(u, "IB"), "B"), suf)
+			break
+		}
+	}
+	var n int64
+	if _, err := fmt.Sscan(u, &n); err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q is not a size like 512M or 2G", s)
+	}
+	return n * mult, nil
+}
+
+func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
+	strat, err := search.ParseStrategy(o.strategy)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if o.engine != "explicit" && o.engine != "auto" {
+		return usagef("--engine %s: this build has the explicit engine only (use --engine explicit)", o.engine)
+	}
+	maxMem, err := parseSize(o.maxMemory)
+	if err != nil {
+		return usagef("--max-memory: %v", err)
+	}
+	ignore := map[sim.Kind]bool{}
+	for _, k := range o.ignore {
+		kind, ok := sim.ParseKind(k)
+		if !ok {
+			return usagef("--ignore %q: properties are %s", k, strings.Join(sim.KindNames(), ", "))
+		}
+		ignore[kind] = true
+	}
+	img, err := o.load.load(path, o.machine.Entry, false)
+	if err != nil {
+		return err
+	}
+	m, err := newMachine(img, &o.machine)
+	if err != nil {
+		return err
+	}
+	if m.Config.Preempt == sim.PreemptYield && !m.HasHarness() {
+		return usagef("--preempt yield: %s defines no harness stub (__mc_yield, __mc_lock, ...), so no thread could ever be preempted", path)
+	}
+	est, note, err := buildEstimator(img, m, o, strat)
+	if err != nil {
+		return err
+	}
+	opts := search.Options{Strategy: strat, Estimate: est, Seed: o.seed, MaxStates: o.maxStates,
+		Timeout: o.timeout, MaxMemory: maxMem, Compact: o.compact, All: o.all, Ignore: ignore}
+	if !o.json && !o.quiet && isTerminal(stderr) {
+		opts.Progress = func(p search.Progress) {
+			fmt.Fprintf(stderr, "\r%d states (%.0f/s), depth %d, frontier %d, %d MiB   ",
+				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if !o.json {
+		fmt.Fprintf(stdout, "checking %s: search %s, preempt %s", path, strat, m.Config.Preempt)
+		if est != nil {
+			fmt.Fprintf(stdout, ", heuristic %s", o.heuristic)
+			if o.heuristic == "aicfg" || o.heuristic == "efsm" {
+				fmt.Fprintf(stdout, " (k=%d)", o.k)
+			}
+		}
+		fmt.Fprintln(stdout)
+		if note != "" {
+			fmt.Fprintf(stdout, "note: %s\n", note)
+		}
+	}
+	res := search.Run(ctx, m, opts)
+	if opts.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	var first *search.Found
+	if len(res.Found) > 0 {
+		first = &res.Found[0]
+	}
+	if o.trace != "" && first != nil {
+		if err := writeTrace(o.trace, makeTrace(img, m, path, o, first)); err != nil {
+			return usagef("--trace: %v", err)
+		}
+	}
+	if o.json {
+		printJSON(stdout, img, m, res, first)
+	} else {
+		printResult(stdout, img, m, res, o)
+	}
+	switch res.Verdict {
+	case search.Violated:
+		return exitCode(ExitViolation)
+	case search.Incomplete:
+		return exitCode(ExitIncomplete)
+	}
+	return nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func violationOf(img *loader.Image, m *sim.Machine, v *sim.Violation) *violationJSON {
+	vj := &violationJSON{Kind: v.Kind.String(), Message: v.Message, Thread: v.Thread, PC: fmt.Sprintf("0x%04X", v.PC)}
+	if v.Thread >= 0 {
+		_, text := m.Disasm(m.Initial(), v.PC)
+		vj.Instruction = text
+	}
+	return vj
+}
+
+func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, f *search.Found) *traceFile {
+	tf := &traceFile{Version: 1, Firmware: path, Load: o.load, Machine: o.machine, Violation: violationOf(img, m, f.Violation)}
+	states, _, _ := search.Replay(m, f.Trace)
+	for i, l := range f.Trace {
+		st := traceStep{Thread: l.Thread, Steps: l.Steps, Choice: l.Choice}
+		if l.IRQ >= 0 {
+			st.IRQ = sim.IRQName(l.IRQ)
+		}
+		if i < len(states) {
+			st.PC = fmt.Sprintf("0x%04X", states[i].Threads[l.Thread].PC)
+		}
+		tf.Steps = append(tf.Steps, st)
+	}
+	return tf
+}
+
+func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found) {
+	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats}
+	if first != nil {
+		out["violation"] = violationOf(img, m, first.Violation)
+		out["trace_length"] = len(first.Trace)
+	}
+	if res.Limit != "" {
+		out["limit"] = res.Limit
+	}
+	if len(res.Found) > 1 {
+		var all []*violationJSON
+		for _, f := range res.Found {
+			all = append(all, violationOf(img, m, f.Violation))
+		}
+		out["violations"] = all
+	}
+	if res.Omission > 0 {
+		out["omission_probability"] = res.Omission
+	}
+	b, _ := json.Marshal(out)
+	fmt.Fprintln(w, string(b))
+}
+
+func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, o *checkOptions) {
+	for i, f := range res.Found {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "violation: %s\n  %s\n", f.Violation.Kind, describe(img, f.Violation))
+		printCounterexample(w, img, m, f)
+	}
+	st := res.Stats
+	switch res.Verdict {
+	case search.Verified:
+		fmt.Fprintln(w, "verified: no violation in any reachable state")
+	case search.Incomplete:
+		fmt.Fprintf(w, "incomplete: stopped by %s\n", res.Limit)
+		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %d distinct PCs reached\n", st.StatesStored, st.MaxDepth, len(res.Covered))
+		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
+		printUncovered(w, img, res)
+	}
+	fmt.Fprintf(w, "%d states stored, %d expanded, %d transitions, max depth %d, %.2fs, peak memory %d MiB\n",
+		st.StatesStored, st.StatesExpanded, st.Transitions, st.MaxDepth, st.Seconds, st.PeakMemory>>20)
+	if res.Omission > 0 {
+		fmt.Fprintf(w, "hash compaction: probability that a state was missed ≤ %.3g\n", res.Omission)
+	}
+	if st.RunBoundHits > 0 {
+		fmt.Fprintf(w, "note: %d transitions were cut at --max-run %d instructions (a long local loop)\n", st.RunBoundHits, o.machine.MaxRun)
+	}
+	if len(res.Found) > 0 && o.trace != "" {
+		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.trace, o.trace)
+	}
+}
+
+// printUncovered names the function symbols no expanded state was in.
+func printUncovered(w io.Writer, img *loader.Image, res *search.Result) {
+	var never []string
+	for _, s := range img.Symbols {
+		if s.Kind != loader.SymFunc && !(s.Kind == loader.SymNone && s.Global) || strings.HasPrefix(s.Name, "__mc_") {
+			continue
+		}
+		if !res.Covered[s.Addr] {
+			never = append(never, s.Name)
+		}
+	}
+	sort.Strings(never)
+	if len(never) > 0 {
+		fmt.Fprintf(w, "  procedures never entered: %s\n", strings.Join(never, ", "))
+	}
+}
+
+// printCounterexample replays the trace and prints one line per transition,
+// marking thread switches, then the registers at the violation.
+func printCounterexample(w io.Writer, img *loader.Image, m *sim.Machine, f search.Found) {
+	states, _, err := search.Replay(m, f.Trace)
+	fmt.Fprintf(w, "counterexample: %d transitions\n", len(f.Trace))
+	prev := -1
+	for i, l := range f.Trace {
+		if i >= len(states) {
+			break
+		}
+		s := states[i]
+		t := &s.Threads[l.Thread]
+		mark := "  "
+		if l.Thread != prev && prev >= 0 {
+			mark = "->"
+		}
+		prev = l.Thread
+		if l.IRQ >= 0 {
+			fmt.Fprintf(w, "%s %4d  thr %d  %s  interrupt %s taken\n", mark, i+1, l.Thread, symAddr(img, t.PC), sim.IRQName(l.IRQ))
+			continue
+		}
+		_, text := m.Disasm(s, t.PC)
+		extra := ""
+		if l.Steps > 1 {
+			extra = fmt.Sprintf("  (+%d more instructions)", l.Steps-1)
+		}
+		if l.Choice > 0 {
+			extra += fmt.Sprintf("  [choice %d]", l.Choice)
+		}
+		loc := ""
+		if le, ok := img.LineAt(t.PC); ok {
+			loc = fmt.Sprintf("  %s:%d", shortFile(le.File), le.Line)
+		}
+		fmt.Fprintf(w, "%s %4d  thr %d  %-28s %s%s%s\n", mark, i+1, l.Thread, symAddr(img, t.PC), text, extra, loc)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "  (the trace did not replay: %v — this is a bug in hc11mc)\n", err)
+		return
+	}
+	last := states[len(states)-1]
+	fmt.Fprintln(w, "registers at the violation:")
+	for i := range last.Threads {
+		t := &last.Threads[i]
+		status := [...]string{"running", "waiting (WAI)", "stopped (STOP)", "exited"}[t.Status]
+		fmt.Fprintf(w, "  thread %d: %s  %s\n", i, sim.TraceFields(last, i, t.Cycles)[len("cyc=")+len(fmt.Sprint(t.Cycles))+1:], status)
+	}
+}
+
+func shortFile(f string) string {
+	if i := strings.LastIndexByte(f, '/'); i >= 0 {
+		return f[i+1:]
+	}
+	return f
+}

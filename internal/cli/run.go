@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+type runOptions struct {
+	load    loadFlags
+	machine machineFlags
+	steps   uint64
+	start   string
+	trace   bool
+	seed    int64
+}
+
+func newRun(stdout, stderr io.Writer) *cobra.Command {
+	o := &runOptions{}
+	c := &cobra.Command{
+		Use:   "run FIRMWARE",
+		Short: "simulate one schedule, optionally printing every instruction",
+		Long: `run executes the firmware along one schedule: the lowest-numbered thread that
+can move, value 0 for every nondeterministic choice, an interrupt only when no
+thread can move otherwise — or, with --seed, random choices everywhere.
+
+It stops at a violation (exit 1), when every thread has exited, at a
+deadlock (exit 1), or after --steps instructions. Memory the image does not
+load reads as 0 at power-up; registers are as the reset leaves them (CCR =
+S X I set, everything else 0).
+
+--trace prints one line per instruction before it executes:
+  cyc=<decimal> thr=<n> PC=<hex4> A=<hex2> B=<hex2> X=<hex4> Y=<hex4> SP=<hex4> CCR=<hex2>
+followed by the bytes and the disassembly; a last line "final" has the same fields.`,
+		Example: "  hc11mc run fw.elf --steps 1000 --trace\n  hc11mc run fw.elf --start 0xD100 --steps 50",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRun(o, args[0], stdout, stderr)
+		},
+	}
+	fs := c.Flags()
+	o.load.register(fs)
+	o.machine.register(fs, "every")
+	fs.Uint64Var(&o.steps, "steps", 0, "stop after N instructions (0: until the firmware stops)")
+	fs.StringVar(&o.start, "start", "", "begin at this address or symbol instead of the reset vector")
+	fs.BoolVar(&o.trace, "trace", false, "print every instruction with the registers before it")
+	fs.Int64Var(&o.seed, "seed", -1, "make every choice at random with this seed")
+	return c
+}
+
+func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
+	entry := o.machine.Entry
+	if o.start != "" {
+		entry = o.start
+	}
+	img, err := o.load.load(path, entry, false)
+	if err != nil {
+		return err
+	}
+	m, err := newMachine(img, &o.machine)
+	if err != nil {
+		return err
+	}
+	s := m.Initial()
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	defer w.Flush()
+	ro := sim.RunOptions{Steps: o.steps}
+	if o.trace {
+		ro.Trace = w
+	}
+	if o.seed >= 0 {
+		ro.Rand = rand.New(rand.NewPCG(uint64(o.seed), 0x68c11))
+	}
+	res := m.Run(s, ro)
+	if res.Violation != nil {
+		fmt.Fprintf(w, "violation %s after %d instructions (%d cycles): %s\n", res.Violation.Kind, res.Steps, res.Cycles, describe(img, res.Violation))
+		w.Flush()
+		return exitCode(ExitViolation)
+	}
+	fmt.Fprintf(w, "%s; %d instructions, %d cycles\n", res.Reason, res.Steps, res.Cycles)
+	return nil
+}
+
+// describe renders a violation with its symbolic location.
+func describe(img *loader.Image, v *sim.Violation) string {
+	where := ""
+	if v.Thread >= 0 {
+		where = fmt.Sprintf("thread %d at %s: ", v.Thread, symAddr(img, v.PC))
+	}
+	return where + v.Message
+}
+
+// symAddr prints an address as 0xD012 <name+0x4>.
+func symAddr(img *loader.Image, a uint16) string {
+	if name, off, ok := img.SymbolAt(a); ok {
+		if off == 0 {
+			return fmt.Sprintf("0x%04X <%s>", a, name)
+		}
+		return fmt.Sprintf("0x%04X <%s+0x%x>", a, name, off)
+	}
+	return fmt.Sprintf("0x%04X", a)
+}

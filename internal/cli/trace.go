@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// traceFile is a counterexample as `check --trace` writes it and `replay`
+// reads it: the firmware and every flag that shapes the machine, the
+// violation, and one entry per transition.
+type traceFile struct {
+	Version   int            `json:"hc11mc_trace"`
+	Firmware  string         `json:"firmware"`
+	Load      loadFlags      `json:"load"`
+	Machine   machineFlags   `json:"machine"`
+	Violation *violationJSON `json:"violation"`
+	Steps     []traceStep    `json:"steps"`
+}
+
+type traceStep struct {
+	Thread int    `json:"thread"`
+	IRQ    string `json:"irq,omitempty"`
+	Steps  uint32 `json:"instructions"`
+	Choice uint64 `json:"choice"`
+	PC     string `json:"pc"` // where the thread was before the transition, for reading
+}
+
+type violationJSON struct {
+	Kind        string `json:"kind"`
+	Message     string `json:"message"`
+	Thread      int    `json:"thread"`
+	PC          string `json:"pc"`
+	Instruction string `json:"instruction,omitempty"`
+}
+
+func (t *traceStep) label() (sim.Label, error) {
+	l := sim.Label{Thread: t.Thread, IRQ: -1, Steps: t.Steps, Choice: t.Choice}
+	if t.IRQ != "" {
+		v, ok := sim.VectorIndex(t.IRQ)
+		if !ok {
+			return l, fmt.Errorf("unknown interrupt %q", t.IRQ)
+		}
+		l.IRQ = v
+	}
+	return l, nil
+}
+
+func writeTrace(path string, tf *traceFile) error {
+	b, err := json.MarshalIndent(tf, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+func readTrace(path string) (*traceFile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	var tf traceFile
+	if err := json.Unmarshal(b, &tf); err != nil {
+		if se, ok := err.(*json.SyntaxError); ok {
+			return nil, usagef("%s: offset %d: not a trace file: %v", path, se.Offset, err)
+		}
+		return nil, usagef("%s: not a trace file: %v", path, err)
+	}
+	if tf.Version != 1 || tf.Firmware == "" {
+		return nil, usagef("%s: not an hc11mc trace (no \"hc11mc_trace\": 1 and firmware)", path)
+	}
+	// A firmware path relative to where check ran may be relative to the trace.
+	if _, err := os.Stat(tf.Firmware); err != nil && !filepath.IsAbs(tf.Firmware) {
+		alt := filepath.Join(filepath.Dir(path), tf.Firmware)
+		if _, err := os.Stat(alt); err == nil {
+			tf.Firmware = alt
+		}
+	}
+	return &tf, nil
+}

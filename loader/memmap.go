@@ -1,0 +1,275 @@
+package loader
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// RegionKind says what kind of memory a region is.
+type RegionKind uint8
+
+// Region kinds. RAM is readable and writable; I/O is the register block;
+// EEPROM and ROM are read-only to ordinary stores.
+const (
+	RegionRAM RegionKind = iota
+	RegionIO
+	RegionEEPROM
+	RegionROM
+)
+
+var regionKindNames = [...]string{"ram", "io", "eeprom", "rom"}
+
+// String returns "ram", "io", "eeprom" or "rom".
+func (k RegionKind) String() string {
+	if int(k) < len(regionKindNames) {
+		return regionKindNames[k]
+	}
+	return "region?"
+}
+
+// Region is an inclusive address range of one kind of memory.
+type Region struct {
+	Lo, Hi uint16 // inclusive
+	Kind   RegionKind
+	Name   string // where it comes from: the chip's name for it, a section name, "--ram", "--rom"
+}
+
+// String formats the region as "0x0000-0x01FF ram (ram)".
+func (r Region) String() string {
+	return fmt.Sprintf("0x%04X-0x%04X %s (%s)", r.Lo, r.Hi, r.Kind, r.Name)
+}
+
+// MemoryMap is the resolved memory map: regions sorted by Lo, not
+// overlapping. Addresses in no region are unmapped.
+type MemoryMap struct {
+	Regions []Region
+}
+
+// Lookup returns the region containing addr; ok is false if addr is unmapped.
+func (m *MemoryMap) Lookup(addr uint16) (Region, bool) {
+	i := sort.Search(len(m.Regions), func(i int) bool { return m.Regions[i].Hi >= addr })
+	if i < len(m.Regions) && m.Regions[i].Lo <= addr {
+		return m.Regions[i], true
+	}
+	return Region{}, false
+}
+
+// String lists the regions, one per line.
+func (m *MemoryMap) String() string {
+	var b strings.Builder
+	for _, r := range m.Regions {
+		b.WriteString(r.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// ChipProfile is the on-chip memory of one 68HC11 variant in one mode, the
+// starting point of the memory map (--chip).
+type ChipProfile struct {
+	Name        string // the --chip value
+	Description string
+	Regions     []Region
+	// LoadedROM makes every byte the image loads read-only even where the
+	// profile has RAM (the "flat" profile: RAM wherever nothing is loaded).
+	LoadedROM bool
+}
+
+// DefaultChip is the profile used when Options.Chip is empty.
+const DefaultChip = "e9"
+
+// The register block of the A and E series after reset (INIT = 0x01).
+var regs64 = Region{Lo: 0x1000, Hi: 0x103F, Kind: RegionIO, Name: "registers"}
+
+// EEPROM of the A and E series.
+var eepromB600 = Region{Lo: 0xB600, Hi: 0xB7FF, Kind: RegionEEPROM, Name: "eeprom"}
+
+var chips = []ChipProfile{
+	{
+		Name:        "e9",
+		Description: "MC68HC11E9, expanded mode: 512 B RAM, 64 I/O registers, 512 B EEPROM, 12 KiB ROM",
+		Regions: []Region{
+			{Lo: 0x0000, Hi: 0x01FF, Kind: RegionRAM, Name: "ram"},
+			regs64,
+			eepromB600,
+			{Lo: 0xD000, Hi: 0xFFFF, Kind: RegionROM, Name: "rom"},
+		},
+	},
+	{
+		Name:        "e1",
+		Description: "MC68HC11E1 (an E9 with its ROM disabled), expanded mode: 512 B RAM, 64 I/O registers, 512 B EEPROM",
+		Regions: []Region{
+			{Lo: 0x0000, Hi: 0x01FF, Kind: RegionRAM, Name: "ram"},
+			regs64,
+			eepromB600,
+		},
+	},
+	{
+		Name:        "a8",
+		Description: "MC68HC11A8, expanded mode: 256 B RAM, 64 I/O registers, 512 B EEPROM, 8 KiB ROM",
+		Regions: []Region{
+			{Lo: 0x0000, Hi: 0x00FF, Kind: RegionRAM, Name: "ram"},
+			regs64,
+			eepromB600,
+			{Lo: 0xE000, Hi: 0xFFFF, Kind: RegionROM, Name: "rom"},
+		},
+	},
+	{
+		Name:        "a1",
+		Description: "MC68HC11A1 (an A8 with its ROM disabled), expanded mode: 256 B RAM, 64 I/O registers, 512 B EEPROM",
+		Regions: []Region{
+			{Lo: 0x0000, Hi: 0x00FF, Kind: RegionRAM, Name: "ram"},
+			regs64,
+			eepromB600,
+		},
+	},
+	{
+		Name:        "flat",
+		Description: "no particular chip: everything the image loads is ROM, all other memory is RAM",
+		Regions: []Region{
+			{Lo: 0x0000, Hi: 0xFFFF, Kind: RegionRAM, Name: "ram"},
+		},
+		LoadedROM: true,
+	},
+}
+
+// Chips returns the chip profiles --chip accepts, the default first.
+func Chips() []ChipProfile {
+	out := make([]ChipProfile, len(chips))
+	for i, c := range chips {
+		c.Regions = append([]Region(nil), c.Regions...)
+		out[i] = c
+	}
+	return out
+}
+
+// findChip resolves a --chip value; "E9", "68hc11e9" and "MC68HC11E9" all
+// name the profile "e9".
+func findChip(name string) (ChipProfile, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "" {
+		n = DefaultChip
+	}
+	n = strings.TrimPrefix(n, "mc")
+	n = strings.TrimPrefix(n, "68hc11")
+	for _, c := range chips {
+		if c.Name == n {
+			return c, nil
+		}
+	}
+	names := make([]string, len(chips))
+	for i, c := range chips {
+		names[i] = c.Name
+	}
+	return ChipProfile{}, fmt.Errorf("unknown chip %q: known profiles are %s", name, strings.Join(names, ", "))
+}
+
+// area is a named address range used while building the map; end is
+// exclusive so that a range can reach 0xFFFF.
+type area struct {
+	lo, end int
+	name    string
+}
+
+// mapPainter resolves the memory map by painting layers over a per-byte
+// array, later layers winning. A layer only changes a byte whose kind it
+// changes, so the chip's names survive where a layer agrees with the chip.
+type mapPainter struct {
+	cell   [65536]int32 // index into layers, -1 = unmapped
+	layers []Region     // only Kind and Name are used
+	ids    map[Region]int32
+}
+
+func newMapPainter() *mapPainter {
+	p := &mapPainter{ids: make(map[Region]int32)}
+	for i := range p.cell {
+		p.cell[i] = -1
+	}
+	return p
+}
+
+func (p *mapPainter) kind(a int) (RegionKind, bool) {
+	if c := p.cell[a]; c >= 0 {
+		return p.layers[c].Kind, true
+	}
+	return 0, false
+}
+
+// paint sets [lo, end) to kind, where keep does not hold for the byte's
+// current kind.
+func (p *mapPainter) paint(lo, end int, kind RegionKind, name string, keep func(cur RegionKind, mapped bool) bool) {
+	id := int32(-1)
+	for a := lo; a < end; a++ {
+		cur, mapped := p.kind(a)
+		if mapped && cur == kind {
+			continue
+		}
+		if keep != nil && keep(cur, mapped) {
+			continue
+		}
+		if id < 0 {
+			id = p.layer(kind, name)
+		}
+		p.cell[a] = id
+	}
+}
+
+// layer returns the index of the layer (kind, name), adding it if new.
+func (p *mapPainter) layer(kind RegionKind, name string) int32 {
+	key := Region{Kind: kind, Name: name}
+	if id, ok := p.ids[key]; ok {
+		return id
+	}
+	id := int32(len(p.layers))
+	p.layers = append(p.layers, key)
+	p.ids[key] = id
+	return id
+}
+
+func (p *mapPainter) regions() []Region {
+	var out []Region
+	for a := 0; a < len(p.cell); {
+		c := p.cell[a]
+		b := a
+		for b+1 < len(p.cell) && p.cell[b+1] == c {
+			b++
+		}
+		if c >= 0 {
+			l := p.layers[c]
+			out = append(out, Region{Lo: uint16(a), Hi: uint16(b), Kind: l.Kind, Name: l.Name})
+		}
+		a = b + 1
+	}
+	return out
+}
+
+// buildMap resolves the memory map: the chip profile, then every loaded byte
+// outside RAM becomes ROM, then writable sections become RAM, then --ram and
+// then --rom ranges.
+func buildMap(chip ChipProfile, segs []Segment, writable []area, ram, rom []Range) MemoryMap {
+	p := newMapPainter()
+	for _, r := range chip.Regions {
+		p.paint(int(r.Lo), int(r.Hi)+1, r.Kind, r.Name, nil)
+	}
+	keepRAM := func(cur RegionKind, mapped bool) bool {
+		return mapped && cur == RegionRAM && !chip.LoadedROM
+	}
+	for _, s := range segs {
+		name := s.Name
+		if name == "" {
+			name = "image"
+		}
+		p.paint(int(s.Addr), s.End(), RegionROM, name, keepRAM)
+	}
+	for _, w := range writable {
+		p.paint(w.lo, w.end, RegionRAM, w.name, nil)
+	}
+	for _, r := range ram {
+		p.paint(int(r.Lo), int(r.Hi)+1, RegionRAM, "--ram", nil)
+	}
+	for _, r := range rom {
+		p.paint(int(r.Lo), int(r.Hi)+1, RegionROM, "--rom", nil)
+	}
+	return MemoryMap{Regions: p.regions()}
+}

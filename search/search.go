@@ -1,0 +1,346 @@
+// Package search explores the state space of a firmware image: it keeps the
+// frontier (FIFO, LIFO, priority or random order), the set of visited
+// states with parent links, the limits, and turns what it finds into a
+// Result with a replayable counterexample.
+//
+// It knows nothing about the 68HC11: states, transitions and properties
+// come from package sim, estimates from a function the caller passes
+// (package heuristics). Ties in best-first and A* search are broken in
+// first-in first-out order, so equal estimates are explored breadth-first.
+//
+// The visited set is exact by default (see store): a fingerprint collision
+// is resolved by comparing the stored states, never by guessing. With
+// Options.Compact only fingerprints are kept, as SPIN's hash compaction
+// does, and the result reports the probability that a state was missed.
+package search
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// Strategy is the order in which the frontier is explored (--search).
+type Strategy uint8
+
+// The strategies.
+const (
+	BFS    Strategy = iota // breadth-first: shortest counterexamples
+	DFS                    // depth-first
+	Best                   // greedy best-first on the estimate
+	AStar                  // A*: depth + estimate
+	Random                 // a random frontier state each time (seeded)
+)
+
+var strategyNames = []string{"bfs", "dfs", "best", "astar", "random"}
+
+func (s Strategy) String() string { return strategyNames[s] }
+
+// ParseStrategy reads a --search value.
+func ParseStrategy(s string) (Strategy, error) {
+	for i, n := range strategyNames {
+		if n == s {
+			return Strategy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown --search %q: use bfs, dfs, best, astar or random", s)
+}
+
+// Inf is the estimate of a state from which no target is reachable. Such
+// states are explored last, never dropped.
+const Inf = math.MaxInt32
+
+// Options configure a search.
+type Options struct {
+	Strategy  Strategy
+	Estimate  func(s *sim.State) int // nil: no heuristic (best and astar then behave as bfs)
+	Seed      uint64
+	MaxStates int           // stop after storing this many states (0: no bound)
+	Timeout   time.Duration // 0: none
+	MaxMemory int64         // bytes; 0: none
+	Compact   bool          // hash compaction
+	All       bool          // keep going after a violation, reporting each kind once
+	Ignore    map[sim.Kind]bool
+	Progress  func(Progress) // called about once a second
+}
+
+// Progress is a snapshot for the progress line.
+type Progress struct {
+	Stored, Expanded int
+	Depth            int
+	Frontier         int
+	Memory           int64
+	Elapsed          time.Duration
+}
+
+// Verdict is the outcome of a search.
+type Verdict uint8
+
+// The verdicts; the CLI maps them to exit codes 0, 1 and 3.
+const (
+	Verified Verdict = iota
+	Violated
+	Incomplete
+)
+
+func (v Verdict) String() string { return [...]string{"verified", "violation", "incomplete"}[v] }
+
+// Stats are the counters of a search.
+type Stats struct {
+	StatesStored   int     `json:"states_stored"`
+	StatesExpanded int     `json:"states_expanded"`
+	Transitions    int     `json:"transitions"`
+	MaxDepth       int     `json:"max_depth"`
+	Seconds        float64 `json:"seconds"`
+	PeakMemory     int64   `json:"peak_memory_bytes"`
+	Frontier       int     `json:"frontier"`
+	Instructions   uint64  `json:"instructions"`
+	RunBoundHits   uint64  `json:"run_bound_hits,omitempty"`
+	StoreBytes     int64   `json:"store_bytes"`
+}
+
+// Found is one violation with the path to it.
+type Found struct {
+	Violation *sim.Violation
+	Trace     []sim.Label // from the initial state
+}
+
+// Result is what a search found.
+type Result struct {
+	Verdict Verdict
+	Found   []Found // the violations, first found first
+	Stats   Stats
+	Limit   string // which limit stopped an incomplete search
+	// Covered lists the PCs of every expanded state's threads, for the
+	// coverage report of an incomplete search.
+	Covered map[uint16]bool
+	// Omission is, in compact mode, the probability that some state was
+	// wrongly taken for visited (the birthday bound over 64-bit fingerprints).
+	Omission float64
+}
+
+type node struct {
+	s     *sim.State
+	id    uint32
+	depth int
+	key   int
+	seq   uint64
+}
+
+type pq []node
+
+func (q pq) Len() int { return len(q) }
+func (q pq) Less(i, j int) bool {
+	if q[i].key != q[j].key {
+		return q[i].key < q[j].key
+	}
+	return q[i].seq < q[j].seq
+}
+func (q pq) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *pq) Push(x any)   { *q = append(*q, x.(node)) }
+func (q *pq) Pop() any {
+	old := *q
+	n := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return n
+}
+
+// frontier holds the states still to expand, in the strategy's order.
+type frontier struct {
+	strat Strategy
+	list  []node // bfs (queue from head), dfs (stack), random
+	head  int
+	heap  pq
+	rnd   *rand.Rand
+}
+
+func (f *frontier) len() int {
+	if f.strat == Best || f.strat == AStar {
+		return len(f.heap)
+	}
+	return len(f.list) - f.head
+}
+
+func (f *frontier) push(n node) {
+	switch f.strat {
+	case Best, AStar:
+		heap.Push(&f.heap, n)
+	default:
+		f.list = append(f.list, n)
+	}
+}
+
+func (f *frontier) pop() node {
+	switch f.strat {
+	case Best, AStar:
+		return heap.Pop(&f.heap).(node)
+	case DFS:
+		n := f.list[len(f.list)-1]
+		f.list = f.list[:len(f.list)-1]
+		return n
+	case Random:
+		i := f.head + f.rnd.IntN(len(f.list)-f.head)
+		n := f.list[i]
+		f.list[i] = f.list[len(f.list)-1]
+		f.list = f.list[:len(f.list)-1]
+		return n
+	}
+	n := f.list[f.head]
+	f.list[f.head] = node{}
+	f.head++
+	if f.head > 1024 && f.head*2 > len(f.list) {
+		f.list = append(f.list[:0], f.list[f.head:]...)
+		f.head = 0
+	}
+	return n
+}
+
+// Run searches the states of m reachable from its initial state.
+func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
+	start := time.Now()
+	res := &Result{Covered: map[uint16]bool{}}
+	st := newStore(opts.Compact)
+	f := &frontier{strat: opts.Strategy, rnd: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))}
+	var seq uint64
+	key := func(s *sim.State, depth int) int {
+		if opts.Estimate == nil {
+			return depth
+		}
+		h := opts.Estimate(s)
+		switch opts.Strategy {
+		case AStar:
+			if h >= Inf {
+				return Inf
+			}
+			return depth + h
+		case Best:
+			return h
+		}
+		return 0
+	}
+	init := m.Initial()
+	id, _ := st.insert(init, 0, sim.Label{})
+	f.push(node{s: init, id: id, key: key(init, 0)})
+	reported := map[sim.Kind]bool{}
+	var simStats sim.Stats
+	var out []sim.Successor
+	var peak int64
+	lastCheck := time.Now()
+	var deadline time.Time
+	if opts.Timeout > 0 {
+		deadline = start.Add(opts.Timeout)
+	}
+	finish := func(v Verdict, limit string) *Result {
+		res.Verdict = v
+		res.Limit = limit
+		res.Stats.StatesStored = st.n
+		res.Stats.Seconds = time.Since(start).Seconds()
+		res.Stats.Frontier = f.len()
+		res.Stats.Instructions = simStats.Instructions
+		res.Stats.RunBoundHits = simStats.RunBoundHits
+		res.Stats.StoreBytes = st.bytes()
+		if b := st.bytes(); b > peak {
+			peak = b
+		}
+		res.Stats.PeakMemory = max(peak, heapBytes())
+		if opts.Compact {
+			n := float64(st.n)
+			res.Omission = n * n / 2 / math.Pow(2, 64)
+		}
+		if len(res.Found) > 0 && v != Incomplete {
+			res.Verdict = Violated
+		}
+		return res
+	}
+	report := func(v *sim.Violation, parent uint32, l *sim.Label) bool {
+		if opts.Ignore[v.Kind] || reported[v.Kind] {
+			return false
+		}
+		reported[v.Kind] = true
+		tr := st.path(parent)
+		if l != nil {
+			tr = append(tr, *l)
+		}
+		res.Found = append(res.Found, Found{Violation: v, Trace: tr})
+		return !opts.All
+	}
+	for f.len() > 0 {
+		n := f.pop()
+		res.Stats.StatesExpanded++
+		if n.depth > res.Stats.MaxDepth {
+			res.Stats.MaxDepth = n.depth
+		}
+		for i := range n.s.Threads {
+			if n.s.Threads[i].Status != sim.Exited {
+				res.Covered[n.s.Threads[i].PC] = true
+			}
+		}
+		var dl *sim.Violation
+		out, dl = m.Successors(n.s, out[:0], &simStats)
+		if dl != nil && report(dl, n.id, nil) {
+			return finish(Violated, "")
+		}
+		for i := range out {
+			sc := &out[i]
+			res.Stats.Transitions++
+			if sc.Violation != nil {
+				if report(sc.Violation, n.id, &sc.Label) {
+					return finish(Violated, "")
+				}
+				continue
+			}
+			if sc.Label.Steps >= 1<<24 || sc.Label.Choice >= 1<<24 {
+				panic("search: transition label too large to store")
+			}
+			cid, isNew := st.insert(sc.State, n.id, sc.Label)
+			if !isNew {
+				continue
+			}
+			seq++
+			f.push(node{s: sc.State, id: cid, depth: n.depth + 1, key: key(sc.State, n.depth+1), seq: seq})
+			out[i].State = nil
+		}
+		if res.Stats.StatesExpanded&1023 == 0 {
+			if ctx.Err() != nil {
+				return finish(Incomplete, "interrupted")
+			}
+			if opts.MaxStates > 0 && st.n >= opts.MaxStates {
+				return finish(Incomplete, fmt.Sprintf("--max-states %d", opts.MaxStates))
+			}
+			now := time.Now()
+			if !deadline.IsZero() && now.After(deadline) {
+				return finish(Incomplete, fmt.Sprintf("--timeout %v", opts.Timeout))
+			}
+			if now.Sub(lastCheck) >= time.Second || opts.MaxMemory > 0 && res.Stats.StatesExpanded&16383 == 0 {
+				lastCheck = now
+				mem := heapBytes()
+				peak = max(peak, mem)
+				if opts.MaxMemory > 0 && mem > opts.MaxMemory {
+					return finish(Incomplete, fmt.Sprintf("--max-memory %d bytes", opts.MaxMemory))
+				}
+				if opts.Progress != nil {
+					opts.Progress(Progress{Stored: st.n, Expanded: res.Stats.StatesExpanded, Depth: res.Stats.MaxDepth,
+						Frontier: f.len(), Memory: mem, Elapsed: now.Sub(start)})
+				}
+			}
+		} else if opts.MaxStates > 0 && st.n >= opts.MaxStates {
+			return finish(Incomplete, fmt.Sprintf("--max-states %d", opts.MaxStates))
+		}
+	}
+	if len(res.Found) > 0 {
+		return finish(Violated, "")
+	}
+	return finish(Verified, "")
+}
+
+func heapBytes() int64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
