@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const allopsELF = "../../isa/m68hc11/testdata/allops.elf"
+
+// Bad usage and bad input: exit 2 and one clear line naming the problem.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.s19")
+	os.WriteFile(empty, nil, 0o644)
+	badsum := filepath.Join(dir, "bad.s19")
+	os.WriteFile(badsum, []byte("S1050000010203F0\nS9030000FC\n"), 0o644)
+	junk := filepath.Join(dir, "junk.dat")
+	os.WriteFile(junk, []byte{0x7f, 0x01, 0x02, 0x03, 0xff}, 0o644)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", allopsELF, "--search", "sideways"}, `unknown --search "sideways"`},
+		{[]string{"check", allopsELF, "--preempt", "sometimes"}, `unknown --preempt "sometimes"`},
+		{[]string{"check", allopsELF, "--reach", "nowhere"}, `no symbol "nowhere"`},
+		{[]string{"check", allopsELF, "--preempt", "yield", "--heuristic", "none"}, "defines no harness stub"},
+		{[]string{"check", allopsELF, "--irq", "nmi"}, `unknown interrupt "nmi"`},
+		{[]string{"check", allopsELF, "--max-memory", "lots"}, "not a size"},
+		{[]string{"check", allopsELF, "--frobnicate"}, "unknown flag: --frobnicate"},
+		{[]string{"check", filepath.Join(dir, "missing.elf")}, "no such file"},
+		{[]string{"run", empty}, "empty.s19"},
+		{[]string{"run", badsum}, "bad.s19:1"},
+		{[]string{"run", junk}, "junk.dat"},
+		{[]string{"disasm"}, "accepts 1 arg"},
+		{[]string{"replay", badsum}, "not a trace file"},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(tt.args, nil, &out, &errb)
+		msg := errb.String()
+		if code != ExitUsage {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", tt.args, code, msg)
+			continue
+		}
+		if strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "hc11mc: ") || !strings.Contains(msg, tt.want) {
+			t.Errorf("%v: stderr %q, want one line containing %q", tt.args, msg, tt.want)
+		}
+		if strings.Contains(msg, "goroutine") || strings.Contains(msg, "panic") {
+			t.Errorf("%v: stack trace: %s", tt.args, msg)
+		}
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"--help"}, {"check", "--help"}, {"run", "--help"}, {"disasm", "--help"}, {"replay", "--help"}} {
+		var out, errb bytes.Buffer
+		if code := Main(args, nil, &out, &errb); code != 0 || out.Len() == 0 {
+			t.Errorf("%v: exit %d, %d bytes", args, code, out.Len())
+		}
+	}
+}
+
+// The disasm command prints the same listing the golden test checks.
+func TestDisasmCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main([]string{"disasm", allopsELF}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "Disassembly of section .text:") || !strings.Contains(out.String(), "\tbrset\t") {
+		t.Errorf("listing:\n%.500s", out.String())
+	}
+}

@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+type manifestEntry struct {
+	Name     string   `json:"name"`
+	File     string   `json:"file"`
+	Flags    []string `json:"flags"`
+	Expect   string   `json:"expect"`
+	Property string   `json:"property"`
+	Kind     string   `json:"kind"`
+}
+
+func readManifest(t *testing.T, dir string) []manifestEntry {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Skipf("no manifest in %s: %v", dir, err)
+	}
+	var m []manifestEntry
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s/manifest.json: %v", dir, err)
+	}
+	return m
+}
+
+type checkJSON struct {
+	Verdict   string `json:"verdict"`
+	Violation *struct {
+		Kind string `json:"kind"`
+	} `json:"violation"`
+	Stats struct {
+		StatesStored int `json:"states_stored"`
+	} `json:"stats"`
+	TraceLength int    `json:"trace_length"`
+	Limit       string `json:"limit"`
+}
+
+func runJSON(t *testing.T, args ...string) (checkJSON, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(args, nil, &out, &errb)
+	var r checkJSON
+	if code == ExitUsage {
+		t.Fatalf("hc11mc %v: exit 2: %s", args, errb.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("hc11mc %v: bad JSON %q: %v (stderr %s)", args, out.String(), err, errb.String())
+	}
+	return r, code
+}
+
+// strategies are the search × heuristic pairs every model must agree on.
+var strategies = [][]string{
+	{"--search", "bfs"},
+	{"--search", "dfs"},
+	{"--search", "random", "--seed", "7"},
+	{"--search", "best", "--heuristic", "none"},
+}
+
+// TestModels: on every model with a known verdict, every strategy gives
+// that verdict, exhaustive runs agree on the number of states, BFS traces
+// are the shortest, and every trace replays.
+func TestModels(t *testing.T) {
+	dir := "../../testdata/models"
+	for _, e := range readManifest(t, dir) {
+		t.Run(e.Name, func(t *testing.T) {
+			file := filepath.Join(dir, e.File)
+			stored := -1
+			bfsLen := -1
+			for _, s := range append(strategies, extraStrategies...) {
+				args := append([]string{"check", file, "--json", "--max-states", "2000000"}, e.Flags...)
+				args = append(args, s...)
+				trace := filepath.Join(t.TempDir(), "cex.json")
+				args = append(args, "--trace", trace)
+				r, code := runJSON(t, args...)
+				if r.Verdict != e.Expect {
+					t.Errorf("%v: verdict %s (limit %q), want %s", s, r.Verdict, r.Limit, e.Expect)
+					continue
+				}
+				if e.Expect == "verified" {
+					if code != ExitVerified {
+						t.Errorf("%v: exit %d", s, code)
+					}
+					if stored >= 0 && r.Stats.StatesStored != stored {
+						t.Errorf("%v: %d states, another strategy stored %d", s, r.Stats.StatesStored, stored)
+					}
+					stored = r.Stats.StatesStored
+					continue
+				}
+				if code != ExitViolation || r.Violation == nil || r.Violation.Kind != e.Property {
+					t.Errorf("%v: exit %d violation %+v, want %s", s, code, r.Violation, e.Property)
+					continue
+				}
+				if s[1] == "bfs" {
+					bfsLen = r.TraceLength
+				} else if bfsLen >= 0 && r.TraceLength < bfsLen {
+					t.Errorf("%v: trace of %d transitions is shorter than BFS's %d", s, r.TraceLength, bfsLen)
+				}
+				var out, errb bytes.Buffer
+				if c := Main([]string{"replay", trace}, nil, &out, &errb); c != ExitViolation {
+					t.Errorf("%v: replay exit %d: %s%s", s, c, errb.String(), lastLines(out.String()))
+				}
+			}
+		})
+	}
+}
+
+func lastLines(s string) string {
+	if len(s) > 400 {
+		return s[len(s)-400:]
+	}
+	return s
+}
