@@ -35,6 +35,7 @@ type checkOptions struct {
 	all       bool
 	ignore    []string
 	quiet     bool
+	aim       string
 }
 
 func newCheck(stdout, stderr io.Writer) *cobra.Command {
@@ -77,6 +78,7 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 	fs.BoolVar(&o.all, "all", false, "keep going after a violation and report each kind once")
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "properties not to report: "+strings.Join(sim.KindNames(), ", "))
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress line")
+	fs.StringVar(&o.aim, "aim", "", "the property the heuristic aims at: reach, error, assert, mutex or deadlock (default: the first of these the firmware can violate)")
 	return c
 }
 

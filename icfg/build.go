@@ -1,0 +1,485 @@
+package icfg
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+)
+
+// HarnessStubs are the names of the harness routines the checker
+// intercepts (DESIGN.md, "The harness"). A symbol with one of these names
+// is a stub: one vertex that returns as RTS would.
+var HarnessStubs = []string{
+	"__mc_nondet", "__mc_assume", "__mc_assert", "__mc_error",
+	"__mc_thread_create", "__mc_thread_exit", "__mc_yield",
+	"__mc_lock", "__mc_unlock", "__mc_atomic_begin", "__mc_atomic_end",
+	"__mc_cs_enter", "__mc_cs_exit",
+}
+
+// Names of the stubs the builder treats specially.
+const (
+	StubThreadCreate = "__mc_thread_create"
+	StubThreadExit   = "__mc_thread_exit"
+)
+
+// VectorNames names the 32 entries of the 68HC11 vector table, index i at
+// 0xFFC0+2i, as the --irq flag spells them; reserved entries are "".
+var VectorNames = [32]string{
+	11: "sci", 12: "spi", 13: "paie", 14: "pao", 15: "tof", 16: "toc5",
+	17: "toc4", 18: "toc3", 19: "toc2", 20: "toc1", 21: "tic3", 22: "tic2",
+	23: "tic1", 24: "rti", 25: "irq", 26: "xirq", 27: "swi", 28: "illop",
+	29: "cop", 30: "clm", 31: "reset",
+}
+
+// Options tunes Build.
+type Options struct {
+	// NoSymbolRoots disables the use of function symbols (and global
+	// untyped labels in executable memory) as roots.
+	NoSymbolRoots bool
+	// MaxTableEntries bounds a jump table whose size no symbol gives
+	// (default 256).
+	MaxTableEntries int
+}
+
+// builder holds the state of the recursive-descent disassembly.
+type builder struct {
+	img  *loader.Image
+	opt  Options
+	mem  []byte // 64 KiB
+	ld   []bool // loaded
+	ex   []bool // in an executable segment
+	ro   []bool // loaded, not writable, not RAM or I/O: a constant
+	stub map[uint16]string
+
+	ins      map[uint16]*Instr
+	bad      map[uint16]bool
+	entries  map[uint16]bool
+	leaders  map[uint16]bool
+	fallPred map[uint16]uint16
+	roots    []Root
+	rootSeen map[uint16]map[RootKind]bool
+	work     []uint16
+	notes    []string
+	noteSeen map[string]bool
+	indirect map[uint16]*IndirectSite
+	tried    map[uint16]bool
+}
+
+// Build disassembles the image by recursive descent from its roots and
+// returns the procedures and their instruction vertices.
+func Build(img *loader.Image, opt Options) (*Program, error) {
+	if img == nil {
+		return nil, fmt.Errorf("icfg: no image")
+	}
+	if opt.MaxTableEntries <= 0 {
+		opt.MaxTableEntries = 256
+	}
+	b := &builder{
+		img: img, opt: opt,
+		mem: make([]byte, 65536), ld: make([]bool, 65536), ex: make([]bool, 65536), ro: make([]bool, 65536),
+		stub: map[uint16]string{}, ins: map[uint16]*Instr{}, bad: map[uint16]bool{},
+		entries: map[uint16]bool{}, leaders: map[uint16]bool{}, fallPred: map[uint16]uint16{},
+		rootSeen: map[uint16]map[RootKind]bool{}, noteSeen: map[string]bool{},
+		indirect: map[uint16]*IndirectSite{}, tried: map[uint16]bool{},
+	}
+	for _, s := range img.Segments {
+		for i, c := range s.Data {
+			a := int(s.Addr) + i
+			if a > 0xFFFF {
+				break
+			}
+			b.mem[a], b.ld[a], b.ex[a] = c, true, s.Exec
+			b.ro[a] = !s.Writable
+			if r, ok := img.Map.Lookup(uint16(a)); ok && (r.Kind == loader.RegionRAM || r.Kind == loader.RegionIO) {
+				b.ro[a] = false
+			}
+		}
+	}
+	stubName := map[string]bool{}
+	for _, n := range HarnessStubs {
+		stubName[n] = true
+	}
+	for _, n := range HarnessStubs {
+		if s, ok := img.Lookup(n); ok && s.Kind != loader.SymSection && s.Kind != loader.SymFile {
+			b.stub[s.Addr] = n
+		}
+	}
+
+	// Roots: the reset vector, the entry point, the other vectors.
+	if img.VectorLoaded[loader.ResetVector] {
+		b.addRoot(img.Vectors[loader.ResetVector], RootReset, "reset")
+	}
+	if img.HasEntry && (!img.VectorLoaded[loader.ResetVector] || img.Entry != img.Vectors[loader.ResetVector]) {
+		b.addRoot(img.Entry, RootEntry, "entry")
+	}
+	for i := 0; i < loader.ResetVector; i++ {
+		v := img.Vectors[i]
+		if !img.VectorLoaded[i] || v == 0 {
+			continue
+		}
+		name := VectorNames[i]
+		if name == "" {
+			name = fmt.Sprintf("vector@0x%04X", loader.VectorBase+2*i)
+		}
+		if _, isStub := b.stub[v]; !isStub && !b.trial(v) {
+			b.note("vector %s points to 0x%04X, which is not decodable code: ignored", name, v)
+			continue
+		}
+		b.addRoot(v, RootVector, name)
+	}
+	b.fixpoint()
+
+	// Function symbols, checked so that data is not taken for code.
+	if !opt.NoSymbolRoots {
+		syms := append([]loader.Symbol(nil), img.Symbols...)
+		sort.SliceStable(syms, func(i, j int) bool { return syms[i].Addr < syms[j].Addr })
+		for _, s := range syms {
+			if stubName[s.Name] || s.Name == "" {
+				continue
+			}
+			switch {
+			case s.Kind == loader.SymFunc:
+			case s.Kind == loader.SymNone && s.Global && b.ex[s.Addr]:
+			default:
+				continue
+			}
+			if _, ok := b.ins[s.Addr]; ok {
+				continue // already code
+			}
+			if b.inside(s.Addr) {
+				b.note("symbol %s at 0x%04X lies inside an instruction: not a root", s.Name, s.Addr)
+				continue
+			}
+			if !b.trial(s.Addr) {
+				if s.Kind == loader.SymFunc {
+					b.note("function symbol %s at 0x%04X does not decode as code: not a root", s.Name, s.Addr)
+				}
+				continue
+			}
+			b.addRoot(s.Addr, RootSymbol, s.Name)
+			b.fixpoint()
+		}
+	}
+	return b.finish(), nil
+}
+
+// note records a message once.
+func (b *builder) note(format string, args ...any) {
+	m := fmt.Sprintf(format, args...)
+	if !b.noteSeen[m] {
+		b.noteSeen[m] = true
+		b.notes = append(b.notes, m)
+	}
+}
+
+// addRoot records a root and queues its code.
+func (b *builder) addRoot(a uint16, k RootKind, name string) {
+	if b.rootSeen[a] == nil {
+		b.rootSeen[a] = map[RootKind]bool{}
+	}
+	if b.rootSeen[a][k] {
+		return
+	}
+	b.rootSeen[a][k] = true
+	b.roots = append(b.roots, Root{Addr: a, Kind: k, Name: name})
+	b.entries[a] = true
+	b.leaders[a] = true
+	b.work = append(b.work, a)
+}
+
+// fixpoint alternates exploration and the resolution of thread entries and
+// indirect jumps until nothing new is found.
+func (b *builder) fixpoint() {
+	for {
+		b.explore()
+		if !b.resolve() && len(b.work) == 0 {
+			return
+		}
+	}
+}
+
+// decode decodes the instruction at a from loaded bytes only.
+func (b *builder) decode(a uint16) (m68hc11.Inst, bool) {
+	var buf [5]byte
+	n := 0
+	for n < len(buf) && int(a)+n <= 0xFFFF && b.ld[int(a)+n] {
+		buf[n] = b.mem[int(a)+n]
+		n++
+	}
+	if n == 0 {
+		return m68hc11.Inst{}, false
+	}
+	in, err := m68hc11.Decode(buf[:n])
+	if err != nil {
+		return m68hc11.Inst{}, false
+	}
+	return in, true
+}
+
+// inside reports whether a lies strictly inside a known instruction.
+func (b *builder) inside(a uint16) bool {
+	for d := 1; d <= 4 && int(a)-d >= 0; d++ {
+		if x, ok := b.ins[a-uint16(d)]; ok && int(x.Inst.Len) > d {
+			return true
+		}
+	}
+	return false
+}
+
+// mayReturn reports whether a call can come back to its return point.
+func (b *builder) mayReturn(x *Instr) bool {
+	if x.Kind == KindIndirectCall && x.Unresolved {
+		return true
+	}
+	for _, c := range x.Callees {
+		if b.stub[c] != StubThreadExit {
+			return true
+		}
+	}
+	return len(x.Callees) == 0 && x.Kind == KindIndirectCall
+}
+
+// explore decodes everything reachable from the work list.
+func (b *builder) explore() {
+	for len(b.work) > 0 {
+		a := b.work[len(b.work)-1]
+		b.work = b.work[:len(b.work)-1]
+		if _, ok := b.ins[a]; ok || b.bad[a] {
+			continue
+		}
+		if name, ok := b.stub[a]; ok {
+			k := KindStub
+			if name == StubThreadExit {
+				k = KindStubNoReturn
+			}
+			b.ins[a] = &Instr{Addr: a, Kind: k, Stub: name}
+			b.entries[a] = true
+			b.leaders[a] = true
+			continue
+		}
+		in, ok := b.decode(a)
+		if !ok {
+			b.bad[a] = true
+			if !b.ld[a] {
+				b.note("control reaches 0x%04X, which the image does not load: the path ends there", a)
+			} else {
+				b.note("control reaches 0x%04X, which does not decode: the path ends there", a)
+			}
+			continue
+		}
+		x := &Instr{Addr: a, Inst: in}
+		b.ins[a] = x
+		next := int(a) + int(in.Len)
+		fall := func() {
+			if next > 0xFFFF {
+				b.note("control runs off the end of memory after 0x%04X", a)
+				return
+			}
+			x.Next = append(x.Next, uint16(next))
+			b.fallPred[uint16(next)] = a
+			b.work = append(b.work, uint16(next))
+		}
+		jumpTo := func(t uint16) {
+			x.Next = append(x.Next, t)
+			b.leaders[t] = true
+			b.work = append(b.work, t)
+		}
+		switch in.Op {
+		case m68hc11.RTS, m68hc11.RTI:
+			x.Kind = KindReturn
+		case m68hc11.SWI, m68hc11.TEST:
+			x.Kind = KindHalt
+		case m68hc11.JSR, m68hc11.BSR:
+			x.Kind = KindCall
+			switch in.Mode {
+			case m68hc11.Dir, m68hc11.Ext:
+				b.enter(x, in.Operand)
+			case m68hc11.Rel:
+				b.enter(x, in.Target(a))
+			default:
+				x.Kind = KindIndirectCall
+				b.indirect[a] = &IndirectSite{Addr: a, Call: true}
+			}
+			if next > 0xFFFF {
+				b.note("call at 0x%04X has no return point: the path ends there", a)
+				break
+			}
+			x.Ret = uint16(next)
+			if x.Kind == KindCall && !b.mayReturn(x) {
+				break
+			}
+			b.fallPred[x.Ret] = a
+			b.leaders[x.Ret] = true
+			b.work = append(b.work, x.Ret)
+		case m68hc11.JMP:
+			if in.Mode == m68hc11.Ext {
+				x.Kind = KindJump
+				jumpTo(in.Operand)
+			} else {
+				x.Kind = KindIndirectJump
+				b.indirect[a] = &IndirectSite{Addr: a}
+			}
+		case m68hc11.BRA:
+			x.Kind = KindJump
+			jumpTo(in.Target(a))
+		case m68hc11.BRN:
+			x.Kind = KindFlow
+			fall()
+		default:
+			if in.IsBranch() {
+				x.Kind = KindBranch
+				if next <= 0xFFFF {
+					x.Next = append(x.Next, uint16(next))
+					b.leaders[uint16(next)] = true
+					b.work = append(b.work, uint16(next))
+				}
+				t := in.Target(a)
+				if next > 0xFFFF || t != uint16(next) {
+					jumpTo(t)
+				}
+			} else {
+				x.Kind = KindFlow
+				fall()
+			}
+		}
+	}
+}
+
+// enter makes t a callee of the call x.
+func (b *builder) enter(x *Instr, t uint16) {
+	for _, c := range x.Callees {
+		if c == t {
+			return
+		}
+	}
+	x.Callees = append(x.Callees, t)
+	b.entries[t] = true
+	b.leaders[t] = true
+	b.work = append(b.work, t)
+}
+
+// resolve looks at thread-creation calls and indirect jumps not yet
+// examined; it reports whether it found new code.
+func (b *builder) resolve() bool {
+	addrs := make([]uint16, 0, len(b.ins))
+	for a := range b.ins {
+		addrs = append(addrs, a)
+	}
+	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
+	found := false
+	for _, a := range addrs {
+		x := b.ins[a]
+		if b.tried[a] {
+			continue
+		}
+		switch {
+		case x.Kind == KindCall && b.callsStub(x, StubThreadCreate):
+			b.tried[a] = true
+			st := b.blockState(a)
+			if !st.a.known || !st.b.known {
+				b.note("thread entry passed to %s at 0x%04X is not a constant loaded in the same block: not a root", StubThreadCreate, a)
+				continue
+			}
+			e := uint16(st.a.v)<<8 | uint16(st.b.v)
+			if _, isStub := b.stub[e]; !isStub && !b.trial(e) {
+				b.note("thread entry 0x%04X passed at 0x%04X is not decodable code: not a root", e, a)
+				continue
+			}
+			if b.rootSeen[e] == nil || !b.rootSeen[e][RootThread] {
+				b.addRoot(e, RootThread, fmt.Sprintf("created at 0x%04X", a))
+				found = true
+			}
+		case x.Kind == KindIndirectCall || x.Kind == KindIndirectJump:
+			b.tried[a] = true
+			site := b.indirect[a]
+			targets, how := b.resolveIndirect(x)
+			if len(targets) == 0 {
+				x.Unresolved = true
+				continue
+			}
+			site.Resolved, site.Targets, site.How = true, sortedSet(append([]uint16(nil), targets...)), how
+			for _, t := range site.Targets {
+				if x.Kind == KindIndirectCall {
+					b.enter(x, t)
+				} else {
+					x.Next = append(x.Next, t)
+					b.leaders[t] = true
+					b.work = append(b.work, t)
+				}
+			}
+			if x.Kind == KindIndirectCall && x.Ret != 0 && b.mayReturn(x) {
+				b.fallPred[x.Ret] = a
+				b.leaders[x.Ret] = true
+				b.work = append(b.work, x.Ret)
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+// callsStub reports whether the call x enters the named stub.
+func (b *builder) callsStub(x *Instr, name string) bool {
+	for _, c := range x.Callees {
+		if b.stub[c] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// trial decides whether code starting at a looks like code: every
+// instruction reached from it within its activation (calls not entered) is
+// loaded, in an executable segment, decodes, is not TEST (0x00, the usual
+// filler of data) and does not overlap a known instruction.
+func (b *builder) trial(a uint16) bool {
+	seen := map[uint16]bool{}
+	work := []uint16{a}
+	for len(work) > 0 && len(seen) < 512 {
+		p := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if _, ok := b.stub[p]; ok {
+			continue
+		}
+		if _, ok := b.ins[p]; ok {
+			continue // joins known code
+		}
+		if !b.ex[p] || b.inside(p) {
+			return false
+		}
+		in, ok := b.decode(p)
+		if !ok || in.Op == m68hc11.TEST {
+			return false
+		}
+		next := int(p) + int(in.Len)
+		push := func(t int) {
+			if t > 0xFFFF {
+				return
+			}
+			work = append(work, uint16(t))
+		}
+		switch in.Op {
+		case m68hc11.RTS, m68hc11.RTI, m68hc11.SWI:
+		case m68hc11.JMP:
+			if in.Mode == m68hc11.Ext {
+				push(int(in.Operand))
+			}
+		case m68hc11.BRA:
+			push(int(in.Target(p)))
+		case m68hc11.JSR, m68hc11.BSR:
+			push(next)
+		default:
+			if in.IsBranch() {
+				push(int(in.Target(p)))
+			}
+			push(next)
+		}
+	}
+	return true
+}
