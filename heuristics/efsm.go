@@ -81,8 +81,12 @@ func (h *Heuristic) tail(r []uint16) int32 {
 	var t int32
 	last, hit := -1, false
 	for j := 0; j < n; j++ {
-		if v, ok := m.find(hs[j], r[j:]); ok {
-			t, last, hit = v, j, true
+		if id, ok := m.find(hs[j], r[j:]); ok {
+			if j == 0 {
+				return m.nodes[id].val // the whole stack is known
+			}
+			t, last, hit = m.nodes[id].val, j, true
+			m.ids[j] = id
 			break
 		}
 		in, exit, stop := h.frame(r[j], r[j+1:])
@@ -160,34 +164,31 @@ func (m *memo) prepare(n int) {
 	}
 }
 
-// find returns the stored value of the stack s whose hash is h.
+// find returns the node of the stack s, whose hash is h, if its value is
+// stored.
 func (m *memo) find(h uint64, s []uint16) (int32, bool) {
-	id, ok := m.byHash[h]
-	if !ok {
+	found, ok := m.byHash[h]
+	if !ok || m.nodes[found].val < 0 {
 		return 0, false
 	}
-	v := m.nodes[id].val
+	id := found
 	for _, a := range s {
 		if id < 0 || m.nodes[id].top != a {
 			return 0, false
 		}
 		id = m.nodes[id].below
 	}
-	if id != -1 || v < 0 {
-		return 0, false
-	}
-	return v, true
+	return found, id == -1
 }
 
 // chain fills ids[0..last] with the nodes of the suffixes r[j:]. After a
-// hit at last, ids[last] is found again through byHash.
+// hit at last, ids[last] is already the node found.
 func (m *memo) chain(r []uint16, last int, hit bool) {
 	n := len(r)
 	below := int32(-1)
 	from := n - 1
 	if hit {
-		below = m.byHash[m.hashes[last]]
-		m.ids[last] = below
+		below = m.ids[last]
 		from = last - 1
 	}
 	for j := from; j >= 0; j-- {

@@ -55,11 +55,12 @@ type Graph struct {
 	Verts []Vertex
 	Roots []int32 // the vertices (entry, (init)) of the procedures that may run on an empty stack
 
-	instr []int32    // per vertex: index of its instruction in Prog.Instrs
-	off   []int32    // edges of v: adj[off[v]:off[v+1]]
-	adj   []int32    // edge targets
-	ek    []EdgeKind // edge kinds, parallel to adj
-	index map[Vertex]int32
+	instr []int32          // per vertex: index of its instruction in Prog.Instrs
+	off   []int32          // edges of v: adj[off[v]:off[v+1]]
+	adj   []int32          // edge targets
+	ek    []EdgeKind       // edge kinds, parallel to adj
+	index map[Vertex]int32 // k > 2
+	small map[uint64]int32 // k = 1, 2: packed keys (see packKey)
 
 	rev     *csr     // reversed edges, built on demand
 	descent *descent // same-level structure, built on demand
@@ -132,15 +133,22 @@ func (p *Program) AICFG(k int, opt GraphOptions) (*Graph, error) {
 		}
 	} else {
 		g.index = map[Vertex]int32{}
+		if k <= 2 {
+			g.small = map[uint64]int32{}
+		}
 		intern := func(v Vertex) (int32, bool, error) {
-			if id, ok := g.index[v]; ok {
+			if id, ok := g.find(&v); ok {
 				return id, false, nil
 			}
 			if len(g.Verts) >= opt.MaxVertices {
 				return 0, false, fmt.Errorf("icfg: AICFG(%d) exceeds %d vertices", k, opt.MaxVertices)
 			}
 			id := int32(len(g.Verts))
-			g.index[v] = id
+			if g.small != nil {
+				g.small[packKey(&v)] = id
+			} else {
+				g.index[v] = id
+			}
 			g.Verts = append(g.Verts, v)
 			g.instr = append(g.instr, p.idx[v.PC])
 			edges = append(edges, nil)
@@ -255,7 +263,9 @@ func (g *Graph) pop(v Vertex, out []halfEdge) []halfEdge {
 	p := g.Prog
 	if g.K == 0 {
 		for _, r := range p.ReturnPoints(v.PC) {
-			out = append(out, halfEdge{v: Vertex{PC: r}, kind: EdgeReturn})
+			if p.idx[r] >= 0 {
+				out = append(out, halfEdge{v: Vertex{PC: r}, kind: EdgeReturn})
+			}
 		}
 		return out
 	}
@@ -274,6 +284,9 @@ func (g *Graph) pop(v Vertex, out []halfEdge) []halfEdge {
 	}
 	last := v.Ctx[n-1]
 	for _, x := range p.below[last] {
+		if p.idx[x] < 0 {
+			continue
+		}
 		u := w
 		u.N = uint8(n)
 		u.Ctx[n-1] = x
@@ -349,6 +362,21 @@ func (g *Graph) Lookup(pc uint16, returns []uint16) (int32, bool) {
 	}
 	key.N = uint8(n)
 	copy(key.Ctx[:n], returns[:n])
-	id, ok := g.index[key]
+	return g.find(&key)
+}
+
+// find looks a vertex up in the index.
+func (g *Graph) find(v *Vertex) (int32, bool) {
+	if g.small != nil {
+		id, ok := g.small[packKey(v)]
+		return id, ok
+	}
+	id, ok := g.index[*v]
 	return id, ok
+}
+
+// packKey packs a vertex with at most two return addresses into 64 bits:
+// the PC, the number of return addresses, and the return addresses.
+func packKey(v *Vertex) uint64 {
+	return uint64(v.PC) | uint64(v.N)<<16 | uint64(v.Ctx[0])<<24 | uint64(v.Ctx[1])<<40
 }

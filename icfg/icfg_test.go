@@ -302,7 +302,7 @@ func TestInterruptsAndHalts(t *testing.T) {
 	a.label("handler").b(opINX).label("rti").b(opRTI)
 	img := a.image("_start")
 	img.Vectors[20], img.VectorLoaded[20] = a.labels["handler"], true // toc1
-	img.Vectors[21], img.VectorLoaded[21] = 0x1234, true             // tic3: not loaded
+	img.Vectors[21], img.VectorLoaded[21] = 0x1234, true              // tic3: not loaded
 	p := build(t, img)
 	s := func(n string) uint16 { return a.labels[n] }
 

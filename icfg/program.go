@@ -137,11 +137,11 @@ type Program struct {
 	Indirect []IndirectSite // every indexed JMP/JSR reached, sorted by Addr
 	Notes    []string       // what the disassembly skipped or could not follow
 
-	idx      []int32            // address → index in Instrs, -1 if none (65536 entries)
-	procAt   map[uint16]int32   // entry → index in Procs
-	owners   [][]int32          // per instruction: indices of the procedures whose body contains it
-	retSet   [][]uint16         // per procedure: where its exits may return to
-	ctxRoot  []bool             // per procedure: it may run with an empty stack
+	idx      []int32             // address → index in Instrs, -1 if none (65536 entries)
+	procAt   map[uint16]int32    // entry → index in Procs
+	owners   [][]int32           // per instruction: indices of the procedures whose body contains it
+	retSet   [][]uint16          // per procedure: where its exits may return to
+	ctxRoot  []bool              // per procedure: it may run with an empty stack
 	below    map[uint16][]uint16 // return point r → return addresses that may lie below r on the stack
 	belowNil map[uint16]bool     // return point r → the stack below r may be empty
 	stubAt   map[uint16]string

@@ -2,8 +2,8 @@ package loader
 
 import (
 	"encoding/binary"
-	"fmt"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )

@@ -97,7 +97,7 @@ func LoadBytes(name string, data []byte, opts Options) (*Image, error) {
 		if err != nil {
 			return nil, err
 		}
-		img.Symbols = append(img.Symbols, syms...)
+		img.Symbols = mergeSymbols(img.Symbols, syms)
 		img.Warnings = append(img.Warnings, warnings...)
 	}
 	addHooks(img, opts.Hooks)
@@ -160,8 +160,29 @@ func addHooks(img *Image, hooks map[string]uint16) {
 	}
 }
 
-// sortSymbols sorts by address, name, then the rest, and drops exact
-// duplicates (an ELF symbol repeated in a --symbols file).
+// mergeSymbols adds the side-file symbols extra to syms, leaving out those
+// that repeat a symbol already there (same name and address): the ELF
+// symbol table knows more (type, size) than nm's letters tell.
+func mergeSymbols(syms, extra []Symbol) []Symbol {
+	type key struct {
+		name string
+		addr uint16
+	}
+	have := make(map[key]bool, len(syms))
+	for _, s := range syms {
+		have[key{s.Name, s.Addr}] = true
+	}
+	for _, s := range extra {
+		if k := (key{s.Name, s.Addr}); !have[k] {
+			have[k] = true
+			syms = append(syms, s)
+		}
+	}
+	return syms
+}
+
+// sortSymbols sorts by address, then name, then the other fields, so that
+// the order does not depend on the input's.
 func sortSymbols(img *Image) {
 	s := img.Symbols
 	sort.Slice(s, func(i, j int) bool {
@@ -180,17 +201,6 @@ func sortSymbols(img *Image) {
 		}
 		return a.Size < b.Size
 	})
-	out := s[:0]
-	for i, x := range s {
-		if i > 0 {
-			p := out[len(out)-1]
-			if p.Name == x.Name && p.Addr == x.Addr && (p.Kind == x.Kind || x.Kind == SymNone) {
-				continue
-			}
-		}
-		out = append(out, x)
-	}
-	img.Symbols = out
 }
 
 // resolveEntry reads --entry: an address if it parses as one, else a symbol.

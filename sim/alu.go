@@ -201,16 +201,17 @@ func idiv(ccr uint8, d, x uint16) (q, r uint16, ccrOut uint8) {
 }
 
 // fdiv is FDIV: X = (D << 16) / X, D = the remainder, for a fraction D/X < 1.
-// V is set when X <= D (the quotient would not be a fraction), C on division
-// by zero; in both cases the quotient is 0xFFFF and D is left unchanged.
-// Z is set when the quotient is 0.
+// V is set when X <= D (the quotient would not be a fraction — division by
+// zero included), C on division by zero; in both cases the quotient is
+// 0xFFFF and D is left unchanged. Z is set when the quotient is 0.
 func fdiv(ccr uint8, d, x uint16) (q, r uint16, ccrOut uint8) {
 	ccr &^= flagZ | flagV | flagC
-	switch {
-	case x == 0:
-		return 0xffff, d, ccr | flagC
-	case x <= d:
-		return 0xffff, d, ccr | flagV
+	if x <= d {
+		ccr |= flagV
+		if x == 0 {
+			ccr |= flagC
+		}
+		return 0xffff, d, ccr
 	}
 	n := uint32(d) << 16
 	q, r = uint16(n/uint32(x)), uint16(n%uint32(x))
