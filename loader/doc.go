@@ -78,8 +78,8 @@
 // from a symbol side file (Options.Symbols; nm types T and t are functions,
 // D, B, R, G, S, C and V data objects, the rest untyped, upper case
 // global) and from hooks (Options.Hooks), which replace any symbol of the
-// same name. A side-file symbol repeating an ELF symbol is dropped. See
-// [Image.SymbolAt] for how addresses are named.
+// same name. A side-file symbol repeating an ELF symbol (same name and
+// address) is dropped. See [Image.SymbolAt] for how addresses are named.
 //
 // # Errors
 //

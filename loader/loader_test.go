@@ -706,3 +706,41 @@ func TestParse(t *testing.T) {
 		t.Errorf("Range methods wrong")
 	}
 }
+
+func TestSymbolsMerge(t *testing.T) {
+	// prog.nm repeats the ELF symbols: the ELF ones, with types and sizes, stay.
+	img := mustLoad(t, "prog.elf", Options{Symbols: filepath.Join("testdata", "prog.nm")})
+	plain := mustLoad(t, "prog.elf", Options{})
+	if !reflect.DeepEqual(img.Symbols, plain.Symbols) {
+		t.Errorf("a side file repeating the ELF symbols changed them:\n%+v\nwant\n%+v", img.Symbols, plain.Symbols)
+	}
+}
+
+func TestProgramHeadersOnly(t *testing.T) {
+	// lma.elf without its section headers loads from its program headers.
+	data := append([]byte(nil), testdata(t, "lma.elf")...)
+	copy(data[offShoff:], []byte{0, 0, 0, 0})
+	copy(data[48:], []byte{0, 0, 0, 0}) // e_shnum, e_shstrndx
+	img, err := LoadBytes("stripped.elf", data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSane(t, img)
+	full := mustLoad(t, "lma.elf", Options{})
+	if *img.Memory() != *full.Memory() {
+		t.Errorf("memory differs from lma.elf")
+	}
+	var names []string
+	for _, s := range img.Segments {
+		names = append(names, s.Name)
+	}
+	if want := []string{"load1", "load0", "load1@lma", "load2"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("segments %q, want %q", names, want)
+	}
+	if len(img.Symbols) != 0 || img.Entry != 0xD000 {
+		t.Errorf("symbols %v, entry 0x%04X", img.Symbols, img.Entry)
+	}
+	if !reflect.DeepEqual(img.Map, full.Map) {
+		t.Errorf("map:\n%v\nwant\n%v", &img.Map, &full.Map)
+	}
+}
