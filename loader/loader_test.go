@@ -518,11 +518,7 @@ func TestLines(t *testing.T) {
 }
 
 func TestMemoryMap(t *testing.T) {
-	type reg struct {
-		Lo, Hi uint16
-		Kind   RegionKind
-		Name   string
-	}
+	type reg = Region
 	cases := []struct {
 		name string
 		file string
@@ -603,11 +599,7 @@ func TestMemoryMap(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			img := mustLoad(t, c.file, c.opts)
 			checkSane(t, img)
-			var got []reg
-			for _, r := range img.Map.Regions {
-				got = append(got, reg{r.Lo, r.Hi, r.Kind, r.Name})
-			}
-			if !reflect.DeepEqual(got, c.want) {
+			if !reflect.DeepEqual(img.Map.Regions, c.want) {
 				t.Errorf("map:\n%v\nwant %+v", &img.Map, c.want)
 			}
 		})

@@ -105,7 +105,7 @@ func setSectionAddr(t testing.TB, data []byte, name string, addr uint32) []byte 
 	return out
 }
 
-// sectionData returns the file range of the named section.
+// sectionRange returns the file range of the named section.
 func sectionRange(t testing.TB, data []byte, name string) (off, size int) {
 	t.Helper()
 	h := elfSectionHeader(t, data, name)
