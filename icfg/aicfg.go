@@ -284,9 +284,6 @@ func (g *Graph) pop(v Vertex, out []halfEdge) []halfEdge {
 	}
 	last := v.Ctx[n-1]
 	for _, x := range p.below[last] {
-		if p.idx[x] < 0 {
-			continue
-		}
 		u := w
 		u.N = uint8(n)
 		u.Ctx[n-1] = x

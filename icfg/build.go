@@ -64,7 +64,7 @@ type builder struct {
 	notes    []string
 	noteSeen map[string]bool
 	indirect map[uint16]*IndirectSite
-	tried    map[uint16]bool
+	fresh    []uint16 // decoded since the last resolve
 }
 
 // Build disassembles the image by recursive descent from its roots and
@@ -82,7 +82,7 @@ func Build(img *loader.Image, opt Options) (*Program, error) {
 		stub: map[uint16]string{}, ins: map[uint16]*Instr{}, bad: map[uint16]bool{},
 		entries: map[uint16]bool{}, leaders: map[uint16]bool{}, fallPred: map[uint16]uint16{},
 		rootSeen: map[uint16]map[RootKind]bool{}, noteSeen: map[string]bool{},
-		indirect: map[uint16]*IndirectSite{}, tried: map[uint16]bool{},
+		indirect: map[uint16]*IndirectSite{},
 	}
 	for _, s := range img.Segments {
 		for i, c := range s.Data {
@@ -271,6 +271,7 @@ func (b *builder) explore() {
 		}
 		x := &Instr{Addr: a, Inst: in}
 		b.ins[a] = x
+		b.fresh = append(b.fresh, a)
 		next := int(a) + int(in.Len)
 		fall := func() {
 			if next > 0xFFFF {
@@ -360,23 +361,17 @@ func (b *builder) enter(x *Instr, t uint16) {
 	b.work = append(b.work, t)
 }
 
-// resolve looks at thread-creation calls and indirect jumps not yet
-// examined; it reports whether it found new code.
+// resolve looks at the thread-creation calls and indirect jumps decoded
+// since it last ran; it reports whether it found new code.
 func (b *builder) resolve() bool {
-	addrs := make([]uint16, 0, len(b.ins))
-	for a := range b.ins {
-		addrs = append(addrs, a)
-	}
+	addrs := b.fresh
+	b.fresh = nil
 	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
 	found := false
 	for _, a := range addrs {
 		x := b.ins[a]
-		if b.tried[a] {
-			continue
-		}
 		switch {
 		case x.Kind == KindCall && b.callsStub(x, StubThreadCreate):
-			b.tried[a] = true
 			st := b.blockState(a)
 			if !st.a.known || !st.b.known {
 				b.note("thread entry passed to %s at 0x%04X is not a constant loaded in the same block: not a root", StubThreadCreate, a)
@@ -392,7 +387,6 @@ func (b *builder) resolve() bool {
 				found = true
 			}
 		case x.Kind == KindIndirectCall || x.Kind == KindIndirectJump:
-			b.tried[a] = true
 			site := b.indirect[a]
 			targets, how := b.resolveIndirect(x)
 			if len(targets) == 0 {

@@ -47,8 +47,10 @@ type sourced struct {
 	sources []int32
 }
 
-func (s *sourced) Order() int { return len(s.c.off) } // n + 1
+// Order returns the number of vertices, the virtual source included.
+func (s *sourced) Order() int { return len(s.c.off) }
 
+// Visit iterates over v's edges; the virtual source's go to the sources.
 func (s *sourced) Visit(v int, do func(w int, c int64) bool) bool {
 	n := len(s.c.off) - 1
 	if v == n {

@@ -246,24 +246,7 @@ func (p *Program) relations() {
 		}
 		p.retSet[i] = sortedSet(p.retSet[i])
 	}
-	// Tail calls: the callee's exits return where the caller's would.
-	for changed := true; changed; {
-		changed = false
-		for i := range p.Procs {
-			for _, t := range p.Procs[i].TailCalls {
-				j := p.procAt[t]
-				merged := sortedSet(append(append([]uint16(nil), p.retSet[j]...), p.retSet[i]...))
-				if len(merged) != len(p.retSet[j]) {
-					p.retSet[j] = merged
-					changed = true
-				}
-				if p.ctxRoot[i] && !p.ctxRoot[j] {
-					p.ctxRoot[j] = true
-					changed = true
-				}
-			}
-		}
-	}
+	p.propagateTails()
 	p.below = map[uint16][]uint16{}
 	p.belowNil = map[uint16]bool{}
 	for i := range p.Instrs {
@@ -281,6 +264,80 @@ func (p *Program) relations() {
 	for r, l := range p.below {
 		p.below[r] = sortedSet(l)
 	}
+}
+
+// propagateTails makes a procedure entered by tail call return wherever
+// its tail callers return, and run on an empty stack if one of them may.
+// The tail-call graph is condensed into its strongly connected components
+// (whose members share everything) and the sets flow along a topological
+// order of the condensation, each edge once.
+func (p *Program) propagateTails() {
+	n := len(p.Procs)
+	g := graph.New(n)
+	for i := range p.Procs {
+		for _, t := range p.Procs[i].TailCalls {
+			g.Add(i, int(p.procAt[t]))
+		}
+	}
+	comps := graph.StrongComponents(g)
+	comp := make([]int, n)
+	for c, members := range comps {
+		for _, v := range members {
+			comp[v] = c
+		}
+	}
+	dag := graph.New(len(comps))
+	for i := range p.Procs {
+		for _, t := range p.Procs[i].TailCalls {
+			if a, b := comp[i], comp[p.procAt[t]]; a != b {
+				dag.Add(a, b)
+			}
+		}
+	}
+	order, ok := graph.TopSort(dag)
+	if !ok {
+		panic("icfg: condensation of the tail-call graph has a cycle")
+	}
+	rets := make([][]uint16, len(comps))
+	root := make([]bool, len(comps))
+	for c, members := range comps {
+		for _, v := range members {
+			rets[c] = append(rets[c], p.retSet[v]...)
+			root[c] = root[c] || p.ctxRoot[v]
+		}
+		rets[c] = sortedSet(rets[c])
+	}
+	for _, c := range order {
+		dag.Visit(c, func(d int, _ int64) bool {
+			rets[d] = mergeSorted(rets[d], rets[c])
+			root[d] = root[d] || root[c]
+			return false
+		})
+	}
+	for v := range p.Procs {
+		p.retSet[v] = rets[comp[v]]
+		p.ctxRoot[v] = root[comp[v]]
+	}
+}
+
+// mergeSorted returns the union of two ascending sets.
+func mergeSorted(a, b []uint16) []uint16 {
+	out := make([]uint16, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
 }
 
 // markRecursion flags the procedures on a cycle of calls and tail calls,

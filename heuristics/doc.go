@@ -1,0 +1,74 @@
+// Package heuristics estimates how far a state of the model checker is
+// from the property's target, to rank states in a best-first search. The
+// structural heuristics are computed on package icfg's graphs, following
+// Rungta & Mercer, "A context-sensitive structural heuristic for guided
+// search model checking" (the paper):
+//
+//	none     0 everywhere
+//	hamming  bits of memory that differ from a target valuation
+//	fsm      the FSM distance of Edelkamp & Mehler: the shortest path from
+//	         the PC's vertex in the ICFG, ignoring the stack
+//	aicfg    the shortest path from the vertex (PC, top k return addresses)
+//	         of AICFG(k) (Section 3.1, Figure 2)
+//	efsm     the extended FSM distance: Figure 5, which unwinds the thread's
+//	         runtime stack frame by frame on AICFG(k), with memo tables so
+//	         that a stack seen before costs one lookup (end of Section 3.2)
+//
+// It is not the search (package search orders, stores and expands states),
+// it does not read states (the caller passes each thread's PC and return
+// addresses, and the memory for hamming), and it does not simulate.
+//
+// # Unit and values
+//
+// A distance is the number of instructions a thread executes until its PC
+// equals a target address: 0 at the target, 1 at a JSR to it (DESIGN.md,
+// estimate). A call of a harness stub is two steps: the JSR, then the
+// stub's effect at the stub's address, which returns like RTS. Inf means
+// that the target cannot be reached from the state; such states are ranked
+// last, never dropped. A PC outside the decoded code estimates 0: nothing is
+// known, and 0 does not overestimate.
+//
+// fsm and aicfg are the paper's static lookups and are admissible. efsm is
+// exact for control flow: it is the length of the shortest path that the
+// program's control flow allows from the thread's PC with its actual stack,
+// where data is ignored (both ways at every branch). It is therefore
+// admissible, at least fsm and at least aicfg. Its per-frame tables are
+// computed on same-level paths (see package icfg): the paper's "paths that
+// do not pass srts" would overestimate in recursive procedures. With these
+// tables the value does not depend on k; k only decides the size of the
+// graph the frames are looked up in.
+//
+// # Targets and threads
+//
+// FindTargets turns a property into target addresses: error, assert and
+// mutex aim at __mc_error, __mc_assert and __mc_cs_enter; deadlock at
+// __mc_lock and the WAI instructions (where a thread can block); reach at a
+// symbol. A property without a target (no call of its stub) gives
+// ErrNoTarget, and the search then degrades to breadth-first search. The
+// threads' distances combine as Section 3.2 says (Combine): the minimum for
+// reach, assert and error; the sum of the two smallest for mutex; the sum
+// over all threads for deadlock. Pass only live threads. The value of a
+// state is
+//
+//	Combine(Estimate(pc_i, returns_i) for each live thread i) + EstimateMemory(memory)
+//
+// where the memory term is 0 except for hamming, whose per-thread terms are
+// 0. HammingDistance takes the state's bytes, the target valuation laid out
+// the same way, and a mask of the bits that count.
+//
+// # Interrupts
+//
+// The graphs hold no edges into interrupt handlers (the paper's choice), so
+// fsm and aicfg cannot see a target reached only through a handler, and
+// inside a handler they see RTI as the end of the path. efsm follows the
+// return addresses it is given: a thread inside a handler should pass the
+// interrupted PC among its return addresses (innermost first), and efsm
+// then returns through it.
+//
+// # Cost
+//
+// Estimate does not allocate once the memo table has seen the stack; a hit
+// costs one AICFG lookup for the top frame and one hash of the stack. The
+// memo table is the only mutable part of a Heuristic: use one per goroutine
+// (Clone shares everything else).
+package heuristics
