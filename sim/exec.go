@@ -186,431 +186,454 @@ gather:
 
 // step executes one instruction, or one harness call, of thread x.t.
 func (x *stepper) step() event {
-	t := x.t
-	pc := t.PC
-	ce := &x.m.code[pc]
-	if ce.hook != hookNone {
-		return x.harness(ce.hook)
-	}
-	var in isa.Inst
-	var ea uint16
-	if ce.ok {
-		in = ce.in
-		ea = in.Operand
-		switch ce.base {
-		case 1:
-			ea += t.X
-		case 2:
-			ea += t.Y
-		}
-	} else {
-		var err error
-		if in, err = x.fetch(pc); err != nil {
-			if x.bad {
-				return evViolation
-			}
-			return x.illegal(pc, in, "undefined opcode")
-		}
-		ea = in.Operand
-		switch {
-		case in.Mode.UsesY():
-			ea += t.Y
-		case in.Mode.Indexed():
-			ea += t.X
-		}
-	}
-	t.PrevPC = pc
-	t.Cycles += uint64(in.Cycles)
-	next := pc + uint16(in.Len)
-	t.PC = next
-	ev := evOK
-	switch in.Op {
-	// Loads, stores, transfers.
-	case isa.LDAA:
-		t.A = x.op8(in, ea)
-		t.CCR = logic8(t.CCR, t.A)
-	case isa.LDAB:
-		t.B = x.op8(in, ea)
-		t.CCR = logic8(t.CCR, t.B)
-	case isa.LDD:
-		d := x.op16(in, ea)
-		t.SetD(d)
-		t.CCR = logic16(t.CCR, d)
-	case isa.LDX:
-		t.X = x.op16(in, ea)
-		t.CCR = logic16(t.CCR, t.X)
-	case isa.LDY:
-		t.Y = x.op16(in, ea)
-		t.CCR = logic16(t.CCR, t.Y)
-	case isa.LDS:
-		t.SP = x.op16(in, ea)
-		t.CCR = logic16(t.CCR, t.SP)
-		t.dropDeadShadow()
-	case isa.STAA:
-		x.write8(ea, t.A)
-		t.CCR = logic8(t.CCR, t.A)
-	case isa.STAB:
-		x.write8(ea, t.B)
-		t.CCR = logic8(t.CCR, t.B)
-	case isa.STD:
-		x.write16(ea, t.D())
-		t.CCR = logic16(t.CCR, t.D())
-	case isa.STX:
-		x.write16(ea, t.X)
-		t.CCR = logic16(t.CCR, t.X)
-	case isa.STY:
-		x.write16(ea, t.Y)
-		t.CCR = logic16(t.CCR, t.Y)
-	case isa.STS:
-		x.write16(ea, t.SP)
-		t.CCR = logic16(t.CCR, t.SP)
-	case isa.TAB:
-		t.B = t.A
-		t.CCR = logic8(t.CCR, t.B)
-	case isa.TBA:
-		t.A = t.B
-		t.CCR = logic8(t.CCR, t.A)
-	case isa.TAP:
-		// X can be cleared but not set by TAP.
-		t.CCR = t.A&^flagX | t.A&t.CCR&flagX
-	case isa.TPA:
-		t.A = t.CCR
-	case isa.TSX:
-		t.X = t.SP + 1
-	case isa.TSY:
-		t.Y = t.SP + 1
-	case isa.TXS:
-		t.SP = t.X - 1
-		t.dropDeadShadow()
-	case isa.TYS:
-		t.SP = t.Y - 1
-		t.dropDeadShadow()
-	case isa.XGDX:
-		d := t.D()
-		t.SetD(t.X)
-		t.X = d
-	case isa.XGDY:
-		d := t.D()
-		t.SetD(t.Y)
-		t.Y = d
-
-	// 8-bit arithmetic.
-	case isa.ADDA:
-		t.A, t.CCR = add8(t.CCR, t.A, x.op8(in, ea), 0)
-	case isa.ADDB:
-		t.B, t.CCR = add8(t.CCR, t.B, x.op8(in, ea), 0)
-	case isa.ADCA:
-		t.A, t.CCR = add8(t.CCR, t.A, x.op8(in, ea), t.CCR&flagC)
-	case isa.ADCB:
-		t.B, t.CCR = add8(t.CCR, t.B, x.op8(in, ea), t.CCR&flagC)
-	case isa.ABA:
-		t.A, t.CCR = add8(t.CCR, t.A, t.B, 0)
-	case isa.SUBA:
-		t.A, t.CCR = sub8(t.CCR, t.A, x.op8(in, ea), 0)
-	case isa.SUBB:
-		t.B, t.CCR = sub8(t.CCR, t.B, x.op8(in, ea), 0)
-	case isa.SBCA:
-		t.A, t.CCR = sub8(t.CCR, t.A, x.op8(in, ea), t.CCR&flagC)
-	case isa.SBCB:
-		t.B, t.CCR = sub8(t.CCR, t.B, x.op8(in, ea), t.CCR&flagC)
-	case isa.SBA:
-		t.A, t.CCR = sub8(t.CCR, t.A, t.B, 0)
-	case isa.CMPA:
-		_, t.CCR = sub8(t.CCR, t.A, x.op8(in, ea), 0)
-	case isa.CMPB:
-		_, t.CCR = sub8(t.CCR, t.B, x.op8(in, ea), 0)
-	case isa.CBA:
-		_, t.CCR = sub8(t.CCR, t.A, t.B, 0)
-	case isa.ANDA:
-		t.A &= x.op8(in, ea)
-		t.CCR = logic8(t.CCR, t.A)
-	case isa.ANDB:
-		t.B &= x.op8(in, ea)
-		t.CCR = logic8(t.CCR, t.B)
-	case isa.ORAA:
-		t.A |= x.op8(in, ea)
-		t.CCR = logic8(t.CCR, t.A)
-	case isa.ORAB:
-		t.B |= x.op8(in, ea)
-		t.CCR = logic8(t.CCR, t.B)
-	case isa.EORA:
-		t.A ^= x.op8(in, ea)
-		t.CCR = logic8(t.CCR, t.A)
-	case isa.EORB:
-		t.B ^= x.op8(in, ea)
-		t.CCR = logic8(t.CCR, t.B)
-	case isa.BITA:
-		t.CCR = logic8(t.CCR, t.A&x.op8(in, ea))
-	case isa.BITB:
-		t.CCR = logic8(t.CCR, t.B&x.op8(in, ea))
-	case isa.DAA:
-		t.A, t.CCR = daa(t.CCR, t.A)
-	case isa.MUL:
-		var d uint16
-		d, t.CCR = mul(t.CCR, t.A, t.B)
-		t.SetD(d)
-	case isa.IDIV:
-		var q, r uint16
-		q, r, t.CCR = idiv(t.CCR, t.D(), t.X)
-		t.X = q
-		t.SetD(r)
-	case isa.FDIV:
-		var q, r uint16
-		q, r, t.CCR = fdiv(t.CCR, t.D(), t.X)
-		t.X = q
-		t.SetD(r)
-
-	// 16-bit arithmetic.
-	case isa.ADDD:
-		var d uint16
-		d, t.CCR = add16(t.CCR, t.D(), x.op16(in, ea))
-		t.SetD(d)
-	case isa.SUBD:
-		var d uint16
-		d, t.CCR = sub16(t.CCR, t.D(), x.op16(in, ea))
-		t.SetD(d)
-	case isa.CPD:
-		_, t.CCR = sub16(t.CCR, t.D(), x.op16(in, ea))
-	case isa.CPX:
-		_, t.CCR = sub16(t.CCR, t.X, x.op16(in, ea))
-	case isa.CPY:
-		_, t.CCR = sub16(t.CCR, t.Y, x.op16(in, ea))
-	case isa.ASLD:
-		var d uint16
-		d, t.CCR = asl16(t.CCR, t.D())
-		t.SetD(d)
-	case isa.LSRD:
-		var d uint16
-		d, t.CCR = lsr16(t.CCR, t.D())
-		t.SetD(d)
-	case isa.ABX:
-		t.X += uint16(t.B)
-	case isa.ABY:
-		t.Y += uint16(t.B)
-	case isa.INX:
-		t.X++
-		t.CCR = zOnly(t.CCR, t.X)
-	case isa.DEX:
-		t.X--
-		t.CCR = zOnly(t.CCR, t.X)
-	case isa.INY:
-		t.Y++
-		t.CCR = zOnly(t.CCR, t.Y)
-	case isa.DEY:
-		t.Y--
-		t.CCR = zOnly(t.CCR, t.Y)
-	case isa.INS:
-		t.SP++
-		t.dropDeadShadow()
-	case isa.DES:
-		t.SP--
-
-	// Read-modify-write on A, B or memory.
-	case isa.NEGA:
-		t.A, t.CCR = neg8(t.CCR, t.A)
-	case isa.NEGB:
-		t.B, t.CCR = neg8(t.CCR, t.B)
-	case isa.NEG:
-		x.rmw(ea, neg8)
-	case isa.COMA:
-		t.A, t.CCR = com8(t.CCR, t.A)
-	case isa.COMB:
-		t.B, t.CCR = com8(t.CCR, t.B)
-	case isa.COM:
-		x.rmw(ea, com8)
-	case isa.LSRA:
-		t.A, t.CCR = lsr8(t.CCR, t.A)
-	case isa.LSRB:
-		t.B, t.CCR = lsr8(t.CCR, t.B)
-	case isa.LSR:
-		x.rmw(ea, lsr8)
-	case isa.RORA:
-		t.A, t.CCR = ror8(t.CCR, t.A)
-	case isa.RORB:
-		t.B, t.CCR = ror8(t.CCR, t.B)
-	case isa.ROR:
-		x.rmw(ea, ror8)
-	case isa.ASRA:
-		t.A, t.CCR = asr8(t.CCR, t.A)
-	case isa.ASRB:
-		t.B, t.CCR = asr8(t.CCR, t.B)
-	case isa.ASR:
-		x.rmw(ea, asr8)
-	case isa.ASLA:
-		t.A, t.CCR = asl8(t.CCR, t.A)
-	case isa.ASLB:
-		t.B, t.CCR = asl8(t.CCR, t.B)
-	case isa.ASL:
-		x.rmw(ea, asl8)
-	case isa.ROLA:
-		t.A, t.CCR = rol8(t.CCR, t.A)
-	case isa.ROLB:
-		t.B, t.CCR = rol8(t.CCR, t.B)
-	case isa.ROL:
-		x.rmw(ea, rol8)
-	case isa.DECA:
-		t.A, t.CCR = dec8(t.CCR, t.A)
-	case isa.DECB:
-		t.B, t.CCR = dec8(t.CCR, t.B)
-	case isa.DEC:
-		x.rmw(ea, dec8)
-	case isa.INCA:
-		t.A, t.CCR = inc8(t.CCR, t.A)
-	case isa.INCB:
-		t.B, t.CCR = inc8(t.CCR, t.B)
-	case isa.INC:
-		x.rmw(ea, inc8)
-	case isa.TSTA:
-		t.CCR = tst8(t.CCR, t.A)
-	case isa.TSTB:
-		t.CCR = tst8(t.CCR, t.B)
-	case isa.TST:
-		t.CCR = tst8(t.CCR, x.read8(ea))
-	case isa.CLRA:
-		t.A = 0
-		t.CCR = clr8(t.CCR)
-	case isa.CLRB:
-		t.B = 0
-		t.CCR = clr8(t.CCR)
-	case isa.CLR:
-		x.write8(ea, 0)
-		t.CCR = clr8(t.CCR)
-
-	// Bit manipulation.
-	case isa.BSET:
-		v := x.read8(ea) | in.Mask
-		x.write8(ea, v)
-		t.CCR = logic8(t.CCR, v)
-	case isa.BCLR:
-		v := x.read8(ea) &^ in.Mask
-		x.write8(ea, v)
-		t.CCR = logic8(t.CCR, v)
-	case isa.BRSET:
-		if ^x.read8(ea)&in.Mask == 0 {
-			t.PC = in.Target(pc)
-		}
-	case isa.BRCLR:
-		if x.read8(ea)&in.Mask == 0 {
-			t.PC = in.Target(pc)
-		}
-
-	// Condition codes.
-	case isa.CLC:
-		t.CCR &^= flagC
-	case isa.SEC:
-		t.CCR |= flagC
-	case isa.CLV:
-		t.CCR &^= flagV
-	case isa.SEV:
-		t.CCR |= flagV
-	case isa.CLI:
-		t.CCR &^= flagI
-	case isa.SEI:
-		t.CCR |= flagI
-
-	// Stack.
-	case isa.PSHA:
-		x.push8(t.A)
-	case isa.PSHB:
-		x.push8(t.B)
-	case isa.PSHX:
-		x.push16(t.X)
-	case isa.PSHY:
-		x.push16(t.Y)
-	case isa.PULA:
-		t.A = x.pull8()
-		t.dropDeadShadow()
-	case isa.PULB:
-		t.B = x.pull8()
-		t.dropDeadShadow()
-	case isa.PULX:
-		t.X = x.pull16()
-		t.dropDeadShadow()
-	case isa.PULY:
-		t.Y = x.pull16()
-		t.dropDeadShadow()
-
-	// Control flow.
-	case isa.BRA, isa.BRN, isa.BHI, isa.BLS, isa.BCC, isa.BCS, isa.BNE, isa.BEQ,
-		isa.BVC, isa.BVS, isa.BPL, isa.BMI, isa.BGE, isa.BLT, isa.BGT, isa.BLE:
-		if branchTab[in.Opcode&15]>>(t.CCR&15)&1 != 0 {
-			t.PC = in.Target(pc)
-		}
-	case isa.JMP:
-		t.PC = ea
-	case isa.BSR:
-		x.push16(next)
-		t.pushShadow(t.SP + 1)
-		t.PC = in.Target(pc)
-		ev = evSched
-	case isa.JSR:
-		x.push16(next)
-		t.pushShadow(t.SP + 1)
-		t.PC = ea
-		ev = evSched
-	case isa.RTS:
-		if t.NShadow == 0 {
-			// The thread's entry routine returns: the thread ends.
-			t.Status = Exited
-			return evSched
-		}
-		slot := t.SP + 1
-		t.PC = x.pull16()
-		t.popShadow(slot)
-		ev = evSched
-	case isa.RTI:
-		ccr := x.pull8()
-		t.CCR = ccr&^flagX | ccr&t.CCR&flagX
-		t.B = x.pull8()
-		t.A = x.pull8()
-		t.X = x.pull16()
-		t.Y = x.pull16()
-		slot := t.SP + 1
-		t.PC = x.pull16()
-		t.popShadow(slot)
-		ev = evSched
-	case isa.SWI:
-		if !x.m.Image.VectorLoaded[vecSWI] {
-			x.fault(KindIllegal, pc, pc, "swi with no SWI vector installed at 0xFFF6")
-			break
-		}
-		x.pushFrame(next)
-		x.vector(vecSWI)
-		t.Cycles -= 14 // counted in the instruction's own cycles
-	case isa.WAI:
-		x.pushFrame(next)
-		t.Status = Waiting
-	case isa.STOP:
-		if t.CCR&flagS == 0 {
-			t.Status = Stopped
-		}
-	case isa.TEST:
-		t.PC = pc
-		return x.illegal(pc, in, "TEST is legal only in test modes")
-	case isa.NOP:
-	default:
-		panic(fmt.Sprintf("sim: no semantics for %v", in.Op))
-	}
-	if x.bad {
-		return evViolation
-	}
-	if len(x.m.stacks) > 0 {
-		x.checkStack(pc)
-		if x.bad {
-			return evViolation
-		}
-	}
+	_, ev := x.steps(1)
 	return ev
 }
 
-func (x *stepper) op8(in isa.Inst, ea uint16) uint8 {
+// steps executes up to limit instructions of thread x.t, stopping early
+// after any that is not a plain instruction (a call, a return, a harness
+// call, a violation, a blocked or infeasible step). It returns how many
+// ran and the last event. Keeping the loop here, around the dispatch,
+// lets the compiler hold the hot values in registers.
+func (x *stepper) steps(limit uint64) (uint64, event) {
+	t := x.t
+	code := &x.m.code
+	stackCheck := len(x.m.stacks) > 0
+	pc := t.PC
+	for n := uint64(0); n < limit; n++ {
+		ce := &code[pc]
+		if ce.hook != hookNone {
+			return n + 1, x.harness(ce.hook)
+		}
+		var in *isa.Inst
+		var ea uint16
+		if ce.ok {
+			in = &ce.in
+			ea = in.Operand
+			switch ce.base {
+			case 1:
+				ea += t.X
+			case 2:
+				ea += t.Y
+			}
+		} else {
+			slow, err := x.fetch(pc)
+			if err != nil {
+				if x.bad {
+					return n + 1, evViolation
+				}
+				return n + 1, x.illegal(pc, slow, "undefined opcode")
+			}
+			in = &slow
+			ea = in.Operand
+			switch {
+			case in.Mode.UsesY():
+				ea += t.Y
+			case in.Mode.Indexed():
+				ea += t.X
+			}
+		}
+		t.PrevPC = pc
+		t.Cycles += uint64(in.Cycles)
+		next := pc + uint16(in.Len)
+		npc := next
+		ev := evOK
+		switch in.Op {
+		// Loads, stores, transfers.
+		case isa.LDAA:
+			t.A = x.op8(in, ea)
+			t.CCR = logic8(t.CCR, t.A)
+		case isa.LDAB:
+			t.B = x.op8(in, ea)
+			t.CCR = logic8(t.CCR, t.B)
+		case isa.LDD:
+			d := x.op16(in, ea)
+			t.SetD(d)
+			t.CCR = logic16(t.CCR, d)
+		case isa.LDX:
+			t.X = x.op16(in, ea)
+			t.CCR = logic16(t.CCR, t.X)
+		case isa.LDY:
+			t.Y = x.op16(in, ea)
+			t.CCR = logic16(t.CCR, t.Y)
+		case isa.LDS:
+			t.SP = x.op16(in, ea)
+			t.CCR = logic16(t.CCR, t.SP)
+			t.dropDeadShadow()
+		case isa.STAA:
+			x.write8(ea, t.A)
+			t.CCR = logic8(t.CCR, t.A)
+		case isa.STAB:
+			x.write8(ea, t.B)
+			t.CCR = logic8(t.CCR, t.B)
+		case isa.STD:
+			x.write16(ea, t.D())
+			t.CCR = logic16(t.CCR, t.D())
+		case isa.STX:
+			x.write16(ea, t.X)
+			t.CCR = logic16(t.CCR, t.X)
+		case isa.STY:
+			x.write16(ea, t.Y)
+			t.CCR = logic16(t.CCR, t.Y)
+		case isa.STS:
+			x.write16(ea, t.SP)
+			t.CCR = logic16(t.CCR, t.SP)
+		case isa.TAB:
+			t.B = t.A
+			t.CCR = logic8(t.CCR, t.B)
+		case isa.TBA:
+			t.A = t.B
+			t.CCR = logic8(t.CCR, t.A)
+		case isa.TAP:
+			// X can be cleared but not set by TAP.
+			t.CCR = t.A&^flagX | t.A&t.CCR&flagX
+		case isa.TPA:
+			t.A = t.CCR
+		case isa.TSX:
+			t.X = t.SP + 1
+		case isa.TSY:
+			t.Y = t.SP + 1
+		case isa.TXS:
+			t.SP = t.X - 1
+			t.dropDeadShadow()
+		case isa.TYS:
+			t.SP = t.Y - 1
+			t.dropDeadShadow()
+		case isa.XGDX:
+			d := t.D()
+			t.SetD(t.X)
+			t.X = d
+		case isa.XGDY:
+			d := t.D()
+			t.SetD(t.Y)
+			t.Y = d
+
+		// 8-bit arithmetic.
+		case isa.ADDA:
+			t.A, t.CCR = add8(t.CCR, t.A, x.op8(in, ea), 0)
+		case isa.ADDB:
+			t.B, t.CCR = add8(t.CCR, t.B, x.op8(in, ea), 0)
+		case isa.ADCA:
+			t.A, t.CCR = add8(t.CCR, t.A, x.op8(in, ea), t.CCR&flagC)
+		case isa.ADCB:
+			t.B, t.CCR = add8(t.CCR, t.B, x.op8(in, ea), t.CCR&flagC)
+		case isa.ABA:
+			t.A, t.CCR = add8(t.CCR, t.A, t.B, 0)
+		case isa.SUBA:
+			t.A, t.CCR = sub8(t.CCR, t.A, x.op8(in, ea), 0)
+		case isa.SUBB:
+			t.B, t.CCR = sub8(t.CCR, t.B, x.op8(in, ea), 0)
+		case isa.SBCA:
+			t.A, t.CCR = sub8(t.CCR, t.A, x.op8(in, ea), t.CCR&flagC)
+		case isa.SBCB:
+			t.B, t.CCR = sub8(t.CCR, t.B, x.op8(in, ea), t.CCR&flagC)
+		case isa.SBA:
+			t.A, t.CCR = sub8(t.CCR, t.A, t.B, 0)
+		case isa.CMPA:
+			_, t.CCR = sub8(t.CCR, t.A, x.op8(in, ea), 0)
+		case isa.CMPB:
+			_, t.CCR = sub8(t.CCR, t.B, x.op8(in, ea), 0)
+		case isa.CBA:
+			_, t.CCR = sub8(t.CCR, t.A, t.B, 0)
+		case isa.ANDA:
+			t.A &= x.op8(in, ea)
+			t.CCR = logic8(t.CCR, t.A)
+		case isa.ANDB:
+			t.B &= x.op8(in, ea)
+			t.CCR = logic8(t.CCR, t.B)
+		case isa.ORAA:
+			t.A |= x.op8(in, ea)
+			t.CCR = logic8(t.CCR, t.A)
+		case isa.ORAB:
+			t.B |= x.op8(in, ea)
+			t.CCR = logic8(t.CCR, t.B)
+		case isa.EORA:
+			t.A ^= x.op8(in, ea)
+			t.CCR = logic8(t.CCR, t.A)
+		case isa.EORB:
+			t.B ^= x.op8(in, ea)
+			t.CCR = logic8(t.CCR, t.B)
+		case isa.BITA:
+			t.CCR = logic8(t.CCR, t.A&x.op8(in, ea))
+		case isa.BITB:
+			t.CCR = logic8(t.CCR, t.B&x.op8(in, ea))
+		case isa.DAA:
+			t.A, t.CCR = daa(t.CCR, t.A)
+		case isa.MUL:
+			var d uint16
+			d, t.CCR = mul(t.CCR, t.A, t.B)
+			t.SetD(d)
+		case isa.IDIV:
+			var q, r uint16
+			q, r, t.CCR = idiv(t.CCR, t.D(), t.X)
+			t.X = q
+			t.SetD(r)
+		case isa.FDIV:
+			var q, r uint16
+			q, r, t.CCR = fdiv(t.CCR, t.D(), t.X)
+			t.X = q
+			t.SetD(r)
+
+		// 16-bit arithmetic.
+		case isa.ADDD:
+			var d uint16
+			d, t.CCR = add16(t.CCR, t.D(), x.op16(in, ea))
+			t.SetD(d)
+		case isa.SUBD:
+			var d uint16
+			d, t.CCR = sub16(t.CCR, t.D(), x.op16(in, ea))
+			t.SetD(d)
+		case isa.CPD:
+			_, t.CCR = sub16(t.CCR, t.D(), x.op16(in, ea))
+		case isa.CPX:
+			_, t.CCR = sub16(t.CCR, t.X, x.op16(in, ea))
+		case isa.CPY:
+			_, t.CCR = sub16(t.CCR, t.Y, x.op16(in, ea))
+		case isa.ASLD:
+			var d uint16
+			d, t.CCR = asl16(t.CCR, t.D())
+			t.SetD(d)
+		case isa.LSRD:
+			var d uint16
+			d, t.CCR = lsr16(t.CCR, t.D())
+			t.SetD(d)
+		case isa.ABX:
+			t.X += uint16(t.B)
+		case isa.ABY:
+			t.Y += uint16(t.B)
+		case isa.INX:
+			t.X++
+			t.CCR = zOnly(t.CCR, t.X)
+		case isa.DEX:
+			t.X--
+			t.CCR = zOnly(t.CCR, t.X)
+		case isa.INY:
+			t.Y++
+			t.CCR = zOnly(t.CCR, t.Y)
+		case isa.DEY:
+			t.Y--
+			t.CCR = zOnly(t.CCR, t.Y)
+		case isa.INS:
+			t.SP++
+			t.dropDeadShadow()
+		case isa.DES:
+			t.SP--
+
+		// Read-modify-write on A, B or memory.
+		case isa.NEGA:
+			t.A, t.CCR = neg8(t.CCR, t.A)
+		case isa.NEGB:
+			t.B, t.CCR = neg8(t.CCR, t.B)
+		case isa.NEG:
+			x.rmw(ea, neg8)
+		case isa.COMA:
+			t.A, t.CCR = com8(t.CCR, t.A)
+		case isa.COMB:
+			t.B, t.CCR = com8(t.CCR, t.B)
+		case isa.COM:
+			x.rmw(ea, com8)
+		case isa.LSRA:
+			t.A, t.CCR = lsr8(t.CCR, t.A)
+		case isa.LSRB:
+			t.B, t.CCR = lsr8(t.CCR, t.B)
+		case isa.LSR:
+			x.rmw(ea, lsr8)
+		case isa.RORA:
+			t.A, t.CCR = ror8(t.CCR, t.A)
+		case isa.RORB:
+			t.B, t.CCR = ror8(t.CCR, t.B)
+		case isa.ROR:
+			x.rmw(ea, ror8)
+		case isa.ASRA:
+			t.A, t.CCR = asr8(t.CCR, t.A)
+		case isa.ASRB:
+			t.B, t.CCR = asr8(t.CCR, t.B)
+		case isa.ASR:
+			x.rmw(ea, asr8)
+		case isa.ASLA:
+			t.A, t.CCR = asl8(t.CCR, t.A)
+		case isa.ASLB:
+			t.B, t.CCR = asl8(t.CCR, t.B)
+		case isa.ASL:
+			x.rmw(ea, asl8)
+		case isa.ROLA:
+			t.A, t.CCR = rol8(t.CCR, t.A)
+		case isa.ROLB:
+			t.B, t.CCR = rol8(t.CCR, t.B)
+		case isa.ROL:
+			x.rmw(ea, rol8)
+		case isa.DECA:
+			t.A, t.CCR = dec8(t.CCR, t.A)
+		case isa.DECB:
+			t.B, t.CCR = dec8(t.CCR, t.B)
+		case isa.DEC:
+			x.rmw(ea, dec8)
+		case isa.INCA:
+			t.A, t.CCR = inc8(t.CCR, t.A)
+		case isa.INCB:
+			t.B, t.CCR = inc8(t.CCR, t.B)
+		case isa.INC:
+			x.rmw(ea, inc8)
+		case isa.TSTA:
+			t.CCR = tst8(t.CCR, t.A)
+		case isa.TSTB:
+			t.CCR = tst8(t.CCR, t.B)
+		case isa.TST:
+			t.CCR = tst8(t.CCR, x.read8(ea))
+		case isa.CLRA:
+			t.A = 0
+			t.CCR = clr8(t.CCR)
+		case isa.CLRB:
+			t.B = 0
+			t.CCR = clr8(t.CCR)
+		case isa.CLR:
+			x.write8(ea, 0)
+			t.CCR = clr8(t.CCR)
+
+		// Bit manipulation.
+		case isa.BSET:
+			v := x.read8(ea) | in.Mask
+			x.write8(ea, v)
+			t.CCR = logic8(t.CCR, v)
+		case isa.BCLR:
+			v := x.read8(ea) &^ in.Mask
+			x.write8(ea, v)
+			t.CCR = logic8(t.CCR, v)
+		case isa.BRSET:
+			if ^x.read8(ea)&in.Mask == 0 {
+				npc = in.Target(pc)
+			}
+		case isa.BRCLR:
+			if x.read8(ea)&in.Mask == 0 {
+				npc = in.Target(pc)
+			}
+
+		// Condition codes.
+		case isa.CLC:
+			t.CCR &^= flagC
+		case isa.SEC:
+			t.CCR |= flagC
+		case isa.CLV:
+			t.CCR &^= flagV
+		case isa.SEV:
+			t.CCR |= flagV
+		case isa.CLI:
+			t.CCR &^= flagI
+		case isa.SEI:
+			t.CCR |= flagI
+
+		// Stack.
+		case isa.PSHA:
+			x.push8(t.A)
+		case isa.PSHB:
+			x.push8(t.B)
+		case isa.PSHX:
+			x.push16(t.X)
+		case isa.PSHY:
+			x.push16(t.Y)
+		case isa.PULA:
+			t.A = x.pull8()
+			t.dropDeadShadow()
+		case isa.PULB:
+			t.B = x.pull8()
+			t.dropDeadShadow()
+		case isa.PULX:
+			t.X = x.pull16()
+			t.dropDeadShadow()
+		case isa.PULY:
+			t.Y = x.pull16()
+			t.dropDeadShadow()
+
+		// Control flow.
+		case isa.BRA, isa.BRN, isa.BHI, isa.BLS, isa.BCC, isa.BCS, isa.BNE, isa.BEQ,
+			isa.BVC, isa.BVS, isa.BPL, isa.BMI, isa.BGE, isa.BLT, isa.BGT, isa.BLE:
+			if branchTab[in.Opcode&15]>>(t.CCR&15)&1 != 0 {
+				npc = in.Target(pc)
+			}
+		case isa.JMP:
+			npc = ea
+		case isa.BSR:
+			x.push16(next)
+			t.pushShadow(t.SP + 1)
+			npc = in.Target(pc)
+			ev = evSched
+		case isa.JSR:
+			x.push16(next)
+			t.pushShadow(t.SP + 1)
+			npc = ea
+			ev = evSched
+		case isa.RTS:
+			if t.NShadow == 0 {
+				// The thread's entry routine returns: the thread ends.
+				t.Status = Exited
+				return n + 1, evSched
+			}
+			slot := t.SP + 1
+			npc = x.pull16()
+			t.popShadow(slot)
+			ev = evSched
+		case isa.RTI:
+			ccr := x.pull8()
+			t.CCR = ccr&^flagX | ccr&t.CCR&flagX
+			t.B = x.pull8()
+			t.A = x.pull8()
+			t.X = x.pull16()
+			t.Y = x.pull16()
+			slot := t.SP + 1
+			npc = x.pull16()
+			t.popShadow(slot)
+			ev = evSched
+		case isa.SWI:
+			if !x.m.Image.VectorLoaded[vecSWI] {
+				x.fault(KindIllegal, pc, pc, "swi with no SWI vector installed at 0xFFF6")
+				break
+			}
+			x.pushFrame(next)
+			x.vector(vecSWI)
+			npc = t.PC
+			t.Cycles -= 14 // counted in the instruction's own cycles
+		case isa.WAI:
+			x.pushFrame(next)
+			t.Status = Waiting
+			ev = evSched
+		case isa.STOP:
+			if t.CCR&flagS == 0 {
+				t.Status = Stopped
+				ev = evSched
+			}
+		case isa.TEST:
+			t.PC = pc
+			return n + 1, x.illegal(pc, *in, "TEST is legal only in test modes")
+		case isa.NOP:
+		default:
+			panic(fmt.Sprintf("sim: no semantics for %v", in.Op))
+		}
+		t.PC = npc
+		pc = npc
+		if x.bad {
+			return n + 1, evViolation
+		}
+		if stackCheck {
+			x.checkStack(pc)
+			if x.bad {
+				return n + 1, evViolation
+			}
+		}
+		if ev != evOK {
+			return n + 1, ev
+		}
+	}
+	return limit, evOK
+}
+
+func (x *stepper) op8(in *isa.Inst, ea uint16) uint8 {
 	if in.Mode == isa.Imm8 {
 		return uint8(in.Operand)
 	}
 	return x.read8(ea)
 }
 
-func (x *stepper) op16(in isa.Inst, ea uint16) uint16 {
+func (x *stepper) op16(in *isa.Inst, ea uint16) uint16 {
 	if in.Mode == isa.Imm16 {
 		return in.Operand
 	}

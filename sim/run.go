@@ -64,10 +64,20 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 				// Nothing but this thread's own instructions can change
 				// the schedule until the next call, harness call or
 				// violation: run them back to back.
-				for ev == evOK && (opts.Steps == 0 || res.Steps < opts.Steps) && !(m.hasGoals && m.isGoal(x.t.PC)) {
-					ev = x.step()
-					res.Steps++
+				limit := ^uint64(0)
+				if opts.Steps != 0 {
+					limit = opts.Steps - res.Steps
 				}
+				var n uint64
+				if m.hasGoals {
+					for ev == evOK && n < limit && !m.isGoal(x.t.PC) {
+						ev = x.step()
+						n++
+					}
+				} else {
+					n, ev = x.steps(limit)
+				}
+				res.Steps += n
 			}
 			t := &s.Threads[i]
 			res.Cycles += t.Cycles - before
@@ -112,7 +122,7 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 		m.finalLine(opts.Trace, s, cur, res.Cycles)
 		return res
 	}
-	res.Reason = fmt.Sprintf("stopped after %d instructions", res.Steps)
+	res.Reason = "stopped at the --steps bound"
 	m.finalLine(opts.Trace, s, cur, res.Cycles)
 	return res
 }
