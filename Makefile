@@ -23,16 +23,19 @@ test: tools
 demo: build
 	./$(BIN) check testdata/examples/philosophers.elf; test $$? -eq 1
 
-## tools: install the GNU binutils for the 68HC11 (tests that need them skip without)
+## tools: install the GNU binutils for the 68HC11 and Graphviz (tests that need them skip without)
 tools:
-	@if ! command -v m68hc11-objdump >/dev/null 2>&1; then \
+	@missing=""; \
+	command -v m68hc11-objdump >/dev/null 2>&1 || missing="$$missing binutils-m68hc1x"; \
+	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing binutils-m68hc1x"; \
-	    (apt-get install -y -qq binutils-m68hc1x >/dev/null 2>&1 || \
-	     (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq binutils-m68hc1x >/dev/null 2>&1)) || \
-	     echo "could not install binutils-m68hc1x; tests that need it will skip"; \
+	    echo "installing$$missing"; \
+	    (apt-get install -y -qq $$missing >/dev/null 2>&1 || \
+	     (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq $$missing >/dev/null 2>&1)) || \
+	     echo "could not install$$missing; the tests that need them will skip"; \
 	  else \
-	    echo "binutils-m68hc1x missing; to run the objdump tests: sudo apt-get install binutils-m68hc1x"; \
+	    echo "missing$$missing; to run every test: sudo apt-get install$$missing"; \
 	  fi; \
 	fi
 
