@@ -127,7 +127,8 @@ type Result struct {
 
 type node struct {
 	s     *sim.State
-	id    uint32
+	id    uint32 // exact mode: the state's id in the store
+	trail *trail // compact mode: the path to the state
 	depth int
 	key   int
 	seq   uint64
@@ -244,7 +245,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		res.Stats.Frontier = f.len()
 		res.Stats.Instructions = simStats.Instructions
 		res.Stats.RunBoundHits = simStats.RunBoundHits
-		res.Stats.StoreBytes = st.bytes()
+		res.Stats.StoreBytes = st.usedBytes()
 		if b := st.bytes(); b > peak {
 			peak = b
 		}
@@ -258,12 +259,17 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		return res
 	}
-	report := func(v *sim.Violation, parent uint32, l *sim.Label) bool {
+	report := func(v *sim.Violation, from *node, l *sim.Label) bool {
 		if opts.Ignore[v.Kind] || reported[v.Kind] {
 			return false
 		}
 		reported[v.Kind] = true
-		tr := st.path(parent)
+		var tr []sim.Label
+		if opts.Compact {
+			tr = from.trail.path()
+		} else {
+			tr = st.path(from.id)
+		}
 		if l != nil {
 			tr = append(tr, *l)
 		}
@@ -283,27 +289,28 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		var dl *sim.Violation
 		out, dl = m.Successors(n.s, out[:0], &simStats)
-		if dl != nil && report(dl, n.id, nil) {
+		if dl != nil && report(dl, &n, nil) {
 			return finish(Violated, "")
 		}
 		for i := range out {
 			sc := &out[i]
 			res.Stats.Transitions++
 			if sc.Violation != nil {
-				if report(sc.Violation, n.id, &sc.Label) {
+				if report(sc.Violation, &n, &sc.Label) {
 					return finish(Violated, "")
 				}
 				continue
-			}
-			if sc.Label.Steps >= 1<<24 || sc.Label.Choice >= 1<<24 {
-				panic("search: transition label too large to store")
 			}
 			cid, isNew := st.insert(sc.State, n.id, sc.Label)
 			if !isNew {
 				continue
 			}
 			seq++
-			f.push(node{s: sc.State, id: cid, depth: n.depth + 1, key: key(sc.State, n.depth+1), seq: seq})
+			nn := node{s: sc.State, id: cid, depth: n.depth + 1, key: key(sc.State, n.depth+1), seq: seq}
+			if opts.Compact {
+				nn.trail = &trail{parent: n.trail, label: sc.Label}
+			}
+			f.push(nn)
 			out[i].State = nil
 		}
 		if res.Stats.StatesExpanded&1023 == 0 {

@@ -2,77 +2,96 @@ package search
 
 import (
 	"encoding/binary"
+	"math/bits"
+	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/hc11mc/hc11mc/sim"
 )
 
-// store is the set of visited states. A state is kept as a short byte
-// string: the indexes of its thread contexts and memory pages in two intern
-// tables, so that a page or a context shared by many states is stored once
-// (SPIN's COLLAPSE compression), followed by the link to its parent and the
-// label of the transition from it. Two states are equal exactly when their
-// strings are, so a fingerprint collision is resolved by comparing strings
-// and no state is ever wrongly taken for visited.
+// store is the set of visited states.
 //
-// In compact mode (hash compaction) only the 64-bit fingerprint is kept,
-// with the parent link; two different states with the same fingerprint are
-// then taken for one, with the probability Omission reports.
+// Exact mode keeps each state as a short byte string: the indexes of its
+// thread contexts and memory pages in two intern tables, so that a page or
+// a context shared by many states is stored once (SPIN's COLLAPSE
+// compression), followed by its parent's index and the label of the
+// transition from it. Two states are equal exactly when their strings are,
+// so a fingerprint collision is resolved by comparing strings and no state
+// is ever wrongly taken for visited. Per state this costs the string (about
+// 20–30 bytes for a few threads and a few hundred bytes of RAM), two 32-bit
+// words (its position and a fingerprint filter) and its slot in the table.
+//
+// Compact mode (hash compaction) keeps only a 64-bit fingerprint per state
+// in an open-addressing table; two different states with the same
+// fingerprint are then taken for one, with the probability Omission
+// reports. Paths to frontier states are kept by the frontier itself (trail
+// nodes the garbage collector frees once no frontier state descends from
+// them), not by the store.
 type store struct {
 	compact bool
+	gen     uint64 // tags pages with this store's intern ids
 
-	// intern tables
 	pages   map[uint64][]uint32 // page content hash → page ids with that hash
 	pageDat [][sim.PageSize]byte
-	ctxs    map[string]uint32
+	ctxs    map[[16]byte]uint32
 
-	arena [][]byte // chunks of state strings
-	tail  []byte
-	// offsets of stored states: id → position in arena (chunk<<32 | offset)
-	pos []uint64
+	arena  [][]byte // chunks of state records
+	pos    []uint32 // id → chunk<<chunkBits | offset of the state's record
+	fp     []uint32 // id → high half of the fingerprint, a cheap filter
+	table  []uint32 // open addressing: id+1, 0 empty
+	ftable []uint64 // compact mode: fingerprints, 0 empty
+	n      int
 
-	// open-addressing table of state ids+1, keyed by fingerprint
-	table []uint32
-	fps   []uint64 // fingerprint per state id
-	n     int
-
-	parent  []uint32 // per state id, the parent's id (itself for the root)
-	labels  []byte   // compact labels, 8 bytes per state
 	scratch []byte
 }
 
-const chunkSize = 1 << 20
+const (
+	chunkBits = 20
+	chunkSize = 1 << chunkBits
+)
+
+var storeGen atomic.Uint64
 
 func newStore(compact bool) *store {
-	return &store{
-		compact: compact,
-		pages:   map[uint64][]uint32{},
-		ctxs:    map[string]uint32{},
-		table:   make([]uint32, 1<<16),
+	st := &store{compact: compact, gen: storeGen.Add(1) & 0xffffffff}
+	if compact {
+		st.ftable = make([]uint64, 1<<16)
+	} else {
+		st.pages = map[uint64][]uint32{}
+		st.ctxs = map[[16]byte]uint32{}
+		st.table = make([]uint32, 1<<16)
 	}
+	return st
 }
 
-// internPage returns the id of a page with p's contents.
+// internPage returns the id of a page with p's contents, cached in p.Tag.
 func (st *store) internPage(p *sim.Page) uint32 {
+	if p.Tag>>32 == st.gen {
+		return uint32(p.Tag)
+	}
 	h := p.Hash()
 	for _, id := range st.pages[h] {
 		if st.pageDat[id] == p.Data {
+			p.Tag = st.gen<<32 | uint64(id)
 			return id
 		}
 	}
 	id := uint32(len(st.pageDat))
 	st.pageDat = append(st.pageDat, p.Data)
 	st.pages[h] = append(st.pages[h], id)
+	p.Tag = st.gen<<32 | uint64(id)
 	return id
 }
 
-func (st *store) internCtx(b []byte) uint32 {
-	if id, ok := st.ctxs[string(b)]; ok {
+func (st *store) internCtx(t *sim.Thread) uint32 {
+	var k [16]byte
+	sim.Identity(t, k[:0])
+	if id, ok := st.ctxs[k]; ok {
 		return id
 	}
 	id := uint32(len(st.ctxs))
-	st.ctxs[string(b)] = id
+	st.ctxs[k] = id
 	return id
 }
 
@@ -80,10 +99,8 @@ func (st *store) internCtx(b []byte) uint32 {
 func (st *store) encode(s *sim.State) []byte {
 	b := st.scratch[:0]
 	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
-	var ctx [16]byte
 	for i := range s.Threads {
-		c := sim.Identity(&s.Threads[i], ctx[:0])
-		b = binary.AppendUvarint(b, uint64(st.internCtx(c)))
+		b = binary.AppendUvarint(b, uint64(st.internCtx(&s.Threads[i])))
 	}
 	b = append(b, s.Atomic, s.AtomicDepth)
 	for _, p := range s.Pages {
@@ -93,39 +110,49 @@ func (st *store) encode(s *sim.State) []byte {
 	return b
 }
 
-func (st *store) get(id uint32) []byte {
+// record returns the stored record of state id: its string, parent and label.
+func (st *store) record(id uint32) (enc []byte, parent uint32, l sim.Label) {
 	p := st.pos[id]
-	c := st.arena[p>>32]
-	off := uint32(p)
-	n, k := binary.Uvarint(c[off:])
-	return c[off+uint32(k) : off+uint32(k)+uint32(n)]
+	c := st.arena[p>>chunkBits][p&(chunkSize-1):]
+	n, k := binary.Uvarint(c)
+	enc = c[k : k+int(n)]
+	c = c[k+int(n):]
+	par, k := binary.Uvarint(c)
+	c = c[k:]
+	l.Thread, l.IRQ = int(c[0]), int(c[1])-1
+	steps, k := binary.Uvarint(c[2:])
+	choice, _ := binary.Uvarint(c[2+k:])
+	l.Steps, l.Choice = uint32(steps), choice
+	return enc, uint32(par), l
 }
 
-func (st *store) put(enc []byte) uint64 {
-	need := len(enc) + binary.MaxVarintLen32
-	if len(st.tail)+need > cap(st.tail) {
-		st.tail = make([]byte, 0, chunkSize)
-		st.arena = append(st.arena, st.tail)
+func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
+	need := len(enc) + 4*binary.MaxVarintLen64
+	if len(st.arena) == 0 || len(st.arena[len(st.arena)-1])+need > chunkSize {
+		st.arena = append(st.arena, make([]byte, 0, chunkSize))
 	}
 	c := len(st.arena) - 1
-	off := len(st.tail)
-	st.tail = binary.AppendUvarint(st.tail, uint64(len(enc)))
-	st.tail = append(st.tail, enc...)
-	st.arena[c] = st.tail
-	return uint64(c)<<32 | uint64(off)
+	b := st.arena[c]
+	off := len(b)
+	b = binary.AppendUvarint(b, uint64(len(enc)))
+	b = append(b, enc...)
+	b = binary.AppendUvarint(b, uint64(parent))
+	b = append(b, byte(l.Thread), byte(l.IRQ+1))
+	b = binary.AppendUvarint(b, uint64(l.Steps))
+	b = binary.AppendUvarint(b, l.Choice)
+	st.arena[c] = b
+	return uint32(c)<<chunkBits | uint32(off)
 }
 
-// insert adds s unless it is already stored; it returns the state's id and
-// whether it was new.
+// insert adds s unless it is already stored; it returns the state's id
+// (exact mode) and whether it was new.
 func (st *store) insert(s *sim.State, parent uint32, l sim.Label) (uint32, bool) {
-	var enc []byte
-	var fp uint64
 	if st.compact {
-		fp = s.Hash()
-	} else {
-		enc = st.encode(s)
-		fp = xxhash.Sum64(enc)
+		return 0, st.insertFP(s.Hash())
 	}
+	enc := st.encode(s)
+	fp := xxhash.Sum64(enc)
+	hi := uint32(fp >> 32)
 	mask := uint64(len(st.table) - 1)
 	for i := fp & mask; ; i = (i + 1) & mask {
 		e := st.table[i]
@@ -133,23 +160,50 @@ func (st *store) insert(s *sim.State, parent uint32, l sim.Label) (uint32, bool)
 			id := uint32(st.n)
 			st.table[i] = id + 1
 			st.n++
-			st.fps = append(st.fps, fp)
-			if !st.compact {
-				st.pos = append(st.pos, st.put(enc))
-			}
-			if id == 0 {
-				parent = 0
-			}
-			st.parent = append(st.parent, parent)
-			st.labels = appendLabel(st.labels, l)
+			st.fp = append(st.fp, hi)
+			st.pos = append(st.pos, st.put(enc, parent, l))
 			if st.n*2 > len(st.table) {
 				st.grow()
 			}
 			return id, true
 		}
 		id := e - 1
-		if st.fps[id] == fp && (st.compact || string(st.get(id)) == string(enc)) {
-			return id, false
+		if st.fp[id] == hi {
+			if old, _, _ := st.record(id); string(old) == string(enc) {
+				return id, false
+			}
+		}
+	}
+}
+
+// The compact table is indexed by "fast range" reduction (the high half of
+// fp × size), so its size need not be a power of two: it grows by half
+// when 80% full, which keeps it at least 53% full and a state's share of
+// it under 16 bytes.
+func slot(fp uint64, size int) int {
+	hi, _ := bits.Mul64(fp, uint64(size))
+	return int(hi)
+}
+
+func (st *store) insertFP(fp uint64) bool {
+	if fp == 0 {
+		fp = 1
+	}
+	size := len(st.ftable)
+	for i := slot(fp, size); ; i++ {
+		if i == size {
+			i = 0
+		}
+		switch st.ftable[i] {
+		case fp:
+			return false
+		case 0:
+			st.ftable[i] = fp
+			st.n++
+			if st.n*5 > size*4 {
+				st.growFP()
+			}
+			return true
 		}
 	}
 }
@@ -157,8 +211,9 @@ func (st *store) insert(s *sim.State, parent uint32, l sim.Label) (uint32, bool)
 func (st *store) grow() {
 	t := make([]uint32, len(st.table)*2)
 	mask := uint64(len(t) - 1)
-	for id, fp := range st.fps {
-		for i := fp & mask; ; i = (i + 1) & mask {
+	for id := range st.n {
+		enc, _, _ := st.record(uint32(id))
+		for i := xxhash.Sum64(enc) & mask; ; i = (i + 1) & mask {
 			if t[i] == 0 {
 				t[i] = uint32(id) + 1
 				break
@@ -168,41 +223,84 @@ func (st *store) grow() {
 	st.table = t
 }
 
-// appendLabel packs a label into 8 bytes: thread, irq+1, steps (24 bits),
-// choice (24 bits). Larger values do not fit; insert's callers check.
-func appendLabel(b []byte, l sim.Label) []byte {
-	return append(b, byte(l.Thread), byte(l.IRQ+1),
-		byte(l.Steps>>16), byte(l.Steps>>8), byte(l.Steps),
-		byte(l.Choice>>16), byte(l.Choice>>8), byte(l.Choice))
-}
-
-func (st *store) label(id uint32) sim.Label {
-	b := st.labels[id*8 : id*8+8]
-	return sim.Label{
-		Thread: int(b[0]), IRQ: int(b[1]) - 1,
-		Steps:  uint32(b[2])<<16 | uint32(b[3])<<8 | uint32(b[4]),
-		Choice: uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7]),
+func (st *store) growFP() {
+	size := len(st.ftable) + len(st.ftable)/2
+	t := make([]uint64, size)
+	for _, fp := range st.ftable {
+		if fp == 0 {
+			continue
+		}
+		for i := slot(fp, size); ; i++ {
+			if i == size {
+				i = 0
+			}
+			if t[i] == 0 {
+				t[i] = fp
+				break
+			}
+		}
 	}
+	st.ftable = t
 }
 
 // bytes is the memory the store holds.
 func (st *store) bytes() int64 {
-	n := int64(len(st.table))*4 + int64(cap(st.fps))*8 + int64(cap(st.parent))*4 + int64(cap(st.labels)) + int64(cap(st.pos))*8
-	n += int64(len(st.arena)) * chunkSize
-	n += int64(len(st.pageDat)) * (sim.PageSize + 16)
-	n += int64(len(st.ctxs)) * 48
+	if st.compact {
+		return int64(len(st.ftable)) * 8
+	}
+	n := int64(len(st.table))*4 + int64(cap(st.fp))*4 + int64(cap(st.pos))*4
+	for _, c := range st.arena {
+		n += int64(cap(c))
+	}
+	n += int64(len(st.pageDat)) * (sim.PageSize + 24)
+	n += int64(len(st.ctxs)) * 40
 	return n
 }
 
-// path returns the labels from the root to state id.
+// usedBytes is the memory the stored states actually take (the last arena
+// chunk counted as far as it is filled), for the bytes-per-state figure.
+func (st *store) usedBytes() int64 {
+	if st.compact {
+		return int64(len(st.ftable)) * 8
+	}
+	n := int64(len(st.table))*4 + int64(len(st.fp))*4 + int64(len(st.pos))*4
+	for _, c := range st.arena {
+		n += int64(len(c))
+	}
+	n += int64(len(st.pageDat)) * (sim.PageSize + 24)
+	n += int64(len(st.ctxs)) * 40
+	return n
+}
+
+// path returns the labels from the root to state id (exact mode).
 func (st *store) path(id uint32) []sim.Label {
 	var ls []sim.Label
 	for id != 0 {
-		ls = append(ls, st.label(id))
-		id = st.parent[id]
+		_, par, l := st.record(id)
+		ls = append(ls, l)
+		id = par
 	}
+	reverse(ls)
+	return ls
+}
+
+func reverse(ls []sim.Label) {
 	for i, j := 0, len(ls)-1; i < j; i, j = i+1, j-1 {
 		ls[i], ls[j] = ls[j], ls[i]
 	}
+}
+
+// trail is a path link kept by frontier states in compact mode.
+type trail struct {
+	parent *trail
+	label  sim.Label
+}
+
+func (t *trail) path() []sim.Label {
+	var ls []sim.Label
+	for ; t != nil; t = t.parent {
+		ls = append(ls, t.label)
+	}
+	reverse(ls)
 	return ls
 }

@@ -15,7 +15,10 @@ const PageSize = 64
 // Page is one page of writable memory. A page reachable from more than one
 // state is never written again; its hash is computed once.
 type Page struct {
-	Data   [PageSize]byte
+	Data [PageSize]byte
+	// Tag is free for a visited-state store to cache the page's index in
+	// its intern table (see package search); the simulator never reads it.
+	Tag    uint64
 	owner  uint64 // the state that may write it in place; 0 = frozen
 	hash   uint64
 	hashed bool
