@@ -18,6 +18,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -68,6 +69,12 @@ type Options struct {
 	All       bool          // keep going after a violation, reporting each kind once
 	Ignore    map[sim.Kind]bool
 	Progress  func(Progress) // called about once a second
+
+	// Resume continues the search saved by Result.SaveFrontier instead of
+	// starting from the initial state; Key must be the key it was saved
+	// with (it names the firmware and every option that shapes the states).
+	Resume io.Reader
+	Key    string
 }
 
 // Progress is a snapshot for the progress line.
@@ -123,6 +130,20 @@ type Result struct {
 	// Omission is, in compact mode, the probability that some state was
 	// wrongly taken for visited (the birthday bound over 64-bit fingerprints).
 	Omission float64
+	// Err is set when the search could not start (a frontier that cannot
+	// be resumed).
+	Err error
+
+	save func(io.Writer) error
+}
+
+// SaveFrontier writes what an incomplete search leaves to do, for
+// Options.Resume. It fails for a search that was not incomplete.
+func (r *Result) SaveFrontier(w io.Writer) error {
+	if r.save == nil {
+		return fmt.Errorf("nothing to save: the search was not stopped by a limit")
+	}
+	return r.save(w)
 }
 
 type node struct {
@@ -159,6 +180,18 @@ type frontier struct {
 	head  int
 	heap  pq
 	rnd   *rand.Rand
+}
+
+func newFrontier(opts *Options) *frontier {
+	return &frontier{strat: opts.Strategy, rnd: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))}
+}
+
+// all returns the frontier's states, in no particular order.
+func (f *frontier) all() []node {
+	if f.strat == Best || f.strat == AStar {
+		return f.heap
+	}
+	return f.list[f.head:]
 }
 
 func (f *frontier) len() int {
@@ -207,8 +240,9 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	start := time.Now()
 	res := &Result{Covered: map[uint16]bool{}}
 	st := newStore(opts.Compact)
-	f := &frontier{strat: opts.Strategy, rnd: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))}
+	f := newFrontier(&opts)
 	var seq uint64
+	reported := map[sim.Kind]bool{}
 	key := func(s *sim.State, depth int) int {
 		if opts.Estimate == nil {
 			return depth
@@ -225,10 +259,25 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		return 0
 	}
-	init := m.Initial()
-	id, _ := st.insert(init, 0, sim.Label{})
-	f.push(node{s: init, id: id, key: key(init, 0)})
-	reported := map[sim.Kind]bool{}
+	if opts.Resume != nil {
+		var sn *snapshot
+		var err error
+		if st, f, sn, err = load(opts.Resume, opts.Key, &opts); err != nil {
+			res.Verdict = Incomplete
+			res.Err = err
+			return res
+		}
+		seq = sn.Seq
+		res.Stats = sn.Stats
+		for _, k := range sn.Reported {
+			reported[k] = true
+		}
+		start = start.Add(-time.Duration(sn.Stats.Seconds * float64(time.Second)))
+	} else {
+		init := m.Initial()
+		id, _ := st.insert(init, 0, sim.Label{})
+		f.push(node{s: init, id: id, key: key(init, 0)})
+	}
 	var simStats sim.Stats
 	var out []sim.Successor
 	var peak int64
@@ -256,6 +305,10 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		if len(res.Found) > 0 && v != Incomplete {
 			res.Verdict = Violated
+		}
+		if v == Incomplete {
+			stats := res.Stats
+			res.save = func(w io.Writer) error { return save(w, opts.Key, &opts, st, f, stats, seq, reported) }
 		}
 		return res
 	}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"testing"
@@ -62,3 +63,59 @@ var benchImage = func() string {
 	}
 	return "../testdata/bench/naive3.elf"
 }()
+
+// TestResume: a search stopped by --max-states and resumed from its saved
+// frontier ends exactly as an uninterrupted one, in both store modes.
+func TestResume(t *testing.T) {
+	m := machine(t, "testdata/counter.elf", sim.PreemptEvery)
+	for _, compact := range []bool{false, true} {
+		for _, strat := range []Strategy{BFS, DFS} {
+			base := Options{Strategy: strat, Compact: compact, Ignore: map[sim.Kind]bool{sim.KindDeadlock: true}, Key: "k"}
+			full := Run(context.Background(), m, base)
+			if full.Verdict != Verified {
+				t.Fatalf("full run: %v %v", full.Verdict, full.Limit)
+			}
+			part := base
+			part.MaxStates = full.Stats.StatesStored / 3
+			r1 := Run(context.Background(), m, part)
+			if r1.Verdict != Incomplete {
+				t.Fatalf("partial run: %v", r1.Verdict)
+			}
+			var buf bytes.Buffer
+			if err := r1.SaveFrontier(&buf); err != nil {
+				t.Fatal(err)
+			}
+			wrong := base
+			wrong.Resume, wrong.Key = bytes.NewReader(buf.Bytes()), "other"
+			if r := Run(context.Background(), m, wrong); r.Err == nil {
+				t.Error("resumed with another key")
+			}
+			rest := base
+			rest.Resume = &buf
+			r2 := Run(context.Background(), m, rest)
+			if r2.Err != nil || r2.Verdict != Verified {
+				t.Fatalf("compact=%v %v: resumed run: %v %v", compact, strat, r2.Verdict, r2.Err)
+			}
+			if r2.Stats.StatesStored != full.Stats.StatesStored || r2.Stats.StatesExpanded != full.Stats.StatesExpanded {
+				t.Errorf("compact=%v %v: resumed run stored %d, expanded %d; uninterrupted %d, %d", compact, strat,
+					r2.Stats.StatesStored, r2.Stats.StatesExpanded, full.Stats.StatesStored, full.Stats.StatesExpanded)
+			}
+		}
+	}
+	// A violation found after resuming has a full trace that replays.
+	m = machine(t, "../testdata/examples/philosophers.elf", sim.PreemptEvery)
+	base := Options{Strategy: BFS, Key: "k"}
+	r1 := Run(context.Background(), m, Options{Strategy: BFS, Key: "k", MaxStates: 50})
+	var buf bytes.Buffer
+	if err := r1.SaveFrontier(&buf); err != nil {
+		t.Fatal(err)
+	}
+	base.Resume = &buf
+	r2 := Run(context.Background(), m, base)
+	if r2.Verdict != Violated {
+		t.Fatalf("resumed: %v", r2.Verdict)
+	}
+	if _, v, err := Replay(m, r2.Found[0].Trace); err != nil || v == nil || v.Kind != sim.KindDeadlock {
+		t.Errorf("trace after resume: %v %v", v, err)
+	}
+}

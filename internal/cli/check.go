@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -36,6 +38,8 @@ type checkOptions struct {
 	ignore    []string
 	quiet     bool
 	aim       string
+	saveTo    string
+	resume    string
 }
 
 func newCheck(stdout, stderr io.Writer) *cobra.Command {
@@ -78,6 +82,8 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 	fs.BoolVar(&o.all, "all", false, "keep going after a violation and report each kind once")
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "properties not to report: "+strings.Join(sim.KindNames(), ", "))
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress line")
+	fs.StringVar(&o.saveTo, "save-frontier", "", "when a limit stops the search, save what is left to FILE (continue with --resume FILE)")
+	fs.StringVar(&o.resume, "resume", "", "continue the search saved in FILE by --save-frontier (same firmware, flags and --search)")
 	fs.StringVar(&o.aim, "aim", "", "the property the heuristic aims at: reach, error, assert, mutex or deadlock (default: the first of these the firmware can violate)")
 	return c
 }
@@ -145,6 +151,15 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
 		}
 	}
+	opts.Key = machineKey(img, o)
+	if o.resume != "" {
+		f, err := os.Open(o.resume)
+		if err != nil {
+			return usagef("--resume: %v", err)
+		}
+		defer f.Close()
+		opts.Resume = f
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if !o.json {
@@ -161,6 +176,14 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 	}
 	res := search.Run(ctx, m, opts)
+	if res.Err != nil {
+		return usagef("--resume %s: %v", o.resume, res.Err)
+	}
+	if o.saveTo != "" && res.Verdict == search.Incomplete {
+		if err := saveFrontier(o.saveTo, res); err != nil {
+			return usagef("--save-frontier: %v", err)
+		}
+	}
 	if opts.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
@@ -258,7 +281,7 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 		fmt.Fprintln(w, "verified: no violation in any reachable state")
 	case search.Incomplete:
 		fmt.Fprintf(w, "incomplete: stopped by %s\n", res.Limit)
-		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %d distinct PCs reached\n", st.StatesStored, st.MaxDepth, len(res.Covered))
+		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, coverage(img, res))
 		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
 		printUncovered(w, img, res)
 	}
@@ -269,6 +292,9 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 	}
 	if st.RunBoundHits > 0 {
 		fmt.Fprintf(w, "note: %d transitions were cut at --max-run %d instructions (a long local loop)\n", st.RunBoundHits, o.machine.MaxRun)
+	}
+	if res.Verdict == search.Incomplete && o.saveTo != "" {
+		fmt.Fprintf(w, "frontier saved to %s: continue with --resume %s\n", o.saveTo, o.saveTo)
 	}
 	if len(res.Found) > 0 && o.trace != "" {
 		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.trace, o.trace)
@@ -345,4 +371,43 @@ func shortFile(f string) string {
 		return f[i+1:]
 	}
 	return f
+}
+
+// machineKey names the firmware and every flag that shapes its states, so
+// that a saved frontier is only resumed on the same machine.
+func machineKey(img *loader.Image, o *checkOptions) string {
+	mem := img.Memory()
+	flags, _ := json.Marshal(struct {
+		L loadFlags
+		M machineFlags
+	}{o.load, o.machine})
+	return fmt.Sprintf("%s (image %016x, flags %016x)", img.Path, xxhash.Sum64(mem[:]), xxhash.Sum64(flags))
+}
+
+func saveFrontier(path string, res *search.Result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := res.SaveFrontier(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// coverage says how much of the code the expanded states reached: PCs at
+// scheduling points, against the instructions of the ICFG.
+func coverage(img *loader.Image, res *search.Result) string {
+	prog, err := icfg.Build(img, icfg.Options{})
+	if err != nil || len(prog.Instrs) == 0 {
+		return fmt.Sprintf("%d distinct PCs reached", len(res.Covered))
+	}
+	n := 0
+	for _, in := range prog.Instrs {
+		if res.Covered[in.Addr] {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d of the %d instructions in the ICFG reached at scheduling points", n, len(prog.Instrs))
 }

@@ -72,3 +72,26 @@ func TestDisasmCommand(t *testing.T) {
 		t.Errorf("listing:\n%.500s", out.String())
 	}
 }
+
+// A search stopped by --max-states exits 3, saves its frontier, and the
+// resumed search ends as an uninterrupted one would.
+func TestSaveResume(t *testing.T) {
+	img := "../../search/testdata/counter.elf"
+	fr := filepath.Join(t.TempDir(), "frontier")
+	full, code := runJSON(t, "check", img, "--search", "bfs", "--json")
+	if code != ExitVerified {
+		t.Fatalf("full run exit %d", code)
+	}
+	part, code := runJSON(t, "check", img, "--search", "bfs", "--json", "--max-states", "500", "--save-frontier", fr)
+	if code != ExitIncomplete || part.Verdict != "incomplete" || !strings.Contains(part.Limit, "max-states") {
+		t.Fatalf("partial run exit %d %+v", code, part)
+	}
+	rest, code := runJSON(t, "check", img, "--search", "bfs", "--json", "--resume", fr)
+	if code != ExitVerified || rest.Stats.StatesStored != full.Stats.StatesStored {
+		t.Errorf("resumed: exit %d, %d states; uninterrupted %d", code, rest.Stats.StatesStored, full.Stats.StatesStored)
+	}
+	var out, errb bytes.Buffer
+	if c := Main([]string{"check", allopsELF, "--resume", fr}, nil, &out, &errb); c != ExitUsage || !strings.Contains(errb.String(), "another firmware") {
+		t.Errorf("resume on another image: exit %d %s", c, errb.String())
+	}
+}

@@ -1,0 +1,158 @@
+package search
+
+import (
+	"bufio"
+	"encoding/gob"
+	"fmt"
+	"io"
+
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// A snapshot is what a stopped search leaves for a later run to continue
+// from (--save-frontier / --resume): the visited set, the frontier with the
+// path to each of its states, the counters, and the key of the machine and
+// options it belongs to, so that it is never resumed on something else.
+// This is the "condition" of conditional model checking: the states not
+// yet explored are exactly those reachable from the saved frontier.
+type snapshot struct {
+	Version  int
+	Key      string
+	Strategy Strategy
+	Compact  bool
+
+	PageDat [][sim.PageSize]byte
+	Ctxs    [][16]byte // by id
+	Arena   [][]byte
+	Pos, FP []uint32
+	FTable  []uint64
+	N       int
+
+	Frontier []savedNode
+	Pages    [][sim.PageSize]byte // compact mode: the frontier's pages
+	Stats    Stats
+	Seq      uint64
+	Reported []sim.Kind
+}
+
+type savedNode struct {
+	Threads     []sim.Thread
+	Pages       []uint32 // page ids in PageDat (exact) or Pages (compact)
+	Atomic      uint8
+	AtomicDepth uint8
+	ID          uint32
+	Depth, Key  int
+	Seq         uint64
+	Trail       []sim.Label // compact mode
+}
+
+const snapshotVersion = 1
+
+// save writes the search's state.
+func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool) error {
+	sn := snapshot{Version: snapshotVersion, Key: key, Strategy: opts.Strategy, Compact: st.compact,
+		Stats: stats, Seq: seq, N: st.n}
+	for k := range reported {
+		sn.Reported = append(sn.Reported, k)
+	}
+	if st.compact {
+		sn.FTable = st.ftable
+	} else {
+		sn.PageDat, sn.Arena, sn.Pos, sn.FP = st.pageDat, st.arena, st.pos, st.fp
+		sn.Ctxs = make([][16]byte, len(st.ctxs))
+		for k, id := range st.ctxs {
+			sn.Ctxs[id] = k
+		}
+	}
+	pageIdx := map[*sim.Page]uint32{}
+	for _, n := range f.all() {
+		sv := savedNode{Threads: n.s.Threads, Atomic: n.s.Atomic, AtomicDepth: n.s.AtomicDepth,
+			ID: n.id, Depth: n.depth, Key: n.key, Seq: n.seq}
+		for _, p := range n.s.Pages {
+			if st.compact {
+				id, ok := pageIdx[p]
+				if !ok {
+					id = uint32(len(sn.Pages))
+					sn.Pages = append(sn.Pages, p.Data)
+					pageIdx[p] = id
+				}
+				sv.Pages = append(sv.Pages, id)
+			} else {
+				sv.Pages = append(sv.Pages, st.internPage(p))
+			}
+		}
+		if st.compact {
+			sv.Trail = n.trail.path()
+		}
+		sn.Frontier = append(sn.Frontier, sv)
+	}
+	if !st.compact {
+		sn.PageDat = st.pageDat
+	}
+	bw := bufio.NewWriter(w)
+	if err := gob.NewEncoder(bw).Encode(&sn); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// load reads a snapshot and rebuilds the store and the frontier.
+func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot, error) {
+	var sn snapshot
+	if err := gob.NewDecoder(bufio.NewReader(r)).Decode(&sn); err != nil {
+		return nil, nil, nil, fmt.Errorf("not a saved frontier: %v", err)
+	}
+	if sn.Version != snapshotVersion {
+		return nil, nil, nil, fmt.Errorf("saved frontier of version %d; this hc11mc reads version %d", sn.Version, snapshotVersion)
+	}
+	if sn.Key != key {
+		return nil, nil, nil, fmt.Errorf("the frontier was saved for another firmware or other machine flags (saved for %s)", sn.Key)
+	}
+	if sn.Strategy != opts.Strategy || sn.Compact != opts.Compact {
+		return nil, nil, nil, fmt.Errorf("the frontier was saved with --search %s, --hash-compact=%v: resume with the same", sn.Strategy, sn.Compact)
+	}
+	st := newStore(sn.Compact)
+	st.n = sn.N
+	if sn.Compact {
+		st.ftable = sn.FTable
+	} else {
+		st.pageDat, st.arena, st.pos, st.fp = sn.PageDat, sn.Arena, sn.Pos, sn.FP
+		for id, k := range sn.Ctxs {
+			st.ctxs[k] = uint32(id)
+		}
+		for id, d := range st.pageDat {
+			h := (&sim.Page{Data: d}).Hash()
+			st.pages[h] = append(st.pages[h], uint32(id))
+		}
+		size := len(st.table)
+		for size < 2*st.n+2 {
+			size *= 2
+		}
+		st.table = make([]uint32, size/2)
+		st.grow()
+	}
+	f := newFrontier(opts)
+	pages := map[uint32]*sim.Page{}
+	for _, sv := range sn.Frontier {
+		s := &sim.State{Threads: sv.Threads, Atomic: sv.Atomic, AtomicDepth: sv.AtomicDepth}
+		for _, id := range sv.Pages {
+			p, ok := pages[id]
+			if !ok {
+				if sn.Compact {
+					p = &sim.Page{Data: sn.Pages[id]}
+				} else {
+					p = &sim.Page{Data: st.pageDat[id]}
+				}
+				pages[id] = p
+			}
+			s.Pages = append(s.Pages, p)
+		}
+		s.Freeze()
+		n := node{s: s, id: sv.ID, depth: sv.Depth, key: sv.Key, seq: sv.Seq}
+		for _, l := range sv.Trail {
+			n.trail = &trail{parent: n.trail, label: l}
+		}
+		f.push(n)
+	}
+	return st, f, &sn, nil
+}
