@@ -65,6 +65,7 @@ const (
 	evBlocked          // the thread cannot move (lock held): no successor
 	evInfeasible       // __mc_assume(0): the path is dropped
 	evSched            // a harness call, a call or a return happened: a scheduling point follows
+	evMismatch         // replay: the transition would have ended before the label says
 )
 
 // stepper executes instructions of one thread of one state.
@@ -201,6 +202,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 	stackCheck := len(x.m.stacks) > 0
 	pc := t.PC
 	for n := uint64(0); n < limit; n++ {
+		x.radix = 1
 		ce := &code[pc]
 		if ce.hook != hookNone {
 			return n + 1, x.harness(ce.hook)
@@ -260,6 +262,10 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			t.SP = x.op16(in, ea)
 			t.CCR = logic16(t.CCR, t.SP)
 			t.dropDeadShadow()
+			if t.InitSP == 0 {
+				// Thread 0's first LDS sets the top of its stack.
+				t.InitSP = t.SP
+			}
 		case isa.STAA:
 			x.write8(ea, t.A)
 			t.CCR = logic8(t.CCR, t.A)
@@ -563,8 +569,9 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			npc = ea
 			ev = evSched
 		case isa.RTS:
-			if t.NShadow == 0 {
-				// The thread's entry routine returns: the thread ends.
+			if t.SP == t.InitSP {
+				// The thread's entry routine returns from an empty
+				// stack: there is no return address, and the thread ends.
 				t.Status = Exited
 				return n + 1, evSched
 			}
@@ -614,7 +621,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			return n + 1, evViolation
 		}
 		if stackCheck {
-			x.checkStack(pc)
+			x.checkStack(t.PrevPC)
 			if x.bad {
 				return n + 1, evViolation
 			}
@@ -661,6 +668,9 @@ func (x *stepper) illegal(pc uint16, in isa.Inst, why string) event {
 		x.t.PrevPC = pc
 		x.pushFrame(pc)
 		x.vector(vecIllegal)
+		if len(x.m.stacks) > 0 {
+			x.checkStack(pc)
+		}
 		if x.bad {
 			return evViolation
 		}

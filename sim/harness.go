@@ -1,5 +1,7 @@
 package sim
 
+import isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+
 // MaxThreads bounds the number of threads __mc_thread_create may make.
 const MaxThreads = 64
 
@@ -9,8 +11,8 @@ const MaxThreads = 64
 func (x *stepper) harness(h uint8) event {
 	t := x.t
 	s := x.s
-	call := t.PrevPC // the JSR or BSR that called the stub
 	stub := t.PC
+	call := x.callSite(stub)
 	switch h {
 	case HookNondet:
 		n := t.D()
@@ -101,4 +103,41 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// callSite finds the JSR or BSR that called the stub at stub: the
+// instruction that ends where the return address on the stack points and
+// whose target is the stub (an interrupt taken between the call and the
+// stub leaves PrevPC in the handler, so PrevPC alone is not enough). It
+// falls back to PrevPC when the stack does not show such a call.
+func (x *stepper) callSite(stub uint16) uint16 {
+	t := x.t
+	ret := uint16(x.m.ReadMem(x.s, t.SP+1))<<8 | uint16(x.m.ReadMem(x.s, t.SP+2))
+	for _, n := range []uint16{3, 2} {
+		at := ret - n
+		var buf [3]byte
+		for i := range buf {
+			buf[i] = x.m.ReadMem(x.s, at+uint16(i))
+		}
+		in, err := isa.Decode(buf[:n])
+		if err != nil || in.Len != uint8(n) {
+			continue
+		}
+		switch in.Op {
+		case isa.BSR:
+			if in.Target(at) == stub {
+				return at
+			}
+		case isa.JSR:
+			switch in.Mode {
+			case isa.Ext, isa.Dir:
+				if in.Operand == stub {
+					return at
+				}
+			default: // indexed: the target depends on X or Y
+				return at
+			}
+		}
+	}
+	return t.PrevPC
 }

@@ -60,14 +60,15 @@ func (c *CPU) D() uint16 { return uint16(c.A)<<8 | uint16(c.B) }
 func (c *CPU) SetD(d uint16) { c.A, c.B = uint8(d>>8), uint8(d) }
 
 // Thread is one CPU context. Its identity for hashing and comparison is the
-// registers, Status and CS; Cycles, the shadow stack and PrevPC are
-// bookkeeping that two equal states may differ in.
+// registers, InitSP, Status and CS; Cycles, the shadow stack and PrevPC are
+// bookkeeping that two equal states may differ in, and nothing the
+// simulator decides depends on them.
 type Thread struct {
 	CPU
 	Status uint8
 	CS     uint8 // depth of __mc_cs_enter without __mc_cs_exit
 
-	InitSP  uint16 // SP at creation: the top of this thread's stack
+	InitSP  uint16 // the top of this thread's stack: SP at creation, or thread 0's first LDS
 	PrevPC  uint16 // PC of the last instruction executed
 	Cycles  uint64 // E-clock cycles executed by this thread
 	Dropped uint32 // shadow entries lost to the MaxShadow bound
@@ -148,8 +149,10 @@ func (s *State) page(i int) *Page {
 	return p
 }
 
-// threadBytes is the size of a thread's identity in the hash.
-const threadBytes = 11
+// threadBytes is the size of a thread's identity in the hash: the
+// registers and the top of its stack (which decides whether an RTS ends
+// the thread).
+const threadBytes = 13
 
 func (t *Thread) identity(b []byte) {
 	b[0], b[1], b[2] = t.A, t.B, t.CCR
@@ -157,6 +160,7 @@ func (t *Thread) identity(b []byte) {
 	binary.BigEndian.PutUint16(b[5:], t.Y)
 	binary.BigEndian.PutUint16(b[7:], t.SP)
 	binary.BigEndian.PutUint16(b[9:], t.PC)
+	binary.BigEndian.PutUint16(b[11:], t.InitSP)
 	_ = b[threadBytes-1]
 }
 
@@ -189,7 +193,7 @@ func (s *State) Equal(o *State) bool {
 	}
 	for i := range s.Threads {
 		a, b := &s.Threads[i], &o.Threads[i]
-		if a.CPU != b.CPU || a.Status != b.Status || a.CS != b.CS {
+		if a.CPU != b.CPU || a.Status != b.Status || a.CS != b.CS || a.InitSP != b.InitSP {
 			return false
 		}
 	}

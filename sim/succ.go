@@ -44,6 +44,7 @@ func (s *State) mayRun(i int) bool {
 func (m *Machine) Successors(s *State, out []Successor, st *Stats) (succ []Successor, deadlock *Violation) {
 	s.Freeze()
 	n := len(out)
+	infeasible := false
 	for i := range s.Threads {
 		if !s.mayRun(i) {
 			continue
@@ -54,6 +55,9 @@ func (m *Machine) Successors(s *State, out []Successor, st *Stats) (succ []Succe
 			steps, choices, ev, v := m.run(ns, i, c, 0, st)
 			if c == 0 {
 				total = choices
+			}
+			if ev == evInfeasible {
+				infeasible = true
 			}
 			if ev == evBlocked || ev == evInfeasible {
 				continue
@@ -77,7 +81,9 @@ func (m *Machine) Successors(s *State, out []Successor, st *Stats) (succ []Succe
 			}
 		}
 	}
-	if len(out) == n {
+	// A thread stuck at __mc_assume(0) makes every execution through s
+	// infeasible: no deadlock is reported for it (DESIGN: "dropped, silently").
+	if len(out) == n && !infeasible {
 		for i := range s.Threads {
 			if s.Threads[i].Status != Exited {
 				return out, m.deadlock(s)
@@ -99,11 +105,15 @@ func (m *Machine) canTake(t *Thread, v int) bool {
 func (m *Machine) interrupt(s *State, i int, v int) *Violation {
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1}
 	t := x.t
+	at := t.PC
 	if t.Status != Waiting {
 		x.pushFrame(t.PC)
 	}
 	t.Status = Running
 	x.vector(v)
+	if len(m.stacks) > 0 {
+		x.checkStack(at)
+	}
 	if x.bad {
 		return &x.viol
 	}
@@ -153,7 +163,6 @@ func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (st
 	for {
 		x.radix = 1
 		x.choice = 0
-		last := maxSteps > 0 && steps+1 == maxSteps
 		x.choice = c
 		ev = x.step()
 		steps++
@@ -174,20 +183,20 @@ func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (st
 			x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
 			return steps, choices, evViolation, &x.viol
 		}
+		bound := steps >= uint32(m.Config.MaxRun)
+		stop := x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery || bound || m.schedPoint(s, t)
 		if maxSteps > 0 {
-			if steps >= maxSteps || last {
+			switch {
+			case steps == maxSteps:
 				return steps, choices, ev, nil
+			case stop:
+				// The transition being replayed would have ended here.
+				return steps, choices, evMismatch, nil
 			}
 			continue
 		}
-		if x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery {
-			return steps, choices, ev, nil
-		}
-		if m.schedPoint(s, t) {
-			return steps, choices, ev, nil
-		}
-		if steps >= uint32(m.Config.MaxRun) {
-			if st != nil {
+		if stop {
+			if bound && st != nil && !(x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery || m.schedPoint(s, t)) {
 				st.RunBoundHits++
 			}
 			return steps, choices, ev, nil
@@ -268,7 +277,11 @@ func (m *Machine) Replay(s *State, l Label) (ns *State, v *Violation, ok bool) {
 	s.Freeze()
 	ns = s.Clone()
 	if l.IRQ >= 0 {
-		if !m.canTake(&s.Threads[l.Thread], l.IRQ) || s.Threads[l.Thread].Status == Exited || s.Atomic != 0 {
+		listed := false
+		for _, v := range m.irqs {
+			listed = listed || v == l.IRQ
+		}
+		if !listed || !m.canTake(&s.Threads[l.Thread], l.IRQ) || s.Threads[l.Thread].Status == Exited || s.Atomic != 0 {
 			return nil, nil, false
 		}
 		return ns, m.interrupt(ns, l.Thread, l.IRQ), true
@@ -277,7 +290,7 @@ func (m *Machine) Replay(s *State, l Label) (ns *State, v *Violation, ok bool) {
 		return nil, nil, false
 	}
 	steps, choices, ev, v := m.run(ns, l.Thread, l.Choice, l.Steps, nil)
-	if ev == evBlocked || ev == evInfeasible || l.Choice >= choices || (steps != l.Steps && v == nil) {
+	if ev == evBlocked || ev == evInfeasible || ev == evMismatch || l.Choice >= choices || (steps != l.Steps && v == nil) {
 		return nil, nil, false
 	}
 	return ns, v, true
