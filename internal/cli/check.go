@@ -13,6 +13,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/loader"
@@ -65,7 +66,12 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 			return runCheck(o, args[0], stdout, stderr)
 		},
 	}
-	fs := c.Flags()
+	o.register(c.Flags())
+	return c
+}
+
+// register defines check's flags on fs.
+func (o *checkOptions) register(fs *pflag.FlagSet) {
 	o.load.register(fs)
 	o.machine.register(fs, "every")
 	fs.StringVar(&o.strategy, "search", "best", "search order: bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
@@ -85,7 +91,6 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 	fs.StringVar(&o.saveTo, "save-frontier", "", "when a limit stops the search, save what is left to FILE (continue with --resume FILE)")
 	fs.StringVar(&o.resume, "resume", "", "continue the search saved in FILE by --save-frontier (same firmware, flags and --search)")
 	fs.StringVar(&o.aim, "aim", "", "the property the heuristic aims at: reach, error, assert, mutex or deadlock (default: the first of these the firmware can violate)")
-	return c
 }
 
 func parseSize(s string) (int64, error) {
@@ -108,50 +113,71 @@ func parseSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
-func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
+// checkSetup is a check ready to run.
+type checkSetup struct {
+	img   *loader.Image
+	m     *sim.Machine
+	opts  search.Options
+	strat search.Strategy
+	est   func(*sim.State) int
+	note  string
+}
+
+// setupCheck loads the firmware and builds the machine, the heuristic and
+// the search options from the flags; bench uses it for every run too.
+func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 	strat, err := search.ParseStrategy(o.strategy)
 	if err != nil {
-		return usagef("%v", err)
+		return nil, usagef("%v", err)
 	}
 	if o.engine != "explicit" && o.engine != "auto" {
-		return usagef("--engine %s: this build has the explicit engine only (use --engine explicit)", o.engine)
+		return nil, usagef("--engine %s: this build has the explicit engine only (use --engine explicit)", o.engine)
 	}
 	maxMem, err := parseSize(o.maxMemory)
 	if err != nil {
-		return usagef("--max-memory: %v", err)
+		return nil, usagef("--max-memory: %v", err)
 	}
 	ignore := map[sim.Kind]bool{}
 	for _, k := range o.ignore {
 		kind, ok := sim.ParseKind(k)
 		if !ok {
-			return usagef("--ignore %q: properties are %s", k, strings.Join(sim.KindNames(), ", "))
+			return nil, usagef("--ignore %q: properties are %s", k, strings.Join(sim.KindNames(), ", "))
 		}
 		ignore[kind] = true
 	}
 	img, err := o.load.load(path, o.machine.Entry, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	m, err := newMachine(img, &o.machine)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if m.Config.Preempt == sim.PreemptYield && !m.HasHarness() {
-		return usagef("--preempt yield: %s defines no harness stub (__mc_yield, __mc_lock, ...), so no thread could ever be preempted", path)
+		return nil, usagef("--preempt yield: %s defines no harness stub (__mc_yield, __mc_lock, ...), so no thread could ever be preempted", path)
 	}
 	est, note, err := buildEstimator(img, m, o, strat)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	opts := search.Options{Strategy: strat, Estimate: est, Seed: o.seed, MaxStates: o.maxStates,
 		Timeout: o.timeout, MaxMemory: maxMem, Compact: o.compact, All: o.all, Ignore: ignore}
+	opts.Key = machineKey(img, o)
+	return &checkSetup{img: img, m: m, opts: opts, strat: strat, est: est, note: note}, nil
+}
+
+func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
+	cs, err := setupCheck(o, path)
+	if err != nil {
+		return err
+	}
+	img, m, opts, strat, est, note := cs.img, cs.m, cs.opts, cs.strat, cs.est, cs.note
 	if !o.json && !o.quiet && isTerminal(stderr) {
 		opts.Progress = func(p search.Progress) {
 			fmt.Fprintf(stderr, "\r%d states (%.0f/s), depth %d, frontier %d, %d MiB   ",
 				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
 		}
 	}
-	opts.Key = machineKey(img, o)
 	if o.resume != "" {
 		f, err := os.Open(o.resume)
 		if err != nil {

@@ -1,0 +1,439 @@
+package cli
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/hc11mc/hc11mc/search"
+)
+
+// paperRow is one row of Tables 1 and 2 of Rungta & Mercer: states
+// generated before the error and seconds to find it, under BFS, DFS, the
+// FSM distance and the extended FSM distance (measured on another
+// simulator; the point of comparison is the ratios).
+type paperRow struct {
+	states  [4]int
+	seconds [4]float64
+}
+
+// paperColumns are our strategies that correspond to the paper's columns.
+var paperColumns = []string{"bfs", "dfs", "best+fsm", "best+efsm"}
+
+var paperTable = map[string]paperRow{
+	"Hyman":                              {[4]int{3550, 5944, 2715, 881}, [4]float64{1.70, 2.89, 1.33, 1.28}},
+	"Naive Dining-Phil2":                 {[4]int{19013, 8066, 22701, 3155}, [4]float64{7.33, 2.02, 13.38, 3.56}},
+	"Dining-Phil2":                       {[4]int{48068, 33523, 87974, 6535}, [4]float64{20.56, 10.52, 53.65, 6.95}},
+	"Moody Dining-Phil2":                 {[4]int{87974, 33523, 86139, 6535}, [4]float64{40.62, 10.09, 51.42, 7.01}},
+	"Naive Dining-Phil3":                 {[4]int{485648, 382359, 608595, 369328}, [4]float64{203, 108, 352, 583}},
+	"Naive Dining-Phil3 (branch points)": {[4]int{18281, 10667, 12674, 9341}, [4]float64{9.45, 2.93, 8.69, 14.62}},
+	"Dining-Phil3 (branch points)":       {[4]int{77777, 75947, 40327, 34328}, [4]float64{37.88, 22.58, 26.81, 52.60}},
+	"Moody Dining-Phil3 (branch points)": {[4]int{118979, 68233, 51163, 40749}, [4]float64{59.44, 20.33, 34.83, 63}},
+}
+
+type benchOptions struct {
+	strategies []string
+	runs       int
+	maxStates  int
+	timeout    time.Duration
+	format     string
+	plot       string
+	models     []string
+	kinds      []string
+	k          int
+}
+
+// benchModel is one manifest entry.
+type benchModel struct {
+	Name     string   `json:"name"`
+	File     string   `json:"file"`
+	Flags    []string `json:"flags"`
+	Expect   string   `json:"expect"`
+	Property string   `json:"property"`
+	Kind     string   `json:"kind"`
+	PaperRow string   `json:"paper_row,omitempty"`
+}
+
+// benchRecord is one run of one model under one strategy.
+type benchRecord struct {
+	Model       string  `json:"model"`
+	Strategy    string  `json:"strategy"`
+	Seed        uint64  `json:"seed,omitempty"`
+	Verdict     string  `json:"verdict"`
+	Kind        string  `json:"violation,omitempty"`
+	Expected    bool    `json:"as_expected"`
+	States      int     `json:"states"`
+	Seconds     float64 `json:"seconds"`
+	TraceLength int     `json:"trace_length"`
+	PeakMemory  int64   `json:"peak_memory_bytes"`
+	Limit       string  `json:"limit,omitempty"`
+	PaperStates int     `json:"paper_states,omitempty"`
+	PaperSecs   float64 `json:"paper_seconds,omitempty"`
+}
+
+func newBench(stdout, stderr io.Writer) *cobra.Command {
+	o := &benchOptions{}
+	c := &cobra.Command{
+		Use:   "bench [DIR]",
+		Short: "run a benchmark suite under several search strategies and compare them",
+		Long: `bench reads DIR/manifest.json (default testdata/bench): one entry per model
+with its firmware, its check flags, the expected verdict and, where the model
+is one of the paper's, its row of Rungta & Mercer's Table 1. It runs every
+model under every strategy and prints the states generated before the error
+(Table 1) and the time taken (Table 2), with the paper's figures beside ours,
+then trace lengths and peak memory.
+
+Strategies are SEARCH or SEARCH+HEURISTIC: bfs, dfs, random, best+fsm,
+best+efsm, best+aicfg, astar+efsm, ... Random runs use seeds 1..--runs and
+report the median and the spread (min-max). Every other strategy is
+deterministic: its counts are the same on every run.`,
+		Example: "  hc11mc bench\n  hc11mc bench --format markdown --plot results.svg\n  hc11mc bench --strategies bfs,best+efsm --models naive2,dining2",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "testdata/bench"
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			return runBench(o, dir, stdout, stderr)
+		},
+	}
+	fs := c.Flags()
+	fs.StringSliceVar(&o.strategies, "strategies", []string{"bfs", "dfs", "best+fsm", "best+efsm", "astar+efsm"}, "strategies to compare, SEARCH or SEARCH+HEURISTIC")
+	fs.IntVar(&o.runs, "runs", 5, "runs of each randomised strategy (seeds 1..N)")
+	fs.IntVar(&o.maxStates, "max-states", 2000000, "per-run limit on stored states")
+	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "per-run time limit")
+	fs.StringVar(&o.format, "format", "text", "text, csv, json or markdown")
+	fs.StringVar(&o.plot, "plot", "", "write a grouped bar chart (log scale) of states per strategy per model to FILE.svg")
+	fs.StringSliceVar(&o.models, "models", nil, "run only these models (names from the manifest)")
+	fs.StringSliceVar(&o.kinds, "kinds", []string{"bug", "exhaustive"}, "manifest kinds to run (bug, exhaustive, throughput)")
+	fs.IntVar(&o.k, "k", 1, "calling-context bound for aicfg and efsm")
+	return c
+}
+
+func readBenchManifest(dir string) ([]benchModel, error) {
+	path := filepath.Join(dir, "manifest.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	var ms []benchModel
+	if err := json.Unmarshal(b, &ms); err != nil {
+		if se, ok := err.(*json.SyntaxError); ok {
+			return nil, usagef("%s: offset %d: %v", path, se.Offset, err)
+		}
+		return nil, usagef("%s: %v", path, err)
+	}
+	return ms, nil
+}
+
+func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
+	switch o.format {
+	case "text", "csv", "json", "markdown":
+	default:
+		return usagef("--format %q: use text, csv, json or markdown", o.format)
+	}
+	models, err := readBenchManifest(dir)
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, n := range o.models {
+		want[n] = true
+	}
+	kinds := map[string]bool{}
+	for _, k := range o.kinds {
+		kinds[k] = true
+	}
+	var sel []benchModel
+	found := map[string]bool{}
+	for _, m := range models {
+		if len(want) > 0 && !want[m.Name] || len(want) == 0 && !kinds[m.Kind] {
+			continue
+		}
+		found[m.Name] = true
+		sel = append(sel, m)
+	}
+	for _, n := range o.models {
+		if !found[n] {
+			return usagef("--models: no model %q in %s/manifest.json", n, dir)
+		}
+	}
+	for _, s := range o.strategies {
+		if _, _, err := splitStrategy(s); err != nil {
+			return err
+		}
+	}
+	var recs []benchRecord
+	progress := isTerminal(stderr)
+	for _, bm := range sel {
+		for _, strat := range o.strategies {
+			search, heur, _ := splitStrategy(strat)
+			seeds := []uint64{0}
+			if search == "random" {
+				seeds = nil
+				for i := 1; i <= o.runs; i++ {
+					seeds = append(seeds, uint64(i))
+				}
+			}
+			for _, seed := range seeds {
+				if progress {
+					fmt.Fprintf(stderr, "\r\033[K%s: %s", bm.Name, strat)
+				}
+				r, err := benchRun(o, dir, bm, search, heur, seed)
+				if err != nil {
+					return err
+				}
+				r.Strategy = strat
+				if row, ok := paperTable[bm.PaperRow]; ok {
+					for i, c := range paperColumns {
+						if c == strat {
+							r.PaperStates, r.PaperSecs = row.states[i], row.seconds[i]
+						}
+					}
+				}
+				recs = append(recs, r)
+			}
+		}
+	}
+	if progress {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if o.plot != "" {
+		if err := writePlot(o.plot, sel, o.strategies, recs); err != nil {
+			return usagef("--plot: %v", err)
+		}
+	}
+	switch o.format {
+	case "json":
+		b, _ := json.MarshalIndent(recs, "", "  ")
+		fmt.Fprintln(stdout, string(b))
+	case "csv":
+		w := csv.NewWriter(stdout)
+		w.Write([]string{"model", "strategy", "seed", "verdict", "violation", "as_expected", "states", "seconds", "trace_length", "peak_memory_bytes", "limit", "paper_states", "paper_seconds"})
+		for _, r := range recs {
+			w.Write([]string{r.Model, r.Strategy, strconv.FormatUint(r.Seed, 10), r.Verdict, r.Kind, strconv.FormatBool(r.Expected),
+				strconv.Itoa(r.States), strconv.FormatFloat(r.Seconds, 'f', 3, 64), strconv.Itoa(r.TraceLength),
+				strconv.FormatInt(r.PeakMemory, 10), r.Limit, strconv.Itoa(r.PaperStates), strconv.FormatFloat(r.PaperSecs, 'f', 2, 64)})
+		}
+		w.Flush()
+	default:
+		writeBenchTables(stdout, o.format == "markdown", sel, o.strategies, recs)
+	}
+	for _, r := range recs {
+		if !r.Expected && r.Limit == "" {
+			return &exitError{code: ExitViolation, msg: fmt.Sprintf("bench: %s under %s: verdict %s %s, the manifest expects otherwise", r.Model, r.Strategy, r.Verdict, r.Kind)}
+		}
+	}
+	return nil
+}
+
+// splitStrategy reads SEARCH[+HEURISTIC].
+func splitStrategy(s string) (string, string, error) {
+	sr, h, _ := strings.Cut(s, "+")
+	if _, err := search.ParseStrategy(sr); err != nil {
+		return "", "", usagef("--strategies %q: %v", s, err)
+	}
+	if h == "" {
+		h = "none"
+	}
+	switch h {
+	case "none", "fsm", "aicfg", "efsm":
+	default:
+		return "", "", usagef("--strategies %q: unknown heuristic %q (none, fsm, aicfg, efsm)", s, h)
+	}
+	return sr, h, nil
+}
+
+func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur string, seed uint64) (benchRecord, error) {
+	co := &checkOptions{}
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	co.register(fs)
+	if err := fs.Parse(bm.Flags); err != nil {
+		return benchRecord{}, usagef("%s/manifest.json: model %s: flags: %v", dir, bm.Name, err)
+	}
+	co.strategy, co.heuristic, co.k = strat, heur, o.k
+	co.maxStates, co.timeout = o.maxStates, o.timeout
+	if seed > 0 {
+		co.seed = seed
+	}
+	cs, err := setupCheck(co, filepath.Join(dir, bm.File))
+	if err != nil {
+		return benchRecord{}, err
+	}
+	runtime.GC()
+	res := search.Run(context.Background(), cs.m, cs.opts)
+	r := benchRecord{Model: bm.Name, Seed: seed, Verdict: res.Verdict.String(), States: res.Stats.StatesStored,
+		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit}
+	if len(res.Found) > 0 {
+		r.Kind = res.Found[0].Violation.Kind.String()
+		r.TraceLength = len(res.Found[0].Trace)
+	}
+	r.Expected = r.Verdict == bm.Expect && (bm.Expect != "violation" || r.Kind == bm.Property)
+	return r, nil
+}
+
+// writeAligned prints rows as columns: the first left-aligned, the others
+// right-aligned, two spaces apart.
+func writeAligned(w io.Writer, rows [][]string) {
+	width := map[int]int{}
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if i == 0 {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString("  " + pad + c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// cell summarises the runs of one model under one strategy: the value, or
+// the median and the spread of randomised runs.
+type cell struct {
+	median, lo, hi float64
+	n              int
+	limit          bool
+	wrong          bool
+}
+
+func summarise(recs []benchRecord, model, strat string, val func(benchRecord) float64) cell {
+	var vs []float64
+	c := cell{}
+	for _, r := range recs {
+		if r.Model == model && r.Strategy == strat {
+			if v := val(r); !math.IsNaN(v) {
+				vs = append(vs, v)
+			}
+			c.limit = c.limit || r.Limit != ""
+			c.wrong = c.wrong || !r.Expected && r.Limit == ""
+		}
+	}
+	if len(vs) == 0 {
+		return cell{n: 0}
+	}
+	sort.Float64s(vs)
+	c.n = len(vs)
+	c.lo, c.hi = vs[0], vs[len(vs)-1]
+	if len(vs)%2 == 1 {
+		c.median = vs[len(vs)/2]
+	} else {
+		c.median = (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
+	}
+	return c
+}
+
+func (c cell) format(f func(float64) string) string {
+	if c.n == 0 {
+		return "-"
+	}
+	s := f(c.median)
+	if c.n > 1 {
+		s += " (" + f(c.lo) + "–" + f(c.hi) + ")"
+	}
+	if c.limit {
+		s = "≥" + s
+	}
+	if c.wrong {
+		s += " !"
+	}
+	return s
+}
+
+func intf(v float64) string { return groupDigits(int64(math.Round(v))) }
+func secf(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+func mibf(v float64) string { return strconv.FormatFloat(v/(1<<20), 'f', 0, 64) }
+
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func writeBenchTables(w io.Writer, md bool, models []benchModel, strats []string, recs []benchRecord) {
+	tables := []struct {
+		title string
+		val   func(benchRecord) float64
+		f     func(float64) string
+		paper func(paperRow, int) string
+	}{
+		{"States generated before the error (exhaustive models: all reachable states)", func(r benchRecord) float64 { return float64(r.States) }, intf,
+			func(p paperRow, i int) string { return groupDigits(int64(p.states[i])) }},
+		{"Time to find the error (seconds)", func(r benchRecord) float64 { return r.Seconds }, secf,
+			func(p paperRow, i int) string { return secf(p.seconds[i]) }},
+		{"Counterexample length (transitions)", func(r benchRecord) float64 {
+			if r.Kind == "" {
+				return math.NaN()
+			}
+			return float64(r.TraceLength)
+		}, intf, nil},
+		{"Peak memory (MiB)", func(r benchRecord) float64 { return float64(r.PeakMemory) }, mibf, nil},
+	}
+	for ti, t := range tables {
+		if ti > 0 {
+			fmt.Fprintln(w)
+		}
+		header := append([]string{"model"}, strats...)
+		var rows [][]string
+		for _, m := range models {
+			row := []string{m.Name}
+			for _, s := range strats {
+				row = append(row, summarise(recs, m.Name, s, t.val).format(t.f))
+			}
+			rows = append(rows, row)
+			if p, ok := paperTable[m.PaperRow]; ok && t.paper != nil {
+				prow := []string{"  paper: " + m.PaperRow}
+				for _, s := range strats {
+					v := ""
+					for i, c := range paperColumns {
+						if c == s {
+							v = t.paper(p, i)
+						}
+					}
+					prow = append(prow, v)
+				}
+				rows = append(rows, prow)
+			}
+		}
+		if md {
+			fmt.Fprintf(w, "**%s**\n\n", t.title)
+			fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
+			for _, r := range rows {
+				fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+			}
+			continue
+		}
+		fmt.Fprintln(w, t.title)
+		writeAligned(w, append([][]string{header}, rows...))
+	}
+	note := "≥: a limit stopped the run; (a–b): the spread of randomised runs around their median; !: not the manifest's verdict."
+	if md {
+		fmt.Fprintf(w, "\n%s Paper rows: Rungta & Mercer, Tables 1 and 2 (another simulator and machine: compare ratios).\n", note)
+	} else {
+		fmt.Fprintf(w, "\n%s\npaper rows: Rungta & Mercer, Tables 1 and 2 (another simulator and machine: compare ratios)\n", note)
+	}
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func benchJSON(t *testing.T, args ...string) []benchRecord {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := Main(append([]string{"bench", "../../testdata/bench", "--format", "json"}, args...), nil, &out, &errb); code != 0 {
+		t.Fatalf("bench %v: exit %d: %s", args, code, errb.String())
+	}
+	var recs []benchRecord
+	if err := json.Unmarshal(out.Bytes(), &recs); err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// The deterministic strategies give the same counts on every run, every
+// verdict is the manifest's, and random runs use one seed each.
+func TestBenchDeterministic(t *testing.T) {
+	args := []string{"--models", "naive2,lockorder,naive3_bp", "--strategies", "bfs,dfs,best+fsm,best+efsm,random", "--runs", "3"}
+	a, b := benchJSON(t, args...), benchJSON(t, args...)
+	if len(a) != 3*(4+3) || len(a) != len(b) {
+		t.Fatalf("%d and %d records", len(a), len(b))
+	}
+	for i := range a {
+		if !a[i].Expected {
+			t.Errorf("%s %s: verdict %s %s", a[i].Model, a[i].Strategy, a[i].Verdict, a[i].Kind)
+		}
+		if a[i].States != b[i].States || a[i].TraceLength != b[i].TraceLength || a[i].Seed != b[i].Seed {
+			t.Errorf("%s %s seed %d: %d then %d states", a[i].Model, a[i].Strategy, a[i].Seed, a[i].States, b[i].States)
+		}
+		if a[i].Model == "naive2" && a[i].Strategy == "bfs" && a[i].PaperStates != 19013 {
+			t.Errorf("naive2 bfs: paper column %d, want Table 1's 19,013", a[i].PaperStates)
+		}
+	}
+}
+
+func TestBenchFormats(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "r.svg")
+	for _, f := range []string{"text", "markdown", "csv"} {
+		var out, errb bytes.Buffer
+		args := []string{"bench", "../../testdata/bench", "--models", "hyman", "--strategies", "bfs,best+efsm", "--format", f, "--plot", svg}
+		if code := Main(args, nil, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", f, code, errb.String())
+		}
+		want := map[string]string{"text": "paper: Hyman", "markdown": "| hyman |", "csv": "model,strategy,seed"}[f]
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%s output lacks %q:\n%s", f, want, out.String())
+		}
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil || !bytes.HasPrefix(b, []byte("<svg")) || !bytes.Contains(b, []byte("best+efsm")) {
+		t.Errorf("plot: %v %.100s", err, b)
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"bench", "../../testdata/bench", "--strategies", "best+magic"}, nil, &out, &errb); code != ExitUsage {
+		t.Errorf("unknown heuristic: exit %d", code)
+	}
+}

@@ -1,0 +1,19 @@
+; moody3.s -- 3 dining philosophers (the paper's benchmark), in the
+; moody flavour: like dining, and every sleep lasts 0..3 turns of its
+; delay loop.
+;
+; The model is in phil.inc (shared by naive2/3, dining2/3, moody2/3).
+; Expected verdict: violation `error' -- all philosophers hold their
+; left fork when one of them runs checkfordeadlock.
+;
+; Paper row (Table 1), flags, and the states a breadth-first search
+; stores before it finds the error (full states: registers of every
+; thread and all of RAM), next to the paper's BFS column:
+;
+;     Moody Dining-Phil3 (branch points), --preempt calls:
+;         320,603 states (paper: 118,979)
+
+        .equ    NPHIL, 3
+        .equ    FLAVOUR, 2
+
+        .include "phil.inc"
