@@ -279,7 +279,8 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		f.push(node{s: init, id: id, key: key(init, 0)})
 	}
 	var simStats sim.Stats
-	var out []sim.Successor
+	exp := m.NewExpander()
+	var covered [65536]bool
 	var peak int64
 	lastCheck := time.Now()
 	var deadline time.Time
@@ -287,6 +288,11 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		deadline = start.Add(opts.Timeout)
 	}
 	finish := func(v Verdict, limit string) *Result {
+		for pc, c := range covered {
+			if c {
+				res.Covered[uint16(pc)] = true
+			}
+		}
 		res.Verdict = v
 		res.Limit = limit
 		res.Stats.StatesStored = st.n
@@ -337,34 +343,33 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		for i := range n.s.Threads {
 			if n.s.Threads[i].Status != sim.Exited {
-				res.Covered[n.s.Threads[i].PC] = true
+				covered[n.s.Threads[i].PC] = true
 			}
 		}
-		var dl *sim.Violation
-		out, dl = m.Successors(n.s, out[:0], &simStats)
-		if dl != nil && report(dl, &n, nil) {
-			return finish(Violated, "")
-		}
-		for i := range out {
-			sc := &out[i]
+		stop := false
+		dl := exp.Expand(n.s, &simStats, func(next *sim.State, l sim.Label, v *sim.Violation) {
+			if stop {
+				return
+			}
 			res.Stats.Transitions++
-			if sc.Violation != nil {
-				if report(sc.Violation, &n, &sc.Label) {
-					return finish(Violated, "")
-				}
-				continue
+			if v != nil {
+				stop = report(v, &n, &l)
+				return
 			}
-			cid, isNew := st.insert(sc.State, n.id, sc.Label)
+			cid, isNew := st.insert(next, n.id, l)
 			if !isNew {
-				continue
+				return
 			}
 			seq++
-			nn := node{s: sc.State, id: cid, depth: n.depth + 1, key: key(sc.State, n.depth+1), seq: seq}
+			keep := next.Clone()
+			nn := node{s: keep, id: cid, depth: n.depth + 1, key: key(keep, n.depth+1), seq: seq}
 			if opts.Compact {
-				nn.trail = &trail{parent: n.trail, label: sc.Label}
+				nn.trail = &trail{parent: n.trail, label: l}
 			}
 			f.push(nn)
-			out[i].State = nil
+		})
+		if stop || dl != nil && report(dl, &n, nil) {
+			return finish(Violated, "")
 		}
 		if res.Stats.StatesExpanded&1023 == 0 {
 			if ctx.Err() != nil {

@@ -61,7 +61,7 @@ var benchImage = func() string {
 	if p := os.Getenv("HC11MC_BENCH_IMAGE"); p != "" {
 		return p
 	}
-	return "../testdata/bench/naive3.elf"
+	return "../testdata/bench/philo_big.elf"
 }()
 
 // TestResume: a search stopped by --max-states and resumed from its saved

@@ -24,7 +24,8 @@ type snapshot struct {
 	PageDat [][sim.PageSize]byte
 	Ctxs    [][16]byte // by id
 	Arena   [][]byte
-	Pos, FP []uint32
+	Pos     []uint32
+	Table   []uint64
 	FTable  []uint64
 	N       int
 
@@ -58,7 +59,7 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 	if st.compact {
 		sn.FTable = st.ftable
 	} else {
-		sn.PageDat, sn.Arena, sn.Pos, sn.FP = st.pageDat, st.arena, st.pos, st.fp
+		sn.PageDat, sn.Arena, sn.Pos, sn.Table = st.pageDat, st.arena, st.pos, st.table
 		sn.Ctxs = make([][16]byte, len(st.ctxs))
 		for k, id := range st.ctxs {
 			sn.Ctxs[id] = k
@@ -116,7 +117,7 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 	if sn.Compact {
 		st.ftable = sn.FTable
 	} else {
-		st.pageDat, st.arena, st.pos, st.fp = sn.PageDat, sn.Arena, sn.Pos, sn.FP
+		st.pageDat, st.arena, st.pos, st.table = sn.PageDat, sn.Arena, sn.Pos, sn.Table
 		for id, k := range sn.Ctxs {
 			st.ctxs[k] = uint32(id)
 		}
@@ -124,12 +125,6 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 			h := (&sim.Page{Data: d}).Hash()
 			st.pages[h] = append(st.pages[h], uint32(id))
 		}
-		size := len(st.table)
-		for size < 2*st.n+2 {
-			size *= 2
-		}
-		st.table = make([]uint32, size/2)
-		st.grow()
 	}
 	f := newFrontier(opts)
 	pages := map[uint32]*sim.Page{}

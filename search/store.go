@@ -36,10 +36,12 @@ type store struct {
 	pageDat [][sim.PageSize]byte
 	ctxs    map[[16]byte]uint32
 
-	arena  [][]byte // chunks of state records
-	pos    []uint32 // id → chunk<<chunkBits | offset of the state's record
-	fp     []uint32 // id → high half of the fingerprint, a cheap filter
-	table  []uint32 // open addressing: id+1, 0 empty
+	arena [][]byte // chunks of state records
+	pos   []uint32 // id → chunk<<chunkBits | offset of the state's record
+	// table is open addressing on the high half of the fingerprint: a slot
+	// holds that half and id+1 (0 empty), so a probe reads no record
+	// unless the halves match, and growing needs no record either.
+	table  []uint64
 	ftable []uint64 // compact mode: fingerprints, 0 empty
 	n      int
 
@@ -60,7 +62,7 @@ func newStore(compact bool) *store {
 	} else {
 		st.pages = map[uint64][]uint32{}
 		st.ctxs = map[[16]byte]uint32{}
-		st.table = make([]uint32, 1<<16)
+		st.table = make([]uint64, 1<<16)
 	}
 	return st
 }
@@ -84,14 +86,20 @@ func (st *store) internPage(p *sim.Page) uint32 {
 	return id
 }
 
+// internCtx returns the id of t's identity, cached in t.Tag (which the
+// simulator clears when the thread changes).
 func (st *store) internCtx(t *sim.Thread) uint32 {
+	if t.Tag>>32 == st.gen {
+		return uint32(t.Tag)
+	}
 	var k [16]byte
 	sim.Identity(t, k[:0])
-	if id, ok := st.ctxs[k]; ok {
-		return id
+	id, ok := st.ctxs[k]
+	if !ok {
+		id = uint32(len(st.ctxs))
+		st.ctxs[k] = id
 	}
-	id := uint32(len(st.ctxs))
-	st.ctxs[k] = id
+	t.Tag = st.gen<<32 | uint64(id)
 	return id
 }
 
@@ -151,24 +159,25 @@ func (st *store) insert(s *sim.State, parent uint32, l sim.Label) (uint32, bool)
 		return 0, st.insertFP(s.Hash())
 	}
 	enc := st.encode(s)
-	fp := xxhash.Sum64(enc)
-	hi := uint32(fp >> 32)
-	mask := uint64(len(st.table) - 1)
-	for i := fp & mask; ; i = (i + 1) & mask {
+	hi := xxhash.Sum64(enc) >> 32
+	size := len(st.table)
+	for i := slot(hi<<32, size); ; i++ {
+		if i == size {
+			i = 0
+		}
 		e := st.table[i]
 		if e == 0 {
 			id := uint32(st.n)
-			st.table[i] = id + 1
+			st.table[i] = hi<<32 | uint64(id+1)
 			st.n++
-			st.fp = append(st.fp, hi)
 			st.pos = append(st.pos, st.put(enc, parent, l))
-			if st.n*2 > len(st.table) {
+			if st.n*2 > size {
 				st.grow()
 			}
 			return id, true
 		}
-		id := e - 1
-		if st.fp[id] == hi {
+		if e>>32 == hi {
+			id := uint32(e) - 1
 			if old, _, _ := st.record(id); string(old) == string(enc) {
 				return id, false
 			}
@@ -209,13 +218,18 @@ func (st *store) insertFP(fp uint64) bool {
 }
 
 func (st *store) grow() {
-	t := make([]uint32, len(st.table)*2)
-	mask := uint64(len(t) - 1)
-	for id := range st.n {
-		enc, _, _ := st.record(uint32(id))
-		for i := xxhash.Sum64(enc) & mask; ; i = (i + 1) & mask {
+	size := len(st.table) * 2
+	t := make([]uint64, size)
+	for _, e := range st.table {
+		if e == 0 {
+			continue
+		}
+		for i := slot(e&^0xffffffff, size); ; i++ {
+			if i == size {
+				i = 0
+			}
 			if t[i] == 0 {
-				t[i] = uint32(id) + 1
+				t[i] = e
 				break
 			}
 		}
@@ -248,7 +262,7 @@ func (st *store) bytes() int64 {
 	if st.compact {
 		return int64(len(st.ftable)) * 8
 	}
-	n := int64(len(st.table))*4 + int64(cap(st.fp))*4 + int64(cap(st.pos))*4
+	n := int64(len(st.table))*8 + int64(cap(st.pos))*4
 	for _, c := range st.arena {
 		n += int64(cap(c))
 	}
@@ -263,7 +277,7 @@ func (st *store) usedBytes() int64 {
 	if st.compact {
 		return int64(len(st.ftable)) * 8
 	}
-	n := int64(len(st.table))*4 + int64(len(st.fp))*4 + int64(len(st.pos))*4
+	n := int64(len(st.table))*8 + int64(len(st.pos))*4
 	for _, c := range st.arena {
 		n += int64(len(c))
 	}

@@ -198,6 +198,7 @@ func (x *stepper) step() event {
 // lets the compiler hold the hot values in registers.
 func (x *stepper) steps(limit uint64) (uint64, event) {
 	t := x.t
+	t.Tag = 0
 	code := &x.m.code
 	stackCheck := len(x.m.stacks) > 0
 	pc := t.PC

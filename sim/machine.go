@@ -277,7 +277,7 @@ func IRQName(v int) string {
 // manual leaves them undefined, and the checker needs a fixed value),
 // memory as the image loads it and zero elsewhere.
 func (m *Machine) Initial() *State {
-	s := &State{id: newID()}
+	s := &State{}
 	s.Pages = append([]*Page(nil), m.init...)
 	s.Threads = []Thread{{CPU: CPU{PC: m.Config.Entry, CCR: flagS | flagX | flagI}}}
 	return s

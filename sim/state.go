@@ -2,7 +2,6 @@ package sim
 
 import (
 	"encoding/binary"
-	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -19,7 +18,6 @@ type Page struct {
 	// Tag is free for a visited-state store to cache the page's index in
 	// its intern table (see package search); the simulator never reads it.
 	Tag    uint64
-	owner  uint64 // the state that may write it in place; 0 = frozen
 	hash   uint64
 	hashed bool
 }
@@ -72,6 +70,10 @@ type Thread struct {
 	PrevPC  uint16 // PC of the last instruction executed
 	Cycles  uint64 // E-clock cycles executed by this thread
 	Dropped uint32 // shadow entries lost to the MaxShadow bound
+	// Tag is free for a visited-state store to cache the index of this
+	// thread's identity in its intern table (see package search); the
+	// simulator clears it whenever the thread runs or takes an interrupt.
+	Tag     uint64
 	NShadow uint8
 	// Shadow holds, innermost last, the stack address at which each live
 	// call or interrupt frame keeps its return address (the high byte).
@@ -116,33 +118,91 @@ type State struct {
 	Pages       []*Page
 	Atomic      uint8 // 0, or thread id + 1 of the thread inside __mc_atomic_begin
 	AtomicDepth uint8
-	id          uint64
+
+	// owned marks the pages this state made itself since it was last
+	// cloned or frozen: only those are written in place; any other page
+	// may be shared and is copied on its first write.
+	owned   uint64   // pages 0..63
+	ownedHi []uint64 // pages 64 and up, when the map has that many
+
+	pool *[]*Page // an Expander's scratch state takes new pages from here
 }
 
-var stateIDs atomic.Uint64
+func (s *State) owns(i int) bool {
+	if i < 64 {
+		return s.owned&(1<<i) != 0
+	}
+	j := i/64 - 1
+	return j < len(s.ownedHi) && s.ownedHi[j]&(1<<(i%64)) != 0
+}
 
-func newID() uint64 { return stateIDs.Add(1) }
+func (s *State) own(i int) {
+	if i < 64 {
+		s.owned |= 1 << i
+		return
+	}
+	j := i/64 - 1
+	for len(s.ownedHi) <= j {
+		s.ownedHi = append(s.ownedHi, 0)
+	}
+	s.ownedHi[j] |= 1 << (i % 64)
+}
+
+// stateBlock lays a small state out in one allocation: the state, its
+// threads and its page vector.
+type stateBlock struct {
+	s  State
+	th [4]Thread
+	pg [24]*Page
+}
+
+type stateBlock2 struct {
+	s  State
+	th [2]Thread
+	pg [24]*Page
+}
 
 // Clone returns a copy of s that can be changed without affecting s. Both
 // give up in-place writing of their pages: the next write to a page copies it.
 func (s *State) Clone() *State {
-	n := &State{
-		Threads:     append([]Thread(nil), s.Threads...),
-		Pages:       append([]*Page(nil), s.Pages...),
-		Atomic:      s.Atomic,
-		AtomicDepth: s.AtomicDepth,
-		id:          newID(),
+	var n *State
+	switch nt, np := len(s.Threads), len(s.Pages); {
+	case nt <= 2 && np <= 24:
+		b := &stateBlock2{}
+		n = &b.s
+		n.Threads = append(b.th[:0:2], s.Threads...)
+		n.Pages = append(b.pg[:0:np], s.Pages...)
+	case nt <= 4 && np <= 24:
+		b := &stateBlock{}
+		n = &b.s
+		n.Threads = append(b.th[:0:4], s.Threads...)
+		n.Pages = append(b.pg[:0:np], s.Pages...)
+	default:
+		n = &State{
+			Threads: append([]Thread(nil), s.Threads...),
+			Pages:   append([]*Page(nil), s.Pages...),
+		}
 	}
-	s.id = newID()
+	n.Atomic, n.AtomicDepth = s.Atomic, s.AtomicDepth
+	s.Freeze()
 	return n
 }
 
 // page returns page i ready to be written.
 func (s *State) page(i int) *Page {
 	p := s.Pages[i]
-	if p.owner != s.id {
-		np := &Page{Data: p.Data, owner: s.id}
+	if !s.owns(i) {
+		var np *Page
+		if s.pool != nil && len(*s.pool) > 0 {
+			free := *s.pool
+			np = free[len(free)-1]
+			*s.pool = free[:len(free)-1]
+			*np = Page{Data: p.Data}
+		} else {
+			np = &Page{Data: p.Data}
+		}
 		s.Pages[i] = np
+		s.own(i)
 		return np
 	}
 	p.hashed = false
@@ -208,7 +268,12 @@ func (s *State) Equal(o *State) bool {
 
 // Freeze marks every page of s shared, so that s can be kept (in a visited
 // set, a frontier) while copies of it are changed.
-func (s *State) Freeze() { s.id = newID() }
+func (s *State) Freeze() {
+	s.owned = 0
+	for i := range s.ownedHi {
+		s.ownedHi[i] = 0
+	}
+}
 
 // Identity appends the bytes that make up thread t's part of a state's
 // identity (registers, status, critical-section depth) to b.

@@ -42,16 +42,62 @@ func (s *State) mayRun(i int) bool {
 // the deadlock property is violated and deadlock describes it. st, if not
 // nil, accumulates counts.
 func (m *Machine) Successors(s *State, out []Successor, st *Stats) (succ []Successor, deadlock *Violation) {
+	e := m.NewExpander()
+	dl := e.Expand(s, st, func(next *State, l Label, v *Violation) {
+		out = append(out, Successor{State: next.Clone(), Label: l, Violation: v})
+	})
+	return out, dl
+}
+
+// An Expander generates the transitions out of states on one scratch
+// state, so that a successor the caller already knows costs no
+// allocation: only a successor it keeps (by cloning it) is copied, and
+// pages written for the others are reused. An Expander is not safe for
+// concurrent use; use one per goroutine.
+type Expander struct {
+	m       *Machine
+	scratch State
+	free    []*Page
+}
+
+// NewExpander returns an Expander for m.
+func (m *Machine) NewExpander() *Expander {
+	e := &Expander{m: m}
+	e.scratch.pool = &e.free
+	return e
+}
+
+// reset makes the scratch state a copy of s, taking back the pages the
+// previous successor wrote unless it was kept.
+func (e *Expander) reset(s *State) *State {
+	n := &e.scratch
+	for i := range n.Pages {
+		if n.owns(i) {
+			e.free = append(e.free, n.Pages[i])
+		}
+	}
+	n.Freeze()
+	n.Threads = append(n.Threads[:0], s.Threads...)
+	n.Pages = append(n.Pages[:0], s.Pages...)
+	n.Atomic, n.AtomicDepth = s.Atomic, s.AtomicDepth
+	return n
+}
+
+// Expand calls visit for every transition out of s (see Successors) with
+// the state it leads to, the label and the violation it causes, if any.
+// next is valid only during the call: Clone it to keep it. Expand returns
+// the deadlock violation when nothing can move.
+func (e *Expander) Expand(s *State, st *Stats, visit func(next *State, l Label, v *Violation)) (deadlock *Violation) {
+	m := e.m
 	s.Freeze()
-	n := len(out)
-	infeasible := false
+	any, infeasible := false, false
 	for i := range s.Threads {
 		if !s.mayRun(i) {
 			continue
 		}
 		var total uint64 = 1
 		for c := uint64(0); c < total; c++ {
-			ns := s.Clone()
+			ns := e.reset(s)
 			steps, choices, ev, v := m.run(ns, i, c, 0, st)
 			if c == 0 {
 				total = choices
@@ -62,7 +108,8 @@ func (m *Machine) Successors(s *State, out []Successor, st *Stats) (succ []Succe
 			if ev == evBlocked || ev == evInfeasible {
 				continue
 			}
-			out = append(out, Successor{State: ns, Label: Label{Thread: i, IRQ: -1, Steps: steps, Choice: c}, Violation: v})
+			any = true
+			visit(ns, Label{Thread: i, IRQ: -1, Steps: steps, Choice: c}, v)
 		}
 	}
 	if s.Atomic == 0 {
@@ -75,22 +122,24 @@ func (m *Machine) Successors(s *State, out []Successor, st *Stats) (succ []Succe
 				if !m.canTake(t, v) {
 					continue
 				}
-				ns := s.Clone()
+				ns := e.reset(s)
 				viol := m.interrupt(ns, i, v)
-				out = append(out, Successor{State: ns, Label: Label{Thread: i, IRQ: v}, Violation: viol})
+				any = true
+				visit(ns, Label{Thread: i, IRQ: v}, viol)
 			}
 		}
 	}
+	e.reset(s)
 	// A thread stuck at __mc_assume(0) makes every execution through s
 	// infeasible: no deadlock is reported for it (DESIGN: "dropped, silently").
-	if len(out) == n && !infeasible {
+	if !any && !infeasible {
 		for i := range s.Threads {
 			if s.Threads[i].Status != Exited {
-				return out, m.deadlock(s)
+				return m.deadlock(s)
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 func (m *Machine) canTake(t *Thread, v int) bool {
@@ -105,6 +154,7 @@ func (m *Machine) canTake(t *Thread, v int) bool {
 func (m *Machine) interrupt(s *State, i int, v int) *Violation {
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1}
 	t := x.t
+	t.Tag = 0
 	at := t.PC
 	if t.Status != Waiting {
 		x.pushFrame(t.PC)
