@@ -68,8 +68,16 @@ var strategies = [][]string{
 // that verdict, exhaustive runs agree on the number of states, BFS traces
 // are the shortest, and every trace replays.
 func TestModels(t *testing.T) {
-	dir := "../../testdata/models"
+	for _, dir := range []string{"../../testdata/models", "../../testdata/bench"} {
+		testModels(t, dir)
+	}
+}
+
+func testModels(t *testing.T, dir string) {
 	for _, e := range readManifest(t, dir) {
+		if e.Kind == "throughput" || testing.Short() && filepath.Base(dir) == "bench" {
+			continue
+		}
 		t.Run(e.Name, func(t *testing.T) {
 			file := filepath.Join(dir, e.File)
 			stored := -1

@@ -31,7 +31,8 @@ can move, value 0 for every nondeterministic choice, an interrupt only when no
 thread can move otherwise — or, with --seed, random choices everywhere.
 
 It stops at a violation (exit 1), when every thread has exited, at a
-deadlock (exit 1), or after --steps instructions. Memory the image does not
+deadlock (exit 1), or after --steps instructions (a billion by default, a
+few seconds: firmware that never ends cannot hang the tool). Memory the image does not
 load reads as 0 at power-up; registers are as the reset leaves them (CCR =
 S X I set, everything else 0).
 
@@ -47,7 +48,7 @@ followed by the bytes and the disassembly; a last line "final" has the same fiel
 	fs := c.Flags()
 	o.load.register(fs)
 	o.machine.register(fs, "every")
-	fs.Uint64Var(&o.steps, "steps", 0, "stop after N instructions (0: until the firmware stops)")
+	fs.Uint64Var(&o.steps, "steps", 1000000000, "stop after N instructions (0: no bound, until the firmware stops by itself)")
 	fs.StringVar(&o.start, "start", "", "begin at this address or symbol instead of the reset vector")
 	fs.BoolVar(&o.trace, "trace", false, "print every instruction with the registers before it")
 	fs.Int64Var(&o.seed, "seed", -1, "make every choice at random with this seed")
