@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test demo tools check-tools vet fmt bench objdump-diff testdata clean
+.PHONY: all build test demo tools bench objdump-diff results testdata clean
 
 all: build
 
@@ -46,6 +46,10 @@ objdump-diff: tools
 ## bench: the performance benchmarks reported in the README
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim ./search ./heuristics
+
+## results: regenerate the benchmark results shown in the README (docs/results.svg and the tables)
+results: build
+	./$(BIN) bench --format markdown --plot docs/results.svg
 
 ## testdata: rebuild the checked-in test images from their sources (needs the binutils)
 testdata: tools
