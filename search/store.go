@@ -257,29 +257,26 @@ func (st *store) growFP() {
 	st.ftable = t
 }
 
-// bytes is the memory the store holds.
-func (st *store) bytes() int64 {
-	if st.compact {
-		return int64(len(st.ftable)) * 8
-	}
-	n := int64(len(st.table))*8 + int64(cap(st.pos))*4
-	for _, c := range st.arena {
-		n += int64(cap(c))
-	}
-	n += int64(len(st.pageDat)) * (sim.PageSize + 24)
-	n += int64(len(st.ctxs)) * 40
-	return n
-}
+// bytes is the memory the store holds; with used, the memory its states
+// take (arena chunks counted as far as they are filled), for the
+// bytes-per-state figure.
+func (st *store) bytes() int64 { return st.size(false) }
 
-// usedBytes is the memory the stored states actually take (the last arena
-// chunk counted as far as it is filled), for the bytes-per-state figure.
-func (st *store) usedBytes() int64 {
+func (st *store) usedBytes() int64 { return st.size(true) }
+
+func (st *store) size(used bool) int64 {
 	if st.compact {
 		return int64(len(st.ftable)) * 8
 	}
-	n := int64(len(st.table))*8 + int64(len(st.pos))*4
+	capOrLen := func(n, c int) int64 {
+		if used {
+			return int64(n)
+		}
+		return int64(c)
+	}
+	n := int64(len(st.table))*8 + capOrLen(len(st.pos), cap(st.pos))*4
 	for _, c := range st.arena {
-		n += int64(len(c))
+		n += capOrLen(len(c), cap(c))
 	}
 	n += int64(len(st.pageDat)) * (sim.PageSize + 24)
 	n += int64(len(st.ctxs)) * 40

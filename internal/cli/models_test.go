@@ -3,29 +3,15 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 )
 
-type manifestEntry struct {
-	Name     string   `json:"name"`
-	File     string   `json:"file"`
-	Flags    []string `json:"flags"`
-	Expect   string   `json:"expect"`
-	Property string   `json:"property"`
-	Kind     string   `json:"kind"`
-}
-
-func readManifest(t *testing.T, dir string) []manifestEntry {
+func readManifest(t *testing.T, dir string) []benchModel {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	m, err := readBenchManifest(dir)
 	if err != nil {
-		t.Skipf("no manifest in %s: %v", dir, err)
-	}
-	var m []manifestEntry
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("%s/manifest.json: %v", dir, err)
+		t.Fatalf("%s: %v", dir, err)
 	}
 	return m
 }
