@@ -41,6 +41,7 @@ type checkOptions struct {
 	aim       string
 	saveTo    string
 	resume    string
+	goalMem   []string
 }
 
 func newCheck(stdout, stderr io.Writer) *cobra.Command {
@@ -90,6 +91,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress line")
 	fs.StringVar(&o.saveTo, "save-frontier", "", "when a limit stops the search, save what is left to FILE (continue with --resume FILE)")
 	fs.StringVar(&o.resume, "resume", "", "continue the search saved in FILE by --save-frontier (same firmware, flags and --search)")
+	fs.StringArrayVar(&o.goalMem, "goal-mem", nil, "ADDR=v1,v2,...: the memory valuation --heuristic hamming aims at, bytes from ADDR on (repeatable)")
 	fs.StringVar(&o.aim, "aim", "", "the property the heuristic aims at: reach, error, assert, mutex or deadlock (default: the first of these the firmware can violate)")
 }
 

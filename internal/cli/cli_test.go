@@ -95,3 +95,22 @@ func TestSaveResume(t *testing.T) {
 		t.Errorf("resume on another image: exit %d %s", c, errb.String())
 	}
 }
+
+// --heuristic hamming ranks by the bits in which --goal-mem differs: on
+// reach.s (a + b == 5 calls goal; a and b are pushed at 0x1F and 0x1E) it
+// finds the goal in fewer states than an unguided search.
+func TestHamming(t *testing.T) {
+	img := "../../testdata/models/reach.elf"
+	guided, code := runJSON(t, "check", img, "--json", "--reach", "goal", "--heuristic", "hamming", "--goal-mem", "0x1e=3,2")
+	if code != ExitViolation || guided.Violation == nil || guided.Violation.Kind != "reach" {
+		t.Fatalf("hamming: exit %d %+v", code, guided)
+	}
+	plain, _ := runJSON(t, "check", img, "--json", "--reach", "goal", "--heuristic", "none")
+	if guided.Stats.StatesStored >= plain.Stats.StatesStored {
+		t.Errorf("hamming stored %d states, unguided %d", guided.Stats.StatesStored, plain.Stats.StatesStored)
+	}
+	var out, errb bytes.Buffer
+	if c := Main([]string{"check", img, "--heuristic", "hamming"}, nil, &out, &errb); c != ExitUsage || !strings.Contains(errb.String(), "--goal-mem") {
+		t.Errorf("hamming without --goal-mem: exit %d %s", c, errb.String())
+	}
+}

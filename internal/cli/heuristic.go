@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/loader"
@@ -30,7 +31,7 @@ func buildEstimator(img *loader.Image, m *sim.Machine, o *checkOptions, strat se
 		return nil, "no heuristic: " + strat.String() + " search degenerates to breadth-first", nil
 	}
 	if kind == heuristics.Hamming {
-		return nil, "", usagef("--heuristic hamming needs a target memory valuation, which check does not take yet; use fsm, aicfg or efsm")
+		return hammingEstimator(img, m, o)
 	}
 	props := aimOrder
 	if o.aim != "" {
@@ -80,4 +81,47 @@ func estimator(m *sim.Machine, h *heuristics.Heuristic) func(*sim.State) int {
 		}
 		return d
 	}
+}
+
+// hammingEstimator ranks states by the number of bits in which the bytes
+// named by --goal-mem differ from the values given there.
+func hammingEstimator(img *loader.Image, m *sim.Machine, o *checkOptions) (func(*sim.State) int, string, error) {
+	if len(o.goalMem) == 0 {
+		return nil, "", usagef("--heuristic hamming needs --goal-mem ADDR=v1,v2,...: the memory valuation to aim at")
+	}
+	var addrs []uint16
+	var target []byte
+	for _, g := range o.goalMem {
+		a, vals, ok := strings.Cut(g, "=")
+		if !ok || vals == "" {
+			return nil, "", usagef("--goal-mem %q: want ADDR=v1,v2,...", g)
+		}
+		addr, err := resolve(img, a)
+		if err != nil {
+			return nil, "", usagef("--goal-mem %q: %v", g, err)
+		}
+		for i, v := range strings.Split(vals, ",") {
+			n, err := loader.ParseAddr(strings.TrimSpace(v))
+			if err != nil || n > 255 {
+				return nil, "", usagef("--goal-mem %q: %q is not a byte value", g, v)
+			}
+			at := addr + uint16(i)
+			if !m.Writable(at) {
+				return nil, "", usagef("--goal-mem %q: 0x%04X is not writable memory, so it never changes", g, at)
+			}
+			addrs = append(addrs, at)
+			target = append(target, byte(n))
+		}
+	}
+	h, err := heuristics.New(img, heuristics.Config{Kind: heuristics.Hamming, HammingTarget: target})
+	if err != nil {
+		return nil, "", usagef("--heuristic hamming: %v", err)
+	}
+	mem := make([]byte, len(addrs))
+	return func(s *sim.State) int {
+		for i, a := range addrs {
+			mem[i] = m.ReadMem(s, a)
+		}
+		return h.EstimateMemory(mem)
+	}, fmt.Sprintf("the heuristic aims at %d bytes of memory", len(addrs)), nil
 }
