@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,5 +113,31 @@ func TestHamming(t *testing.T) {
 	var out, errb bytes.Buffer
 	if c := Main([]string{"check", img, "--heuristic", "hamming"}, nil, &out, &errb); c != ExitUsage || !strings.Contains(errb.String(), "--goal-mem") {
 		t.Errorf("hamming without --goal-mem: exit %d %s", c, errb.String())
+	}
+}
+
+// A trace that does not lead to its violation makes replay exit 4, loudly.
+func TestReplayMismatch(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "cex.json")
+	if _, code := runJSON(t, "check", "../../testdata/models/error_reach.elf", "--json", "--search", "bfs", "--trace", trace); code != ExitViolation {
+		t.Fatalf("check exit %d", code)
+	}
+	b, _ := os.ReadFile(trace)
+	var tf traceFile
+	if err := json.Unmarshal(b, &tf); err != nil {
+		t.Fatal(err)
+	}
+	for i := range tf.Steps {
+		if tf.Steps[i].Choice == 3 { // the value that leads to __mc_error
+			tf.Steps[i].Choice = 2
+		}
+	}
+	if err := writeTrace(trace, &tf); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"replay", trace}, nil, &out, &errb); code != ExitNoReplay || !strings.Contains(errb.String(), "does not replay") {
+		t.Errorf("replay of a changed trace: exit %d, %s", code, errb.String())
 	}
 }
