@@ -1,0 +1,66 @@
+// Package sim executes 68HC11 machine code exactly as the M68HC11 Reference
+// Manual defines it, as concurrent threads and interrupt handlers, and
+// enumerates the transitions between global states for the search.
+//
+// It is for the concrete semantics: registers, flags, cycles, memory, the
+// harness routines of DESIGN.md, interrupts, properties observed while
+// stepping, and labels from which a trace can be replayed. It does not know
+// in which order states are explored (package search) nor how far they are
+// from a target (package heuristics).
+//
+// # Semantics in one place
+//
+// The arithmetic of every instruction is one function in alu.go, taking
+// and returning plain values (result and condition codes); exec.go only
+// computes effective addresses and moves operands. A second value domain —
+// bit-vector terms for a symbolic engine — implements the same functions
+// and is checked against them operation by operation; the concrete path
+// pays nothing for this (see BenchmarkRunLoop). The tests check these
+// functions against an independent model written from the manual's Boolean
+// formulas, exhaustively on 8-bit operands.
+//
+// # States
+//
+// A State is a value: the threads' contexts, the writable memory (RAM and
+// I/O registers) in 64-byte pages shared between states until written
+// (copy on write), and the scheduler's flags. Equal states have equal
+// hashes: Hash and Equal cover the registers, the top of each thread's
+// stack, its status and critical-section depth, the atomic-section owner,
+// and memory. Cycle counts, the shadow call stack and the previous PC are
+// bookkeeping outside the identity; nothing the simulator decides depends
+// on them. Read-only memory is not part of a state.
+//
+// # Decisions where the manual or the design leaves room
+//
+//   - Power-up: memory the image does not load reads 0; the registers are
+//     as the reset leaves them with the undefined ones 0: CCR has S, X and I
+//     set, A, B, X, Y and SP are 0.
+//   - EEPROM is read-only to ordinary stores (its programming sequence is
+//     not modelled): a store there is a rom-write violation, like ROM.
+//   - The shadow call stack records, per call and interrupt frame, the
+//     stack address of its return address; return addresses are read
+//     through it from memory, so it follows firmware that rewrites its
+//     stack. It keeps the innermost 32 frames.
+//   - A thread ends on __mc_thread_exit or when an RTS finds its stack
+//     empty (SP at the top of the thread's stack: its initial SP for a
+//     created thread, the first LDS for thread 0).
+//   - Interrupts may be taken by any thread that has not exited and whose
+//     CCR lets it (I clear; X clear for xirq), at every scheduling point,
+//     outside atomic sections; each is its own transition. A thread in WAI
+//     or STOP can only move by an interrupt; with none possible it counts
+//     as blocked for the deadlock property.
+//   - __mc_assume(0) blocks its thread silently: a state where nothing else
+//     can move is then not a deadlock, since every execution through it is
+//     infeasible.
+//   - SWI and illegal opcodes (TEST included, outside test modes) trap
+//     through their vectors when the image installs them; otherwise they
+//     are illegal-opcode violations.
+//   - --preempt shared counts as shared every access to writable memory
+//     outside the thread's own live stack (from SP+1 to the top of its
+//     stack).
+//   - Under calls, yield and shared preemption a transition runs one thread
+//     to its next scheduling point, but at most Config.MaxRun instructions
+//     (then the search continues from there and the cut is counted), and a
+//     nondeterministic choice always ends a transition, so a label carries
+//     at most one choice.
+package sim
