@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test demo tools bench objdump-diff results testdata clean
+.PHONY: all build test demo tools lint bench objdump-diff results testdata clean
 
 all: build
 
@@ -42,6 +42,12 @@ tools:
 ## objdump-diff: the long differential test of the decoder against m68hc11-objdump
 objdump-diff: tools
 	$(GO) test ./isa/m68hc11 -run ObjdumpDifferential -objdump -v
+
+## lint: staticcheck with every check (installed into GOPATH/bin when missing)
+STATICCHECK ?= $(shell go env GOPATH)/bin/staticcheck
+lint:
+	@[ -x "$(STATICCHECK)" ] || $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+	$(STATICCHECK) -checks all,-ST1003,-ST1005 ./...
 
 ## bench: the performance benchmarks reported in the README
 bench:

@@ -432,7 +432,7 @@ func TestALU16Random(t *testing.T) {
 			for i, p := range pairs {
 				poke(t, m, s, 0x0150, uint8(p.m>>8))
 				poke(t, m, s, 0x0151, uint8(p.m))
-				ccr := uint8(i*37) | 0
+				ccr := uint8(i * 37)
 				in := CPU{X: 0x1111, Y: 0x2222, A: 0x33, B: 0x44, CCR: ccr}
 				set16(&in, o.reg, p.a)
 				th := exec1(t, m, s, in)

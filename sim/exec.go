@@ -81,8 +81,6 @@ type stepper struct {
 	// next choice within it; after a step, radix is the number of choices.
 	choice uint64
 	radix  uint64
-
-	shared bool // a shared (non-stack) location was touched
 }
 
 func (x *stepper) fault(k Kind, pc, addr uint16, format string, args ...any) {
