@@ -83,6 +83,13 @@ type stepper struct {
 	radix  uint64
 }
 
+// violation returns a copy of the recorded violation, so that the stepper
+// itself can stay on the stack.
+func (x *stepper) violation() *Violation {
+	v := x.viol
+	return &v
+}
+
 func (x *stepper) fault(k Kind, pc, addr uint16, format string, args ...any) {
 	if x.bad {
 		return

@@ -86,7 +86,7 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 				res.Steps--
 				continue
 			case evViolation:
-				res.Violation = &x.viol
+				res.Violation = x.violation()
 				m.finalLine(opts.Trace, s, i, res.Cycles)
 				return res
 			case evInfeasible:
@@ -96,7 +96,7 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 			}
 			if m.hasGoals && m.isGoal(t.PC) {
 				x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
-				res.Violation = &x.viol
+				res.Violation = x.violation()
 				m.finalLine(opts.Trace, s, i, res.Cycles)
 				return res
 			}

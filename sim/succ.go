@@ -67,9 +67,9 @@ func (m *Machine) NewExpander() *Expander {
 	return e
 }
 
-// reset makes the scratch state a copy of s, taking back the pages the
-// previous successor wrote unless it was kept.
-func (e *Expander) reset(s *State) *State {
+// recycle takes back the pages the last successor wrote, unless it was
+// kept (cloned, which leaves the scratch state owning nothing).
+func (e *Expander) recycle() {
 	n := &e.scratch
 	for i := range n.Pages {
 		if n.owns(i) {
@@ -77,6 +77,12 @@ func (e *Expander) reset(s *State) *State {
 		}
 	}
 	n.Freeze()
+}
+
+// reset makes the scratch state a copy of s, after recycle.
+func (e *Expander) reset(s *State) *State {
+	e.recycle()
+	n := &e.scratch
 	n.Threads = append(n.Threads[:0], s.Threads...)
 	n.Pages = append(n.Pages[:0], s.Pages...)
 	n.Atomic, n.AtomicDepth = s.Atomic, s.AtomicDepth
@@ -129,7 +135,7 @@ func (e *Expander) Expand(s *State, st *Stats, visit func(next *State, l Label, 
 			}
 		}
 	}
-	e.reset(s)
+	e.recycle()
 	// A thread stuck at __mc_assume(0) makes every execution through s
 	// infeasible: no deadlock is reported for it (DESIGN: "dropped, silently").
 	if !any && !infeasible {
@@ -165,7 +171,7 @@ func (m *Machine) interrupt(s *State, i int, v int) *Violation {
 		x.checkStack(at)
 	}
 	if x.bad {
-		return &x.viol
+		return x.violation()
 	}
 	return nil
 }
@@ -225,13 +231,13 @@ func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (st
 		t := x.t
 		switch {
 		case ev == evViolation:
-			return steps, choices, ev, &x.viol
+			return steps, choices, ev, x.violation()
 		case ev == evBlocked || ev == evInfeasible:
 			return steps, choices, ev, nil
 		}
 		if m.isGoal(t.PC) && t.Status == Running {
 			x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
-			return steps, choices, evViolation, &x.viol
+			return steps, choices, evViolation, x.violation()
 		}
 		bound := steps >= uint32(m.Config.MaxRun)
 		stop := x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery || bound || m.schedPoint(s, t)
