@@ -347,26 +347,36 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			}
 		}
 		stop := false
-		dl := exp.Expand(n.s, &simStats, func(next *sim.State, l sim.Label, v *sim.Violation) {
+		dl := exp.ExpandBatch(n.s, &simStats, func(b []sim.Succ) {
 			if stop {
 				return
 			}
-			res.Stats.Transitions++
-			if v != nil {
-				stop = report(v, &n, &l)
-				return
+			for i := range b {
+				if b[i].Violation == nil {
+					st.prepare(i, b[i].State)
+				}
 			}
-			cid, isNew := st.insert(next, n.id, l)
-			if !isNew {
-				return
+			for i := range b {
+				sc := &b[i]
+				res.Stats.Transitions++
+				if sc.Violation != nil {
+					if stop = report(sc.Violation, &n, &sc.Label); stop {
+						return
+					}
+					continue
+				}
+				cid, isNew := st.insertKey(i, n.id, sc.Label)
+				if !isNew {
+					continue
+				}
+				seq++
+				keep := sc.State.Clone()
+				nn := node{s: keep, id: cid, depth: n.depth + 1, key: key(keep, n.depth+1), seq: seq}
+				if opts.Compact {
+					nn.trail = &trail{parent: n.trail, label: sc.Label}
+				}
+				f.push(nn)
 			}
-			seq++
-			keep := next.Clone()
-			nn := node{s: keep, id: cid, depth: n.depth + 1, key: key(keep, n.depth+1), seq: seq}
-			if opts.Compact {
-				nn.trail = &trail{parent: n.trail, label: l}
-			}
-			f.push(nn)
 		})
 		if stop || dl != nil && report(dl, &n, nil) {
 			return finish(Violated, "")

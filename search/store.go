@@ -45,7 +45,8 @@ type store struct {
 	ftable []uint64 // compact mode: fingerprints, 0 empty
 	n      int
 
-	scratch []byte
+	keys []prepKey // a batch of successors prepared for insertion
+	sink uint64    // keeps the slot touches of prepare from being optimised away
 }
 
 const (
@@ -103,9 +104,8 @@ func (st *store) internCtx(t *sim.Thread) uint32 {
 	return id
 }
 
-// encode writes the canonical string of s into st.scratch.
-func (st *store) encode(s *sim.State) []byte {
-	b := st.scratch[:0]
+// encode appends the canonical string of s to b.
+func (st *store) encode(b []byte, s *sim.State) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
 	for i := range s.Threads {
 		b = binary.AppendUvarint(b, uint64(st.internCtx(&s.Threads[i])))
@@ -114,7 +114,6 @@ func (st *store) encode(s *sim.State) []byte {
 	for _, p := range s.Pages {
 		b = binary.AppendUvarint(b, uint64(st.internPage(p)))
 	}
-	st.scratch = b
 	return b
 }
 
@@ -152,14 +151,47 @@ func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 	return uint32(c)<<chunkBits | uint32(off)
 }
 
+// A prepKey is a state prepared for insertion: its string and fingerprint.
+type prepKey struct {
+	enc []byte
+	fp  uint64 // compact mode: the state's hash; exact mode: the high half of the string's
+}
+
+// prepare computes the key of s into st.keys[k] and touches the table slot
+// it will probe. Preparing a whole batch of successors before inserting
+// any lets the processor fetch their slots from memory in parallel.
+func (st *store) prepare(k int, s *sim.State) {
+	for len(st.keys) <= k {
+		st.keys = append(st.keys, prepKey{})
+	}
+	key := &st.keys[k]
+	if st.compact {
+		key.fp = s.Hash()
+		if key.fp == 0 {
+			key.fp = 1
+		}
+		st.sink += st.ftable[slot(key.fp, len(st.ftable))]
+		return
+	}
+	key.enc = st.encode(key.enc[:0], s)
+	key.fp = xxhash.Sum64(key.enc) >> 32
+	st.sink += st.table[slot(key.fp<<32, len(st.table))]
+}
+
 // insert adds s unless it is already stored; it returns the state's id
 // (exact mode) and whether it was new.
 func (st *store) insert(s *sim.State, parent uint32, l sim.Label) (uint32, bool) {
+	st.prepare(0, s)
+	return st.insertKey(0, parent, l)
+}
+
+// insertKey is insert for the state prepared as key k.
+func (st *store) insertKey(k int, parent uint32, l sim.Label) (uint32, bool) {
+	key := &st.keys[k]
 	if st.compact {
-		return 0, st.insertFP(s.Hash())
+		return 0, st.insertFP(key.fp)
 	}
-	enc := st.encode(s)
-	hi := xxhash.Sum64(enc) >> 32
+	enc, hi := key.enc, key.fp
 	size := len(st.table)
 	for i := slot(hi<<32, size); ; i++ {
 		if i == size {
@@ -195,9 +227,6 @@ func slot(fp uint64, size int) int {
 }
 
 func (st *store) insertFP(fp uint64) bool {
-	if fp == 0 {
-		fp = 1
-	}
 	size := len(st.ftable)
 	for i := slot(fp, size); ; i++ {
 		if i == size {

@@ -49,28 +49,39 @@ func (m *Machine) Successors(s *State, out []Successor, st *Stats) (succ []Succe
 	return out, dl
 }
 
-// An Expander generates the transitions out of states on one scratch
-// state, so that a successor the caller already knows costs no
+// An Expander generates the transitions out of states on reusable scratch
+// states, so that a successor the caller already knows costs no
 // allocation: only a successor it keeps (by cloning it) is copied, and
-// pages written for the others are reused. An Expander is not safe for
-// concurrent use; use one per goroutine.
+// pages written for the others are reused. Successors come in batches, so
+// that the caller can look all of a batch up in its visited set at once
+// and let the memory system overlap the lookups. An Expander is not safe
+// for concurrent use; use one per goroutine.
 type Expander struct {
-	m       *Machine
-	scratch State
-	free    []*Page
+	m     *Machine
+	slots []*State
+	batch []Succ
+	free  []*Page
 }
+
+// Succ is one transition of a batch: the state it leads to (valid only
+// during the batch callback: Clone it to keep it), its label, and the
+// violation it causes, if any.
+type Succ struct {
+	State     *State
+	Label     Label
+	Violation *Violation
+}
+
+// batchMax bounds a batch, so that a nondeterministic choice among
+// thousands of values does not hold thousands of scratch states.
+const batchMax = 32
 
 // NewExpander returns an Expander for m.
-func (m *Machine) NewExpander() *Expander {
-	e := &Expander{m: m}
-	e.scratch.pool = &e.free
-	return e
-}
+func (m *Machine) NewExpander() *Expander { return &Expander{m: m} }
 
-// recycle takes back the pages the last successor wrote, unless it was
-// kept (cloned, which leaves the scratch state owning nothing).
-func (e *Expander) recycle() {
-	n := &e.scratch
+// recycle takes back the pages a scratch state wrote, unless it was kept
+// (cloned, which leaves it owning nothing).
+func (e *Expander) recycle(n *State) {
 	for i := range n.Pages {
 		if n.owns(i) {
 			e.free = append(e.free, n.Pages[i])
@@ -79,10 +90,14 @@ func (e *Expander) recycle() {
 	n.Freeze()
 }
 
-// reset makes the scratch state a copy of s, after recycle.
-func (e *Expander) reset(s *State) *State {
-	e.recycle()
-	n := &e.scratch
+// slot returns scratch state k, made a copy of s.
+func (e *Expander) slot(k int, s *State) *State {
+	for len(e.slots) <= k {
+		n := &State{pool: &e.free}
+		e.slots = append(e.slots, n)
+	}
+	n := e.slots[k]
+	e.recycle(n)
 	n.Threads = append(n.Threads[:0], s.Threads...)
 	n.Pages = append(n.Pages[:0], s.Pages...)
 	n.Atomic, n.AtomicDepth = s.Atomic, s.AtomicDepth
@@ -94,16 +109,33 @@ func (e *Expander) reset(s *State) *State {
 // next is valid only during the call: Clone it to keep it. Expand returns
 // the deadlock violation when nothing can move.
 func (e *Expander) Expand(s *State, st *Stats, visit func(next *State, l Label, v *Violation)) (deadlock *Violation) {
+	return e.ExpandBatch(s, st, func(b []Succ) {
+		for i := range b {
+			visit(b[i].State, b[i].Label, b[i].Violation)
+		}
+	})
+}
+
+// ExpandBatch is Expand handing the transitions over in batches, in the
+// same order; the states of a batch are valid only during its call.
+func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadlock *Violation) {
 	m := e.m
 	s.Freeze()
+	b := e.batch[:0]
 	any, infeasible := false, false
+	emit := func() {
+		if len(b) == batchMax {
+			flush(b)
+			b = b[:0]
+		}
+	}
 	for i := range s.Threads {
 		if !s.mayRun(i) {
 			continue
 		}
 		var total uint64 = 1
 		for c := uint64(0); c < total; c++ {
-			ns := e.reset(s)
+			ns := e.slot(len(b), s)
 			steps, choices, ev, v := m.run(ns, i, c, 0, st)
 			if c == 0 {
 				total = choices
@@ -115,7 +147,8 @@ func (e *Expander) Expand(s *State, st *Stats, visit func(next *State, l Label, 
 				continue
 			}
 			any = true
-			visit(ns, Label{Thread: i, IRQ: -1, Steps: steps, Choice: c}, v)
+			b = append(b, Succ{ns, Label{Thread: i, IRQ: -1, Steps: steps, Choice: c}, v})
+			emit()
 		}
 	}
 	if s.Atomic == 0 {
@@ -128,14 +161,21 @@ func (e *Expander) Expand(s *State, st *Stats, visit func(next *State, l Label, 
 				if !m.canTake(t, v) {
 					continue
 				}
-				ns := e.reset(s)
+				ns := e.slot(len(b), s)
 				viol := m.interrupt(ns, i, v)
 				any = true
-				visit(ns, Label{Thread: i, IRQ: v}, viol)
+				b = append(b, Succ{ns, Label{Thread: i, IRQ: v}, viol})
+				emit()
 			}
 		}
 	}
-	e.recycle()
+	if len(b) > 0 {
+		flush(b)
+	}
+	for i := range b {
+		b[i] = Succ{}
+	}
+	e.batch = b[:0]
 	// A thread stuck at __mc_assume(0) makes every execution through s
 	// infeasible: no deadlock is reported for it (DESIGN: "dropped, silently").
 	if !any && !infeasible {
