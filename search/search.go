@@ -351,11 +351,15 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			if stop {
 				return
 			}
+			st.reserve(len(b))
 			for i := range b {
 				if b[i].Violation == nil {
 					st.prepare(i, b[i].State)
+				} else {
+					st.keys[i].fp = 0
 				}
 			}
+			st.touch(len(b))
 			for i := range b {
 				sc := &b[i]
 				res.Stats.Transitions++

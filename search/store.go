@@ -157,25 +157,44 @@ type prepKey struct {
 	fp  uint64 // compact mode: the state's hash; exact mode: the high half of the string's
 }
 
-// prepare computes the key of s into st.keys[k] and touches the table slot
-// it will probe. Preparing a whole batch of successors before inserting
-// any lets the processor fetch their slots from memory in parallel.
+// prepare computes the key of s into st.keys[k]. Preparing a whole batch
+// of successors, then touching their slots, before inserting any lets the
+// processor fetch the slots from memory in parallel.
 func (st *store) prepare(k int, s *sim.State) {
-	for len(st.keys) <= k {
-		st.keys = append(st.keys, prepKey{})
-	}
+	st.reserve(k + 1)
 	key := &st.keys[k]
 	if st.compact {
 		key.fp = s.Hash()
 		if key.fp == 0 {
 			key.fp = 1
 		}
-		st.sink += st.ftable[slot(key.fp, len(st.ftable))]
 		return
 	}
 	key.enc = st.encode(key.enc[:0], s)
 	key.fp = xxhash.Sum64(key.enc) >> 32
-	st.sink += st.table[slot(key.fp<<32, len(st.table))]
+}
+
+// reserve makes room for n keys.
+func (st *store) reserve(n int) {
+	for len(st.keys) < n {
+		st.keys = append(st.keys, prepKey{})
+	}
+}
+
+// touch reads the table slots keys 0..n-1 will probe, back to back, so
+// that their cache misses are in flight together.
+func (st *store) touch(n int) {
+	var sum uint64
+	if st.compact {
+		for _, k := range st.keys[:n] {
+			sum += st.ftable[slot(k.fp, len(st.ftable))]
+		}
+	} else {
+		for _, k := range st.keys[:n] {
+			sum += st.table[slot(k.fp<<32, len(st.table))]
+		}
+	}
+	st.sink += sum
 }
 
 // insert adds s unless it is already stored; it returns the state's id
