@@ -385,6 +385,9 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		if stop || dl != nil && report(dl, &n, nil) {
 			return finish(Violated, "")
 		}
+		if st.full {
+			return finish(Incomplete, "the visited set is full (4 GiB of state records): use --hash-compact")
+		}
 		if res.Stats.StatesExpanded&1023 == 0 {
 			if ctx.Err() != nil {
 				return finish(Incomplete, "interrupted")

@@ -24,7 +24,6 @@ type snapshot struct {
 	PageDat [][sim.PageSize]byte
 	Ctxs    [][16]byte // by id
 	Arena   [][]byte
-	Pos     []uint32
 	Table   []uint64
 	FTable  []uint64
 	N       int
@@ -59,7 +58,7 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 	if st.compact {
 		sn.FTable = st.ftable
 	} else {
-		sn.PageDat, sn.Arena, sn.Pos, sn.Table = st.pageDat, st.arena, st.pos, st.table
+		sn.PageDat, sn.Arena, sn.Table = st.pageDat, st.arena, st.table
 		sn.Ctxs = make([][16]byte, len(st.ctxs))
 		for k, id := range st.ctxs {
 			sn.Ctxs[id] = k
@@ -117,7 +116,7 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 	if sn.Compact {
 		st.ftable = sn.FTable
 	} else {
-		st.pageDat, st.arena, st.pos, st.table = sn.PageDat, sn.Arena, sn.Pos, sn.Table
+		st.pageDat, st.arena, st.table = sn.PageDat, sn.Arena, sn.Table
 		for id, k := range sn.Ctxs {
 			st.ctxs[k] = uint32(id)
 		}

@@ -37,7 +37,6 @@ type store struct {
 	ctxs    map[[16]byte]uint32
 
 	arena [][]byte // chunks of state records
-	pos   []uint32 // id → chunk<<chunkBits | offset of the state's record
 	// table is open addressing on the high half of the fingerprint: a slot
 	// holds that half and id+1 (0 empty), so a probe reads no record
 	// unless the halves match, and growing needs no record either.
@@ -45,13 +44,17 @@ type store struct {
 	ftable []uint64 // compact mode: fingerprints, 0 empty
 	n      int
 
+	full bool      // the arena has used its last chunk: ids would overflow
 	keys []prepKey // a batch of successors prepared for insertion
 	sink uint64    // keeps the slot touches of prepare from being optimised away
 }
 
+// State ids are positions in the arena, chunk<<chunkBits | offset, so that
+// finding a state's record takes no index; 4095 chunks (4 GiB) fill them.
 const (
 	chunkBits = 20
 	chunkSize = 1 << chunkBits
+	maxChunks = 1 << (32 - chunkBits)
 )
 
 var storeGen atomic.Uint64
@@ -117,14 +120,16 @@ func (st *store) encode(b []byte, s *sim.State) []byte {
 	return b
 }
 
-// record returns the stored record of state id: its string, parent and label.
+// record returns the stored record of state id — the position of its
+// record in the arena, chunk<<chunkBits | offset — its string, parent and
+// label.
 func (st *store) record(id uint32) (enc []byte, parent uint32, l sim.Label) {
-	p := st.pos[id]
-	c := st.arena[p>>chunkBits][p&(chunkSize-1):]
+	c := st.arena[id>>chunkBits][id&(chunkSize-1):]
 	n, k := binary.Uvarint(c)
 	enc = c[k : k+int(n)]
 	c = c[k+int(n):]
-	par, k := binary.Uvarint(c)
+	back, k := binary.Uvarint(c)
+	par := uint64(id) - back
 	c = c[k:]
 	l.Thread, l.IRQ = int(c[0]), int(c[1])-1
 	steps, k := binary.Uvarint(c[2:])
@@ -136,19 +141,24 @@ func (st *store) record(id uint32) (enc []byte, parent uint32, l sim.Label) {
 func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 	need := len(enc) + 4*binary.MaxVarintLen64
 	if len(st.arena) == 0 || len(st.arena[len(st.arena)-1])+need > chunkSize {
+		if len(st.arena) == maxChunks-1 {
+			st.full = true
+		}
 		st.arena = append(st.arena, make([]byte, 0, chunkSize))
 	}
 	c := len(st.arena) - 1
 	b := st.arena[c]
-	off := len(b)
+	self := uint32(c)<<chunkBits | uint32(len(b))
 	b = binary.AppendUvarint(b, uint64(len(enc)))
 	b = append(b, enc...)
-	b = binary.AppendUvarint(b, uint64(parent))
+	// The parent was stored earlier: its distance back is small (and short
+	// as a varint) when the search goes deep.
+	b = binary.AppendUvarint(b, uint64(self-parent))
 	b = append(b, byte(l.Thread), byte(l.IRQ+1))
 	b = binary.AppendUvarint(b, uint64(l.Steps))
 	b = binary.AppendUvarint(b, l.Choice)
 	st.arena[c] = b
-	return uint32(c)<<chunkBits | uint32(off)
+	return self
 }
 
 // A prepKey is a state prepared for insertion: its string and fingerprint.
@@ -218,10 +228,9 @@ func (st *store) insertKey(k int, parent uint32, l sim.Label) (uint32, bool) {
 		}
 		e := st.table[i]
 		if e == 0 {
-			id := uint32(st.n)
+			id := st.put(enc, parent, l)
 			st.table[i] = hi<<32 | uint64(id+1)
 			st.n++
-			st.pos = append(st.pos, st.put(enc, parent, l))
 			if st.n*2 > size {
 				st.grow()
 			}
@@ -322,7 +331,7 @@ func (st *store) size(used bool) int64 {
 		}
 		return int64(c)
 	}
-	n := int64(len(st.table))*8 + capOrLen(len(st.pos), cap(st.pos))*4
+	n := int64(len(st.table)) * 8
 	for _, c := range st.arena {
 		n += capOrLen(len(c), cap(c))
 	}
