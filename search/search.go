@@ -374,7 +374,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 					continue
 				}
 				seq++
-				keep := sc.State.Clone()
+				keep := exp.Keep(sc.State)
 				nn := node{s: keep, id: cid, depth: n.depth + 1, key: key(keep, n.depth+1), seq: seq}
 				if opts.Compact {
 					nn.trail = &trail{parent: n.trail, label: sc.Label}
@@ -385,6 +385,9 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		if stop || dl != nil && report(dl, &n, nil) {
 			return finish(Violated, "")
 		}
+		// Nothing refers to an expanded state any more: its memory can
+		// hold a successor.
+		exp.Release(n.s)
 		if st.full {
 			return finish(Incomplete, "the visited set is full (4 GiB of state records): use --hash-compact")
 		}

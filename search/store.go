@@ -138,6 +138,13 @@ func (st *store) record(id uint32) (enc []byte, parent uint32, l sim.Label) {
 	return enc, uint32(par), l
 }
 
+// encOf returns just the string of state id's record.
+func (st *store) encOf(id uint32) []byte {
+	c := st.arena[id>>chunkBits][id&(chunkSize-1):]
+	n, k := binary.Uvarint(c)
+	return c[k : k+int(n)]
+}
+
 func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 	need := len(enc) + 4*binary.MaxVarintLen64
 	if len(st.arena) == 0 || len(st.arena[len(st.arena)-1])+need > chunkSize {
@@ -238,7 +245,7 @@ func (st *store) insertKey(k int, parent uint32, l sim.Label) (uint32, bool) {
 		}
 		if e>>32 == hi {
 			id := uint32(e) - 1
-			if old, _, _ := st.record(id); string(old) == string(enc) {
+			if string(st.encOf(id)) == string(enc) {
 				return id, false
 			}
 		}

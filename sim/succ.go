@@ -57,10 +57,42 @@ func (m *Machine) Successors(s *State, out []Successor, st *Stats) (succ []Succe
 // and let the memory system overlap the lookups. An Expander is not safe
 // for concurrent use; use one per goroutine.
 type Expander struct {
-	m     *Machine
-	slots []*State
-	batch []Succ
-	free  []*Page
+	m        *Machine
+	slots    []*State
+	batch    []Succ
+	free     []*Page
+	released []*State
+}
+
+// Keep returns a lasting copy of a scratch state n from a batch, like
+// n.Clone(), reusing the memory of a state given back with Release when
+// there is one.
+func (e *Expander) Keep(n *State) *State {
+	for len(e.released) > 0 {
+		r := e.released[len(e.released)-1]
+		e.released = e.released[:len(e.released)-1]
+		if cap(r.Threads) < len(n.Threads) || cap(r.Pages) < len(n.Pages) {
+			continue
+		}
+		r.Threads = append(r.Threads[:0], n.Threads...)
+		r.Pages = append(r.Pages[:0], n.Pages...)
+		r.Atomic, r.AtomicDepth = n.Atomic, n.AtomicDepth
+		r.Freeze()
+		n.Freeze()
+		return r
+	}
+	return n.Clone()
+}
+
+// Release gives back a state the caller will not use again (an expanded
+// state nothing else refers to), for Keep to reuse. Its pages are not
+// reused: other states may share them.
+func (e *Expander) Release(s *State) {
+	if s.pool != nil || len(e.released) >= 1024 {
+		return
+	}
+	clear(s.Pages)
+	e.released = append(e.released, s)
 }
 
 // Succ is one transition of a batch: the state it leads to (valid only
