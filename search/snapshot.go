@@ -59,10 +59,7 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 		sn.FTable = st.ftable
 	} else {
 		sn.PageDat, sn.Arena, sn.Table = st.pageDat, st.arena, st.table
-		sn.Ctxs = make([][16]byte, len(st.ctxs))
-		for k, id := range st.ctxs {
-			sn.Ctxs[id] = k
-		}
+		sn.Ctxs = st.ctxs.keys
 	}
 	pageIdx := map[*sim.Page]uint32{}
 	for _, n := range f.all() {
@@ -117,8 +114,8 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 		st.ftable = sn.FTable
 	} else {
 		st.pageDat, st.arena, st.table = sn.PageDat, sn.Arena, sn.Table
-		for id, k := range sn.Ctxs {
-			st.ctxs[k] = uint32(id)
+		for _, k := range sn.Ctxs {
+			st.ctxs.intern(k)
 		}
 		for id, d := range st.pageDat {
 			h := (&sim.Page{Data: d}).Hash()

@@ -34,7 +34,7 @@ type store struct {
 
 	pages   map[uint64][]uint32 // page content hash → page ids with that hash
 	pageDat [][sim.PageSize]byte
-	ctxs    map[[16]byte]uint32
+	ctxs    ctxTable
 
 	arena [][]byte // chunks of state records
 	// table is open addressing on the high half of the fingerprint: a slot
@@ -65,7 +65,7 @@ func newStore(compact bool) *store {
 		st.ftable = make([]uint64, 1<<16)
 	} else {
 		st.pages = map[uint64][]uint32{}
-		st.ctxs = map[[16]byte]uint32{}
+		st.ctxs.init()
 		st.table = make([]uint64, 1<<16)
 	}
 	return st
@@ -98,11 +98,7 @@ func (st *store) internCtx(t *sim.Thread) uint32 {
 	}
 	var k [16]byte
 	sim.Identity(t, k[:0])
-	id, ok := st.ctxs[k]
-	if !ok {
-		id = uint32(len(st.ctxs))
-		st.ctxs[k] = id
-	}
+	id := st.ctxs.intern(k)
 	t.Tag = st.gen<<32 | uint64(id)
 	return id
 }
@@ -343,7 +339,7 @@ func (st *store) size(used bool) int64 {
 		n += capOrLen(len(c), cap(c))
 	}
 	n += int64(len(st.pageDat)) * (sim.PageSize + 24)
-	n += int64(len(st.ctxs)) * 40
+	n += int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4
 	return n
 }
 
@@ -378,4 +374,55 @@ func (t *trail) path() []sim.Label {
 	}
 	reverse(ls)
 	return ls
+}
+
+// ctxTable interns thread identities: open addressing over their ids, the
+// identities themselves in id order.
+type ctxTable struct {
+	keys  [][16]byte
+	table []uint32 // id+1, 0 empty; size a power of two
+}
+
+func (c *ctxTable) init() { c.table = make([]uint32, 1<<10) }
+
+func ctxHash(k [16]byte) uint64 {
+	a := binary.LittleEndian.Uint64(k[:8])
+	b := binary.LittleEndian.Uint64(k[8:])
+	h := a*0x9E3779B97F4A7C15 ^ b
+	h ^= h >> 29
+	h *= 0xBF58476D1CE4E5B9
+	return h ^ h>>32
+}
+
+// intern returns the id of identity k, adding it when new.
+func (c *ctxTable) intern(k [16]byte) uint32 {
+	mask := uint64(len(c.table) - 1)
+	for i := ctxHash(k) & mask; ; i = (i + 1) & mask {
+		e := c.table[i]
+		if e == 0 {
+			id := uint32(len(c.keys))
+			c.keys = append(c.keys, k)
+			c.table[i] = id + 1
+			if len(c.keys)*2 > len(c.table) {
+				c.grow()
+			}
+			return id
+		}
+		if c.keys[e-1] == k {
+			return e - 1
+		}
+	}
+}
+
+func (c *ctxTable) grow() {
+	t := make([]uint32, len(c.table)*2)
+	mask := uint64(len(t) - 1)
+	for id, k := range c.keys {
+		i := ctxHash(k) & mask
+		for t[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t[i] = uint32(id) + 1
+	}
+	c.table = t
 }
