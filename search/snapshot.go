@@ -29,7 +29,6 @@ type snapshot struct {
 	N       int
 
 	Frontier []savedNode
-	Pages    [][sim.PageSize]byte // compact mode: the frontier's pages
 	Stats    Stats
 	Seq      uint64
 	Reported []sim.Kind
@@ -37,7 +36,7 @@ type snapshot struct {
 
 type savedNode struct {
 	Threads     []sim.Thread
-	Pages       []uint32 // page ids in PageDat (exact) or Pages (compact)
+	Pages       []uint32 // page ids in PageDat
 	Atomic      uint8
 	AtomicDepth uint8
 	ID          uint32
@@ -46,7 +45,7 @@ type savedNode struct {
 	Trail       []sim.Label // compact mode
 }
 
-const snapshotVersion = 1
+const snapshotVersion = 2
 
 // save writes the search's state.
 func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool) error {
@@ -58,34 +57,21 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 	if st.compact {
 		sn.FTable = st.ftable
 	} else {
-		sn.PageDat, sn.Arena, sn.Table = st.pageDat, st.arena, st.table
-		sn.Ctxs = st.ctxs.keys
+		sn.Arena, sn.Table = st.arena, st.table
 	}
-	pageIdx := map[*sim.Page]uint32{}
 	for _, n := range f.all() {
 		sv := savedNode{Threads: n.s.Threads, Atomic: n.s.Atomic, AtomicDepth: n.s.AtomicDepth,
 			ID: n.id, Depth: n.depth, Key: n.key, Seq: n.seq}
 		for _, p := range n.s.Pages {
-			if st.compact {
-				id, ok := pageIdx[p]
-				if !ok {
-					id = uint32(len(sn.Pages))
-					sn.Pages = append(sn.Pages, p.Data)
-					pageIdx[p] = id
-				}
-				sv.Pages = append(sv.Pages, id)
-			} else {
-				sv.Pages = append(sv.Pages, st.internPage(p))
-			}
+			sv.Pages = append(sv.Pages, st.internPage(p))
 		}
 		if st.compact {
 			sv.Trail = n.trail.path()
 		}
 		sn.Frontier = append(sn.Frontier, sv)
 	}
-	if !st.compact {
-		sn.PageDat = st.pageDat
-	}
+	// The intern tables: fingerprints and strings are made of their ids.
+	sn.PageDat, sn.Ctxs = st.pageDat, st.ctxs.keys
 	bw := bufio.NewWriter(w)
 	if err := gob.NewEncoder(bw).Encode(&sn); err != nil {
 		return err
@@ -113,14 +99,15 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 	if sn.Compact {
 		st.ftable = sn.FTable
 	} else {
-		st.pageDat, st.arena, st.table = sn.PageDat, sn.Arena, sn.Table
-		for _, k := range sn.Ctxs {
-			st.ctxs.intern(k)
-		}
-		for id, d := range st.pageDat {
-			h := (&sim.Page{Data: d}).Hash()
-			st.pages[h] = append(st.pages[h], uint32(id))
-		}
+		st.arena, st.table = sn.Arena, sn.Table
+	}
+	st.pageDat = sn.PageDat
+	for _, k := range sn.Ctxs {
+		st.ctxs.intern(k)
+	}
+	for id, d := range st.pageDat {
+		h := (&sim.Page{Data: d}).Hash()
+		st.pages[h] = append(st.pages[h], uint32(id))
 	}
 	f := newFrontier(opts)
 	pages := map[uint32]*sim.Page{}
@@ -129,11 +116,7 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 		for _, id := range sv.Pages {
 			p, ok := pages[id]
 			if !ok {
-				if sn.Compact {
-					p = &sim.Page{Data: sn.Pages[id]}
-				} else {
-					p = &sim.Page{Data: st.pageDat[id]}
-				}
+				p = &sim.Page{Data: st.pageDat[id]}
 				pages[id] = p
 			}
 			s.Pages = append(s.Pages, p)

@@ -61,11 +61,11 @@ var storeGen atomic.Uint64
 
 func newStore(compact bool) *store {
 	st := &store{compact: compact, gen: storeGen.Add(1) & 0xffffffff}
+	st.pages = map[uint64][]uint32{}
+	st.ctxs.init()
 	if compact {
 		st.ftable = make([]uint64, 1<<16)
 	} else {
-		st.pages = map[uint64][]uint32{}
-		st.ctxs.init()
 		st.table = make([]uint64, 1<<16)
 	}
 	return st
@@ -176,15 +176,15 @@ type prepKey struct {
 func (st *store) prepare(k int, s *sim.State) {
 	st.reserve(k + 1)
 	key := &st.keys[k]
+	key.enc = st.encode(key.enc[:0], s)
+	key.fp = xxhash.Sum64(key.enc)
 	if st.compact {
-		key.fp = s.Hash()
-		if key.fp == 0 {
-			key.fp = 1
-		}
+		// The fingerprint of the canonical string: equal states have
+		// equal strings, and 0 marks an empty slot.
+		key.fp |= 1
 		return
 	}
-	key.enc = st.encode(key.enc[:0], s)
-	key.fp = xxhash.Sum64(key.enc) >> 32
+	key.fp >>= 32
 }
 
 // reserve makes room for n keys.
@@ -325,21 +325,20 @@ func (st *store) bytes() int64 { return st.size(false) }
 func (st *store) usedBytes() int64 { return st.size(true) }
 
 func (st *store) size(used bool) int64 {
+	// The intern tables: distinct pages and thread contexts, shared by
+	// all states.
+	n := int64(len(st.pageDat))*(sim.PageSize+24) + int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4
 	if st.compact {
-		return int64(len(st.ftable)) * 8
+		return n + int64(len(st.ftable))*8
 	}
-	capOrLen := func(n, c int) int64 {
-		if used {
-			return int64(n)
-		}
-		return int64(c)
-	}
-	n := int64(len(st.table)) * 8
+	n += int64(len(st.table)) * 8
 	for _, c := range st.arena {
-		n += capOrLen(len(c), cap(c))
+		if used {
+			n += int64(len(c))
+		} else {
+			n += int64(cap(c))
+		}
 	}
-	n += int64(len(st.pageDat)) * (sim.PageSize + 24)
-	n += int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4
 	return n
 }
 
