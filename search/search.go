@@ -280,6 +280,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	}
 	var simStats sim.Stats
 	exp := m.NewExpander()
+	var parentIDs []uint32
 	var covered [65536]bool
 	var peak int64
 	lastCheck := time.Now()
@@ -347,6 +348,8 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			}
 		}
 		stop := false
+		parentIDs = st.ids(parentIDs, n.s)
+		parentThreads := len(n.s.Threads)
 		dl := exp.ExpandBatch(n.s, &simStats, func(b []sim.Succ) {
 			if stop {
 				return
@@ -354,7 +357,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			st.reserve(len(b))
 			for i := range b {
 				if b[i].Violation == nil {
-					st.prepare(i, b[i].State)
+					st.prepareFrom(i, b[i].State, parentIDs, b[i].Label.Thread, parentThreads)
 				} else {
 					st.keys[i].fp = 0
 				}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hc11mc/hc11mc/loader"
@@ -117,5 +119,47 @@ func TestResume(t *testing.T) {
 	}
 	if _, v, err := Replay(m, r2.Found[0].Trace); err != nil || v == nil || v.Kind != sim.KindDeadlock {
 		t.Errorf("trace after resume: %v %v", v, err)
+	}
+}
+
+// TestEncodeFrom: the incremental canonical string of a successor (only
+// the thread that ran and the pages the transition wrote looked up again)
+// equals the full one, on every transition of the corpus's first states.
+func TestEncodeFrom(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*/*.elf")
+	if len(files) == 0 {
+		t.Skip("no images")
+	}
+	for _, f := range files {
+		if strings.Contains(f, "philo_big") {
+			continue
+		}
+		img, err := loader.Load(f, loader.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, irq := range [][]string{nil, {"toc1"}} {
+			m, err := sim.NewMachine(img, sim.Config{Entry: img.Entry, IRQs: irq})
+			if err != nil {
+				continue // no toc1 vector
+			}
+			st := newStore(false)
+			exp := m.NewExpander()
+			queue := []*sim.State{m.Initial()}
+			for n := 0; n < len(queue) && n < 300; n++ {
+				s := queue[n]
+				ids := st.ids(nil, s)
+				exp.Expand(s, nil, func(next *sim.State, l sim.Label, v *sim.Violation) {
+					full := st.encode(nil, next)
+					inc := st.encodeFrom(nil, next, ids, l.Thread, len(s.Threads))
+					if string(full) != string(inc) {
+						t.Fatalf("%s: after %+v: incremental string %x, full %x", f, l, inc, full)
+					}
+					if _, isNew := st.insert(next, 0, l); isNew && v == nil {
+						queue = append(queue, next.Clone())
+					}
+				})
+			}
+		}
 	}
 }

@@ -164,6 +164,46 @@ func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 	return self
 }
 
+// ids computes the intern ids of s — its threads', then its pages' — into
+// dst, for encodeFrom.
+func (st *store) ids(dst []uint32, s *sim.State) []uint32 {
+	dst = dst[:0]
+	for i := range s.Threads {
+		dst = append(dst, st.internCtx(&s.Threads[i]))
+	}
+	for _, p := range s.Pages {
+		dst = append(dst, st.internPage(p))
+	}
+	return dst
+}
+
+// encodeFrom appends the canonical string of s, a successor of the state
+// whose ids are parent, in which only thread moved ran: the other threads
+// and the pages the transition did not write are the parent's, and their
+// ids are taken from there instead of being looked up again.
+func (st *store) encodeFrom(b []byte, s *sim.State, parent []uint32, moved, parentThreads int) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
+	for i := range s.Threads {
+		id := uint32(0)
+		if i == moved || i >= parentThreads {
+			id = st.internCtx(&s.Threads[i])
+		} else {
+			id = parent[i]
+		}
+		b = binary.AppendUvarint(b, uint64(id))
+	}
+	b = append(b, s.Atomic, s.AtomicDepth)
+	pages := parent[parentThreads:]
+	for i, p := range s.Pages {
+		id := pages[i]
+		if s.Wrote(i) {
+			id = st.internPage(p)
+		}
+		b = binary.AppendUvarint(b, uint64(id))
+	}
+	return b
+}
+
 // A prepKey is a state prepared for insertion: its string and fingerprint.
 type prepKey struct {
 	enc []byte
@@ -177,6 +217,20 @@ func (st *store) prepare(k int, s *sim.State) {
 	st.reserve(k + 1)
 	key := &st.keys[k]
 	key.enc = st.encode(key.enc[:0], s)
+	st.finish(key)
+}
+
+// prepareFrom is prepare for a successor of the state whose ids are
+// parent (see encodeFrom).
+func (st *store) prepareFrom(k int, s *sim.State, parent []uint32, moved, parentThreads int) {
+	st.reserve(k + 1)
+	key := &st.keys[k]
+	key.enc = st.encodeFrom(key.enc[:0], s, parent, moved, parentThreads)
+	st.finish(key)
+}
+
+// finish computes a prepared key's fingerprint from its string.
+func (st *store) finish(key *prepKey) {
 	key.fp = xxhash.Sum64(key.enc)
 	if st.compact {
 		// The fingerprint of the canonical string: equal states have

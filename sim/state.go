@@ -128,6 +128,11 @@ type State struct {
 	pool *[]*Page // an Expander's scratch state takes new pages from here
 }
 
+// Wrote reports whether page i was written since s was last cloned or
+// frozen: for a successor on an Expander's scratch state, whether the
+// transition changed that page (every other page is the parent's).
+func (s *State) Wrote(i int) bool { return s.owns(i) }
+
 func (s *State) owns(i int) bool {
 	if i < 64 {
 		return s.owned&(1<<i) != 0
