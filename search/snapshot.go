@@ -45,7 +45,7 @@ type savedNode struct {
 	Trail       []sim.Label // compact mode
 }
 
-const snapshotVersion = 2
+const snapshotVersion = 3
 
 // save writes the search's state.
 func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool) error {

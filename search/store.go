@@ -164,6 +164,24 @@ func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 	return self
 }
 
+// mixHash hashes a short string eight bytes at a time.
+func mixHash(b []byte) uint64 {
+	h := uint64(len(b)) * 0x9E3779B97F4A7C15
+	for len(b) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(b)*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15
+		h ^= h >> 31
+		b = b[8:]
+	}
+	var w uint64
+	for i, c := range b {
+		w |= uint64(c) << (8 * i)
+	}
+	h = (h ^ w*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15
+	h ^= h >> 29
+	h *= 0xBF58476D1CE4E5B9
+	return h ^ h>>32
+}
+
 // ids computes the intern ids of s — its threads', then its pages' — into
 // dst, for encodeFrom.
 func (st *store) ids(dst []uint32, s *sim.State) []uint32 {
@@ -229,8 +247,15 @@ func (st *store) prepareFrom(k int, s *sim.State, parent []uint32, moved, parent
 	st.finish(key)
 }
 
-// finish computes a prepared key's fingerprint from its string.
+// finish computes a prepared key's fingerprint from its string: xxhash in
+// compact mode, where the fingerprint is all that is kept; in exact mode,
+// where equal fingerprints are only a hint that the strings are compared,
+// a quicker mix of its words.
 func (st *store) finish(key *prepKey) {
+	if !st.compact {
+		key.fp = mixHash(key.enc) >> 32
+		return
+	}
 	key.fp = xxhash.Sum64(key.enc)
 	if st.compact {
 		// The fingerprint of the canonical string: equal states have
