@@ -53,9 +53,13 @@ lint:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim ./search ./heuristics
 
-## results: regenerate the benchmark results shown in the README (docs/results.svg and the tables)
+## results: regenerate the benchmark results in the README (docs/results.svg and the tables)
 results: build
-	./$(BIN) bench --format markdown --plot docs/results.svg
+	./$(BIN) bench --format markdown --plot docs/results.svg > bin/results.md
+	awk 'FNR==NR { r = r $$0 "\n"; next } \
+	     /<!-- results:begin/ { print; printf "%s", r; skip = 1; next } \
+	     /<!-- results:end/ { skip = 0 } !skip' bin/results.md README.md > bin/README.md
+	mv bin/README.md README.md
 
 ## testdata: rebuild the checked-in test images from their sources (needs the binutils)
 testdata: tools
