@@ -127,6 +127,9 @@ deterministic: its counts are the same on every run.`,
 func readBenchManifest(dir string) ([]benchModel, error) {
 	path := filepath.Join(dir, "manifest.json")
 	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, usagef("%s has no manifest.json: a benchmark directory lists its models there (see testdata/bench)", dir)
+	}
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -62,6 +63,9 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 	}
 	img, err := o.load.load(path, entry, false)
 	if err != nil {
+		if o.start != "" {
+			err = usagef("%s", strings.Replace(err.Error(), "--entry", "--start", 1))
+		}
 		return err
 	}
 	m, err := newMachine(img, &o.machine)
