@@ -15,7 +15,6 @@
 package search
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"io"
@@ -155,22 +154,54 @@ type node struct {
 	seq   uint64
 }
 
+// pq is a binary min-heap of nodes on (key, seq): the smallest estimate
+// first, and among equal estimates the oldest (first in, first out).
 type pq []node
 
-func (q pq) Len() int { return len(q) }
-func (q pq) Less(i, j int) bool {
+func (q pq) less(i, j int) bool {
 	if q[i].key != q[j].key {
 		return q[i].key < q[j].key
 	}
 	return q[i].seq < q[j].seq
 }
-func (q pq) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *pq) Push(x any)   { *q = append(*q, x.(node)) }
-func (q *pq) Pop() any {
-	old := *q
-	n := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return n
+
+func (q *pq) push(n node) {
+	*q = append(*q, n)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *pq) pop() node {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h[last] = node{}
+	h = h[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(h) {
+			break
+		}
+		c := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			c = r
+		}
+		if !h.less(c, i) {
+			break
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+	*q = h
+	return top
 }
 
 // frontier holds the states still to expand, in the strategy's order.
@@ -204,7 +235,7 @@ func (f *frontier) len() int {
 func (f *frontier) push(n node) {
 	switch f.strat {
 	case Best, AStar:
-		heap.Push(&f.heap, n)
+		f.heap.push(n)
 	default:
 		f.list = append(f.list, n)
 	}
@@ -213,7 +244,7 @@ func (f *frontier) push(n node) {
 func (f *frontier) pop() node {
 	switch f.strat {
 	case Best, AStar:
-		return heap.Pop(&f.heap).(node)
+		return f.heap.pop()
 	case DFS:
 		n := f.list[len(f.list)-1]
 		f.list = f.list[:len(f.list)-1]
