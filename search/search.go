@@ -389,11 +389,8 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			for i := range b {
 				if b[i].Violation == nil {
 					st.prepareFrom(i, b[i].State, parentIDs, b[i].Label.Thread, parentThreads)
-				} else {
-					st.keys[i].fp = 0
 				}
 			}
-			st.touch(len(b))
 			for i := range b {
 				sc := &b[i]
 				res.Stats.Transitions++
