@@ -104,6 +104,26 @@ func TestResume(t *testing.T) {
 			}
 		}
 	}
+	// A damaged or truncated file is refused with an error.
+	part := Run(context.Background(), m, Options{Strategy: BFS, Key: "k", MaxStates: 20})
+	var saved bytes.Buffer
+	if err := part.SaveFrontier(&saved); err != nil {
+		t.Fatal(err)
+	}
+	for _, damage := range []struct {
+		name string
+		f    func([]byte) []byte
+	}{
+		{"flipped byte", func(b []byte) []byte { b[len(b)/2] ^= 0x10; return b }},
+		{"truncated", func(b []byte) []byte { return b[:len(b)-100] }},
+		{"empty", func(b []byte) []byte { return nil }},
+	} {
+		b := damage.f(bytes.Clone(saved.Bytes()))
+		r := Run(context.Background(), m, Options{Strategy: BFS, Key: "k", Resume: bytes.NewReader(b)})
+		if r.Err == nil || !strings.Contains(r.Err.Error(), "not a saved frontier") {
+			t.Errorf("%s: resumed with error %v", damage.name, r.Err)
+		}
+	}
 	// A violation found after resuming has a full trace that replays.
 	m = machine(t, "../testdata/examples/philosophers.elf", sim.PreemptEvery)
 	base := Options{Strategy: BFS, Key: "k"}

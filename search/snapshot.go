@@ -2,9 +2,13 @@ package search
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/binary"
 	"encoding/gob"
 	"fmt"
 	"io"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -22,7 +26,7 @@ type snapshot struct {
 	Compact  bool
 
 	PageDat [][sim.PageSize]byte
-	Ctxs    [][16]byte // by id
+	Ctxs    [][2]uint64 // by id
 	Arena   [][]byte
 	Table   []uint64
 	FTable  []uint64
@@ -45,7 +49,7 @@ type savedNode struct {
 	Trail       []sim.Label // compact mode
 }
 
-const snapshotVersion = 3
+const snapshotVersion = 4
 
 // save writes the search's state.
 func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool) error {
@@ -72,8 +76,14 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 	}
 	// The intern tables: fingerprints and strings are made of their ids.
 	sn.PageDat, sn.Ctxs = st.pageDat, st.ctxs.keys
+	// The encoding is followed by its xxhash, so that a damaged or
+	// truncated file is refused rather than resumed into nonsense.
 	bw := bufio.NewWriter(w)
-	if err := gob.NewEncoder(bw).Encode(&sn); err != nil {
+	sum := xxhash.New()
+	if err := gob.NewEncoder(io.MultiWriter(bw, sum)).Encode(&sn); err != nil {
+		return err
+	}
+	if _, err := bw.Write(binary.LittleEndian.AppendUint64(nil, sum.Sum64())); err != nil {
 		return err
 	}
 	return bw.Flush()
@@ -81,8 +91,19 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 
 // load reads a snapshot and rebuilds the store and the frontier.
 func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(data) < 8 {
+		return nil, nil, nil, fmt.Errorf("not a saved frontier: %d bytes", len(data))
+	}
+	body := data[:len(data)-8]
+	if binary.LittleEndian.Uint64(data[len(body):]) != xxhash.Sum64(body) {
+		return nil, nil, nil, fmt.Errorf("not a saved frontier, or a damaged one: its checksum does not match")
+	}
 	var sn snapshot
-	if err := gob.NewDecoder(bufio.NewReader(r)).Decode(&sn); err != nil {
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&sn); err != nil {
 		return nil, nil, nil, fmt.Errorf("not a saved frontier: %v", err)
 	}
 	if sn.Version != snapshotVersion {
@@ -101,19 +122,27 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 	} else {
 		st.arena, st.table = sn.Arena, sn.Table
 	}
-	st.pageDat = sn.PageDat
-	for _, k := range sn.Ctxs {
-		st.ctxs.intern(k)
+	// The ids in the strings are positions in these lists: each entry
+	// must be new.
+	for i, k := range sn.Ctxs {
+		if st.ctxs.intern(k) != uint32(i) {
+			return nil, nil, nil, fmt.Errorf("not a saved frontier: thread context %d repeats an earlier one", i)
+		}
 	}
-	for id, d := range st.pageDat {
-		h := (&sim.Page{Data: d}).Hash()
-		st.pages[h] = append(st.pages[h], uint32(id))
+	for i := range sn.PageDat {
+		p := &sim.Page{Data: sn.PageDat[i]}
+		if st.addPage(&p.Data, p.Hash()) != uint32(i) {
+			return nil, nil, nil, fmt.Errorf("not a saved frontier: page %d repeats an earlier one", i)
+		}
 	}
 	f := newFrontier(opts)
 	pages := map[uint32]*sim.Page{}
 	for _, sv := range sn.Frontier {
 		s := &sim.State{Threads: sv.Threads, Atomic: sv.Atomic, AtomicDepth: sv.AtomicDepth}
 		for _, id := range sv.Pages {
+			if int(id) >= len(st.pageDat) {
+				return nil, nil, nil, fmt.Errorf("not a saved frontier: a frontier state refers to page %d of %d", id, len(st.pageDat))
+			}
 			p, ok := pages[id]
 			if !ok {
 				p = &sim.Page{Data: st.pageDat[id]}

@@ -33,8 +33,9 @@ type store struct {
 	compact bool
 	gen     uint64 // tags pages with this store's intern ids
 
-	pages   map[uint64][]uint32 // page content hash → page ids with that hash
+	pages   []uint32 // open addressing on page contents' hashes: id+1, 0 empty
 	pageDat [][sim.PageSize]byte
+	pageFP  []uint64 // the hashes of pageDat, for growing pages
 	ctxs    ctxTable
 
 	arena [][]byte // chunks of state records
@@ -68,7 +69,7 @@ var storeGen atomic.Uint64
 
 func newStore(compact bool) *store {
 	st := &store{compact: compact, gen: storeGen.Add(1) & 0xffffffff}
-	st.pages = map[uint64][]uint32{}
+	st.pages = make([]uint32, 1<<10)
 	st.recent = make([]uint64, recentSize)
 	st.ctxs.init()
 	if compact {
@@ -84,18 +85,44 @@ func (st *store) internPage(p *sim.Page) uint32 {
 	if p.Tag>>32 == st.gen {
 		return uint32(p.Tag)
 	}
-	h := p.Hash()
-	for _, id := range st.pages[h] {
-		if st.pageDat[id] == p.Data {
-			p.Tag = st.gen<<32 | uint64(id)
-			return id
-		}
-	}
-	id := uint32(len(st.pageDat))
-	st.pageDat = append(st.pageDat, p.Data)
-	st.pages[h] = append(st.pages[h], id)
+	id := st.addPage(&p.Data, p.Hash())
 	p.Tag = st.gen<<32 | uint64(id)
 	return id
+}
+
+// addPage returns the id of a page with contents d, whose hash is h,
+// adding it when new.
+func (st *store) addPage(d *[sim.PageSize]byte, h uint64) uint32 {
+	mask := uint64(len(st.pages) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := st.pages[i]
+		if e == 0 {
+			id := uint32(len(st.pageDat))
+			st.pageDat = append(st.pageDat, *d)
+			st.pageFP = append(st.pageFP, h)
+			st.pages[i] = id + 1
+			if len(st.pageDat)*2 > len(st.pages) {
+				st.growPages()
+			}
+			return id
+		}
+		if st.pageFP[e-1] == h && st.pageDat[e-1] == *d {
+			return e - 1
+		}
+	}
+}
+
+func (st *store) growPages() {
+	t := make([]uint32, len(st.pages)*2)
+	mask := uint64(len(t) - 1)
+	for id, h := range st.pageFP {
+		i := h & mask
+		for t[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t[i] = uint32(id) + 1
+	}
+	st.pages = t
 }
 
 // internCtx returns the id of t's identity, cached in t.Tag (which the
@@ -104,9 +131,7 @@ func (st *store) internCtx(t *sim.Thread) uint32 {
 	if t.Tag>>32 == st.gen {
 		return uint32(t.Tag)
 	}
-	var k [16]byte
-	sim.Identity(t, k[:0])
-	id := st.ctxs.intern(k)
+	id := st.ctxs.intern(sim.Identity(t))
 	t.Tag = st.gen<<32 | uint64(id)
 	return id
 }
@@ -444,7 +469,7 @@ func (st *store) usedBytes() int64 { return st.size(true) }
 func (st *store) size(used bool) int64 {
 	// The intern tables: distinct pages and thread contexts, shared by
 	// all states.
-	n := int64(len(st.pageDat))*(sim.PageSize+24) + int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4
+	n := int64(len(st.pageDat))*(sim.PageSize+8) + int64(len(st.pages))*4 + int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4
 	if st.compact {
 		return n + int64(len(st.ftable))*8
 	}
@@ -495,23 +520,21 @@ func (t *trail) path() []sim.Label {
 // ctxTable interns thread identities: open addressing over their ids, the
 // identities themselves in id order.
 type ctxTable struct {
-	keys  [][16]byte
+	keys  [][2]uint64
 	table []uint32 // id+1, 0 empty; size a power of two
 }
 
 func (c *ctxTable) init() { c.table = make([]uint32, 1<<10) }
 
-func ctxHash(k [16]byte) uint64 {
-	a := binary.LittleEndian.Uint64(k[:8])
-	b := binary.LittleEndian.Uint64(k[8:])
-	h := a*0x9E3779B97F4A7C15 ^ b
+func ctxHash(k [2]uint64) uint64 {
+	h := k[0]*0x9E3779B97F4A7C15 ^ k[1]
 	h ^= h >> 29
 	h *= 0xBF58476D1CE4E5B9
 	return h ^ h>>32
 }
 
 // intern returns the id of identity k, adding it when new.
-func (c *ctxTable) intern(k [16]byte) uint32 {
+func (c *ctxTable) intern(k [2]uint64) uint32 {
 	mask := uint64(len(c.table) - 1)
 	for i := ctxHash(k) & mask; ; i = (i + 1) & mask {
 		e := c.table[i]
