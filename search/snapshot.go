@@ -30,6 +30,7 @@ type snapshot struct {
 	Arena   [][]byte
 	Table   []uint64
 	FTable  []uint64
+	FSize   int
 	N       int
 
 	Frontier []savedNode
@@ -59,7 +60,7 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 		sn.Reported = append(sn.Reported, k)
 	}
 	if st.compact {
-		sn.FTable = st.ftable
+		sn.FTable, sn.FSize = st.ftable, st.fsize
 	} else {
 		sn.Arena, sn.Table = st.arena, st.table
 	}
@@ -118,7 +119,10 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 	st := newStore(sn.Compact)
 	st.n = sn.N
 	if sn.Compact {
-		st.ftable = sn.FTable
+		if sn.FSize <= 0 || len(sn.FTable) < sn.FSize+fslack(sn.FSize) {
+			return nil, nil, nil, fmt.Errorf("not a saved frontier: a fingerprint table of %d slots for size %d", len(sn.FTable), sn.FSize)
+		}
+		st.ftable, st.fsize = sn.FTable, sn.FSize
 	} else {
 		st.arena, st.table = sn.Arena, sn.Table
 	}

@@ -43,7 +43,8 @@ type store struct {
 	// holds that half and id+1 (0 empty), so a probe reads no record
 	// unless the halves match, and growing needs no record either.
 	table  []uint64
-	ftable []uint64 // compact mode: fingerprints, 0 empty
+	ftable []uint64 // compact mode: fingerprints in order, 0 empty (see insertFP)
+	fsize  int      // compact mode: the nominal size of ftable
 	n      int
 
 	// recent is a small direct-mapped cache in front of the table, of
@@ -73,7 +74,8 @@ func newStore(compact bool) *store {
 	st.recent = make([]uint64, recentSize)
 	st.ctxs.init()
 	if compact {
-		st.ftable = make([]uint64, 1<<16)
+		st.fsize = 1 << 16
+		st.ftable = make([]uint64, st.fsize+fslack(st.fsize))
 	} else {
 		st.table = make([]uint64, 1<<16)
 	}
@@ -324,7 +326,7 @@ func (st *store) finish(key *prepKey) {
 		key.dup = 1
 		return
 	}
-	prefetch.Word(&st.ftable[slot(key.fp, len(st.ftable))])
+	prefetch.Word(&st.ftable[slot(key.fp, st.fsize)])
 }
 
 // prefetchRecord starts fetching the start of state id's record.
@@ -390,33 +392,77 @@ func (st *store) insertKey(k int, parent uint32, l sim.Label) (uint32, bool) {
 	}
 }
 
-// The compact table is indexed by "fast range" reduction (the high half of
-// fp × size), so its size need not be a power of two: it grows by half
-// when 80% full, which keeps it at least 53% full and a state's share of
-// it under 16 bytes.
+// slot maps a fingerprint to a table slot by "fast range" reduction, the
+// high half of fp × size: the size need not be a power of two, and the
+// slot grows with fp.
 func slot(fp uint64, size int) int {
 	hi, _ := bits.Mul64(fp, uint64(size))
 	return int(hi)
 }
 
+// The compact table is linear probing kept in order: a fingerprint's home
+// slot grows with the fingerprint, runs never wrap around (the table has
+// room past its nominal size, fsize, for the last run to spill into), and
+// each run is kept sorted, so the whole table reads in increasing order
+// (Amble and Knuth's ordered hash table, with Robin Hood's placement). A
+// search for an absent fingerprint stops at the first larger one instead
+// of at the end of the run; growing is one sequential merge. The table
+// grows by half when 80% full, which keeps it at least 53% full and a
+// state's share of it under 16 bytes.
+
+// fslack is the room past the nominal size for the last run, and what is
+// added when it fills (fingerprints crowded at the top of their range).
+func fslack(fsize int) int { return 64 + fsize/1024 }
+
 func (st *store) insertFP(fp uint64) bool {
-	size := len(st.ftable)
-	for i := slot(fp, size); ; i++ {
-		if i == size {
-			i = 0
-		}
-		switch st.ftable[i] {
-		case fp:
-			return false
-		case 0:
-			st.ftable[i] = fp
-			st.n++
-			if st.n*5 > size*4 {
-				st.growFP()
+	t := st.ftable
+	i := slot(fp, st.fsize)
+	for ; i < len(t); i++ {
+		if e := t[i]; e >= fp || e == 0 {
+			if e == fp {
+				return false
 			}
-			return true
+			break
 		}
 	}
+	// Insert at i, shifting the rest of the run up by one.
+	j := i
+	for j < len(t) && t[j] != 0 {
+		j++
+	}
+	if j == len(t) {
+		// The last run has filled the room past the nominal size.
+		st.ftable = append(t, make([]uint64, fslack(st.fsize))...)
+		t = st.ftable
+	}
+	copy(t[i+1:j+1], t[i:j])
+	t[i] = fp
+	st.n++
+	if st.n*5 > st.fsize*4 {
+		st.growFP()
+	}
+	return true
+}
+
+// growFP moves the fingerprints, in order, into a table half as large
+// again: each goes to its new home slot or, when that is taken, just after
+// the one before it.
+func (st *store) growFP() {
+	size := st.fsize + st.fsize/2
+	t := make([]uint64, size+fslack(size))
+	next := 0
+	for _, fp := range st.ftable {
+		if fp == 0 {
+			continue
+		}
+		i := max(slot(fp, size), next)
+		if i == len(t) {
+			t = append(t, make([]uint64, fslack(size))...)
+		}
+		t[i] = fp
+		next = i + 1
+	}
+	st.ftable, st.fsize = t, size
 }
 
 func (st *store) grow() {
@@ -437,26 +483,6 @@ func (st *store) grow() {
 		}
 	}
 	st.table = t
-}
-
-func (st *store) growFP() {
-	size := len(st.ftable) + len(st.ftable)/2
-	t := make([]uint64, size)
-	for _, fp := range st.ftable {
-		if fp == 0 {
-			continue
-		}
-		for i := slot(fp, size); ; i++ {
-			if i == size {
-				i = 0
-			}
-			if t[i] == 0 {
-				t[i] = fp
-				break
-			}
-		}
-	}
-	st.ftable = t
 }
 
 // bytes is the memory the store holds; with used, the memory its states
