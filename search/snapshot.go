@@ -129,7 +129,7 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 	// The ids in the strings are positions in these lists: each entry
 	// must be new.
 	for i, k := range sn.Ctxs {
-		if st.ctxs.intern(k) != uint32(i) {
+		if st.ctxs.intern(k[0], k[1]) != uint32(i) {
 			return nil, nil, nil, fmt.Errorf("not a saved frontier: thread context %d repeats an earlier one", i)
 		}
 	}

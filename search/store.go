@@ -552,28 +552,28 @@ type ctxTable struct {
 
 func (c *ctxTable) init() { c.table = make([]uint32, 1<<10) }
 
-func ctxHash(k [2]uint64) uint64 {
-	h := k[0]*0x9E3779B97F4A7C15 ^ k[1]
+func ctxHash(lo, hi uint64) uint64 {
+	h := lo*0x9E3779B97F4A7C15 ^ hi
 	h ^= h >> 29
 	h *= 0xBF58476D1CE4E5B9
 	return h ^ h>>32
 }
 
 // intern returns the id of identity k, adding it when new.
-func (c *ctxTable) intern(k [2]uint64) uint32 {
+func (c *ctxTable) intern(lo, hi uint64) uint32 {
 	mask := uint64(len(c.table) - 1)
-	for i := ctxHash(k) & mask; ; i = (i + 1) & mask {
+	for i := ctxHash(lo, hi) & mask; ; i = (i + 1) & mask {
 		e := c.table[i]
 		if e == 0 {
 			id := uint32(len(c.keys))
-			c.keys = append(c.keys, k)
+			c.keys = append(c.keys, [2]uint64{lo, hi})
 			c.table[i] = id + 1
 			if len(c.keys)*2 > len(c.table) {
 				c.grow()
 			}
 			return id
 		}
-		if c.keys[e-1] == k {
+		if k := &c.keys[e-1]; k[0] == lo && k[1] == hi {
 			return e - 1
 		}
 	}
@@ -583,7 +583,7 @@ func (c *ctxTable) grow() {
 	t := make([]uint32, len(c.table)*2)
 	mask := uint64(len(t) - 1)
 	for id, k := range c.keys {
-		i := ctxHash(k) & mask
+		i := ctxHash(k[0], k[1]) & mask
 		for t[i] != 0 {
 			i = (i + 1) & mask
 		}

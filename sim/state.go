@@ -283,10 +283,9 @@ func (s *State) Freeze() {
 // Identity returns thread t's part of a state's identity — its registers,
 // the top of its stack, its status and critical-section depth — packed in
 // two words: two threads have equal identities exactly when Equal takes
-// them for the same.
-func Identity(t *Thread) [2]uint64 {
-	return [2]uint64{
-		uint64(t.A) | uint64(t.B)<<8 | uint64(t.CCR)<<16 | uint64(t.X)<<24 | uint64(t.Y)<<40 | uint64(t.Status)<<56,
-		uint64(t.SP) | uint64(t.PC)<<16 | uint64(t.InitSP)<<32 | uint64(t.CS)<<48,
-	}
+// them for the same. (Two results rather than an array, so that they
+// travel in registers.)
+func Identity(t *Thread) (lo, hi uint64) {
+	return uint64(t.A) | uint64(t.B)<<8 | uint64(t.CCR)<<16 | uint64(t.X)<<24 | uint64(t.Y)<<40 | uint64(t.Status)<<56,
+		uint64(t.SP) | uint64(t.PC)<<16 | uint64(t.InitSP)<<32 | uint64(t.CS)<<48
 }

@@ -1,6 +1,10 @@
 package sim
 
-import isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+import (
+	"math/bits"
+
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+)
 
 // Label says which transition led to a state, so that a trace can be
 // replayed: the thread that ran, the interrupt it took (if any), how many
@@ -114,9 +118,12 @@ func (m *Machine) NewExpander() *Expander { return &Expander{m: m} }
 // recycle takes back the pages a scratch state wrote, unless it was kept
 // (cloned, which leaves it owning nothing).
 func (e *Expander) recycle(n *State) {
-	for i := range n.Pages {
-		if n.owns(i) {
-			e.free = append(e.free, n.Pages[i])
+	for w := n.owned; w != 0; w &= w - 1 {
+		e.free = append(e.free, n.Pages[bits.TrailingZeros64(w)])
+	}
+	for k, w := range n.ownedHi {
+		for ; w != 0; w &= w - 1 {
+			e.free = append(e.free, n.Pages[64*(k+1)+bits.TrailingZeros64(w)])
 		}
 	}
 	n.Freeze()
