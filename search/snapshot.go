@@ -25,13 +25,12 @@ type snapshot struct {
 	Strategy Strategy
 	Compact  bool
 
-	PageDat [][sim.PageSize]byte
-	Ctxs    [][2]uint64 // by id
-	Arena   [][]byte
-	Table   []uint64
-	FTable  []uint64
-	FSize   int
-	N       int
+	PageDat   [][sim.PageSize]byte
+	Ctxs      [][2]uint64 // by id
+	Arena     [][]byte
+	Table     []uint64
+	TableSize int
+	N         int
 
 	Frontier []savedNode
 	Stats    Stats
@@ -59,10 +58,9 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 	for k := range reported {
 		sn.Reported = append(sn.Reported, k)
 	}
-	if st.compact {
-		sn.FTable, sn.FSize = st.ftable, st.fsize
-	} else {
-		sn.Arena, sn.Table = st.arena, st.table
+	sn.Table, sn.TableSize = st.tab.t, st.tab.size
+	if !st.compact {
+		sn.Arena = st.arena
 	}
 	for _, n := range f.all() {
 		sv := savedNode{Threads: n.s.Threads, Atomic: n.s.Atomic, AtomicDepth: n.s.AtomicDepth,
@@ -118,14 +116,11 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 	}
 	st := newStore(sn.Compact)
 	st.n = sn.N
-	if sn.Compact {
-		if sn.FSize <= 0 || len(sn.FTable) < sn.FSize+fslack(sn.FSize) {
-			return nil, nil, nil, fmt.Errorf("not a saved frontier: a fingerprint table of %d slots for size %d", len(sn.FTable), sn.FSize)
-		}
-		st.ftable, st.fsize = sn.FTable, sn.FSize
-	} else {
-		st.arena, st.table = sn.Arena, sn.Table
+	if sn.TableSize <= 0 || len(sn.Table) < sn.TableSize+slack(sn.TableSize) {
+		return nil, nil, nil, fmt.Errorf("not a saved frontier: a table of %d slots for size %d", len(sn.Table), sn.TableSize)
 	}
+	st.tab.t, st.tab.size = sn.Table, sn.TableSize
+	st.arena = sn.Arena
 	// The ids in the strings are positions in these lists: each entry
 	// must be new.
 	for i, k := range sn.Ctxs {

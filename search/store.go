@@ -39,13 +39,12 @@ type store struct {
 	ctxs    ctxTable
 
 	arena [][]byte // chunks of state records
-	// table is open addressing on the high half of the fingerprint: a slot
-	// holds that half and id+1 (0 empty), so a probe reads no record
-	// unless the halves match, and growing needs no record either.
-	table  []uint64
-	ftable []uint64 // compact mode: fingerprints in order, 0 empty (see insertFP)
-	fsize  int      // compact mode: the nominal size of ftable
-	n      int
+	// tab is the table of visited states (see otable): in exact mode
+	// entries are the high half of a state's fingerprint and its id+1,
+	// so a probe reads no record unless the halves match, and growing
+	// needs no record either; in compact mode they are the fingerprints.
+	tab otable
+	n   int
 
 	// recent is a small direct-mapped cache in front of the table, of
 	// entries as the table's (fingerprints in compact mode), indexed by
@@ -73,12 +72,7 @@ func newStore(compact bool) *store {
 	st.pages = make([]uint32, 1<<10)
 	st.recent = make([]uint64, recentSize)
 	st.ctxs.init()
-	if compact {
-		st.fsize = 1 << 16
-		st.ftable = make([]uint64, st.fsize+fslack(st.fsize))
-	} else {
-		st.table = make([]uint64, 1<<16)
-	}
+	st.tab = newOTable(1<<10, tabShift(compact))
 	return st
 }
 
@@ -313,7 +307,7 @@ func (st *store) finish(key *prepKey) {
 			st.prefetchRecord(uint32(e) - 1)
 			return
 		}
-		prefetch.Word(&st.table[slot(key.fp<<32, len(st.table))])
+		prefetch.Word(&st.tab.t[st.tab.home(key.fp<<32)])
 		return
 	}
 	// The fingerprint of the canonical string: equal states have equal
@@ -326,7 +320,7 @@ func (st *store) finish(key *prepKey) {
 		key.dup = 1
 		return
 	}
-	prefetch.Word(&st.ftable[slot(key.fp, st.fsize)])
+	prefetch.Word(&st.tab.t[st.tab.home(key.fp)])
 }
 
 // prefetchRecord starts fetching the start of state id's record.
@@ -366,123 +360,126 @@ func (st *store) insertKey(k int, parent uint32, l sim.Label) (uint32, bool) {
 			return id, false
 		}
 	}
-	size := len(st.table)
-	for i := slot(hi<<32, size); ; i++ {
-		if i == size {
-			i = 0
-		}
-		e := st.table[i]
-		if e == 0 {
-			id := st.put(enc, parent, l)
-			st.table[i] = hi<<32 | uint64(id+1)
-			st.recent[key.rc] = st.table[i]
-			st.n++
-			if st.n*2 > size {
-				st.grow()
-			}
-			return id, true
-		}
-		if e>>32 == hi {
-			id := uint32(e) - 1
-			if string(st.encOf(id)) == string(enc) {
-				st.recent[key.rc] = e
-				return id, false
-			}
+	// The entries with this high half follow the smaller ones from its
+	// home slot on, in the order they were stored.
+	tag := hi << 32
+	t := st.tab.t
+	i := st.tab.home(tag)
+	for i < len(t) && t[i] != 0 && t[i] < tag {
+		i++
+	}
+	for ; i < len(t) && t[i] != 0 && t[i]>>32 == hi; i++ {
+		if id := uint32(t[i]) - 1; string(st.encOf(id)) == string(enc) {
+			st.recent[key.rc] = t[i]
+			return id, false
 		}
 	}
+	id := st.put(enc, parent, l)
+	e := tag | uint64(id+1)
+	st.tab.insertAt(i, e)
+	st.recent[key.rc] = e
+	st.added()
+	return id, true
 }
 
-// slot maps a fingerprint to a table slot by "fast range" reduction, the
-// high half of fp × size: the size need not be a power of two, and the
-// slot grows with fp.
-func slot(fp uint64, size int) int {
-	hi, _ := bits.Mul64(fp, uint64(size))
-	return int(hi)
+// added counts a new state and grows the table when it is 80% full.
+func (st *store) added() {
+	st.n++
+	if st.n*5 > st.tab.size*4 {
+		st.tab.grow()
+	}
 }
-
-// The compact table is linear probing kept in order: a fingerprint's home
-// slot grows with the fingerprint, runs never wrap around (the table has
-// room past its nominal size, fsize, for the last run to spill into), and
-// each run is kept sorted, so the whole table reads in increasing order
-// (Amble and Knuth's ordered hash table, with Robin Hood's placement). A
-// search for an absent fingerprint stops at the first larger one instead
-// of at the end of the run; growing is one sequential merge. The table
-// grows by half when 80% full, which keeps it at least 53% full and a
-// state's share of it under 16 bytes.
-
-// fslack is the room past the nominal size for the last run, and what is
-// added when it fills (fingerprints crowded at the top of their range).
-func fslack(fsize int) int { return 64 + fsize/1024 }
 
 func (st *store) insertFP(fp uint64) bool {
-	t := st.ftable
-	i := slot(fp, st.fsize)
-	for ; i < len(t); i++ {
-		if e := t[i]; e >= fp || e == 0 {
-			if e == fp {
-				return false
-			}
-			break
-		}
+	t := st.tab.t
+	i := st.tab.home(fp)
+	for i < len(t) && t[i] != 0 && t[i] < fp {
+		i++
 	}
-	// Insert at i, shifting the rest of the run up by one.
-	j := i
-	for j < len(t) && t[j] != 0 {
-		j++
+	if i < len(t) && t[i] == fp {
+		return false
 	}
-	if j == len(t) {
-		// The last run has filled the room past the nominal size.
-		st.ftable = append(t, make([]uint64, fslack(st.fsize))...)
-		t = st.ftable
-	}
-	copy(t[i+1:j+1], t[i:j])
-	t[i] = fp
-	st.n++
-	if st.n*5 > st.fsize*4 {
-		st.growFP()
-	}
+	st.tab.insertAt(i, fp)
+	st.added()
 	return true
 }
 
-// growFP moves the fingerprints, in order, into a table half as large
-// again: each goes to its new home slot or, when that is taken, just after
-// the one before it.
-func (st *store) growFP() {
-	size := st.fsize + st.fsize/2
-	t := make([]uint64, size+fslack(size))
-	next := 0
-	for _, fp := range st.ftable {
-		if fp == 0 {
-			continue
-		}
-		i := max(slot(fp, size), next)
-		if i == len(t) {
-			t = append(t, make([]uint64, fslack(size))...)
-		}
-		t[i] = fp
-		next = i + 1
-	}
-	st.ftable, st.fsize = t, size
+// otable is an ordered hash table of nonzero words (Amble and Knuth's
+// ordered hash table, laid out as Robin Hood linear probing would): an
+// entry's home slot grows with the entry, runs of entries never wrap
+// around (there is room past the nominal size for the last run to spill
+// into), and each run is kept sorted, so that the whole table reads in
+// increasing order. A search for an absent entry stops at the first
+// larger one instead of at the end of its run, and growing is a single
+// sequential merge, with no probing. The store grows it by half when 80%
+// full, which keeps it at least 53% full: under 16 bytes per entry.
+type otable struct {
+	t     []uint64 // the entries, in increasing order; 0 is empty
+	size  int      // the nominal size: home slots are below it
+	shift uint     // an entry's home is that of its bits from shift up
 }
 
-func (st *store) grow() {
-	size := len(st.table) * 2
-	t := make([]uint64, size)
-	for _, e := range st.table {
+// tabShift is the shift of a store's table: exact mode's entries are homed
+// by their fingerprint half alone, not by the id below it.
+func tabShift(compact bool) uint {
+	if compact {
+		return 0
+	}
+	return 32
+}
+
+func newOTable(size int, shift uint) otable {
+	return otable{t: make([]uint64, size+slack(size)), size: size, shift: shift}
+}
+
+// slack is the room past the nominal size for the last run, and what is
+// added when it fills (entries crowded at the top of their range).
+func slack(size int) int { return 64 + size/1024 }
+
+// slot maps a word to one of size slots by "fast range" reduction, the
+// high half of x × size: the size need not be a power of two, and the slot
+// grows with x.
+func slot(x uint64, size int) int {
+	hi, _ := bits.Mul64(x, uint64(size))
+	return int(hi)
+}
+
+// home is the slot where the search for e starts.
+func (o *otable) home(e uint64) int { return slot(e>>o.shift<<o.shift, o.size) }
+
+// insertAt puts e at slot i, where a search for it stopped, moving the
+// rest of the run up by one.
+func (o *otable) insertAt(i int, e uint64) {
+	j := i
+	for j < len(o.t) && o.t[j] != 0 {
+		j++
+	}
+	if j == len(o.t) {
+		o.t = append(o.t, make([]uint64, slack(o.size))...)
+	}
+	copy(o.t[i+1:j+1], o.t[i:j])
+	o.t[i] = e
+}
+
+// grow moves the entries, in order, into a table half as large again:
+// each goes to its new home slot or, when that is taken, just after the
+// one before it.
+func (o *otable) grow() {
+	n := otable{size: o.size + o.size/2, shift: o.shift}
+	n.t = make([]uint64, n.size+slack(n.size))
+	next := 0
+	for _, e := range o.t {
 		if e == 0 {
 			continue
 		}
-		for i := slot(e&^0xffffffff, size); ; i++ {
-			if i == size {
-				i = 0
-			}
-			if t[i] == 0 {
-				t[i] = e
-				break
-			}
+		i := max(n.home(e), next)
+		if i == len(n.t) {
+			n.t = append(n.t, make([]uint64, slack(n.size))...)
 		}
+		n.t[i] = e
+		next = i + 1
 	}
-	st.table = t
+	*o = n
 }
 
 // bytes is the memory the store holds; with used, the memory its states
@@ -496,10 +493,10 @@ func (st *store) size(used bool) int64 {
 	// The intern tables: distinct pages and thread contexts, shared by
 	// all states.
 	n := int64(len(st.pageDat))*(sim.PageSize+8) + int64(len(st.pages))*4 + int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4
+	n += int64(len(st.tab.t)) * 8
 	if st.compact {
-		return n + int64(len(st.ftable))*8
+		return n
 	}
-	n += int64(len(st.table)) * 8
 	for _, c := range st.arena {
 		if used {
 			n += int64(len(c))

@@ -1,16 +1,18 @@
 package search
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/sim"
 )
 
-// TestOrderedFTable: the compact table answers like a set, and keeps its
-// invariants — fingerprints in increasing order, each at or after its home
-// slot with no empty slot in between — through growth, for uniform
-// fingerprints and for ones crowded at the top of the range, which fill
-// the slack past the nominal size (and make it longer).
-func TestOrderedFTable(t *testing.T) {
+// TestOrderedTable: the compact store answers like a set, and its table
+// keeps the invariants of an ordered hash table through growth, for
+// uniform fingerprints and for ones crowded at the top of the range, which
+// fill the slack past the nominal size (and make it longer).
+func TestOrderedTable(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 9))
 	for _, c := range []struct {
 		name    string
@@ -39,43 +41,90 @@ func TestOrderedFTable(t *testing.T) {
 		if st.n != len(seen) {
 			t.Errorf("%s: %d stored, %d distinct", c.name, st.n, len(seen))
 		}
-		checkFTable(t, c.name, st, seen)
-		if extended := len(st.ftable) > st.fsize+fslack(st.fsize); extended != c.extends {
+		checkTable(t, c.name, &st.tab, len(seen), func(e uint64) bool { return seen[e] })
+		if extended := len(st.tab.t) > st.tab.size+slack(st.tab.size); extended != c.extends {
 			t.Errorf("%s: slack extended %v, want %v", c.name, extended, c.extends)
 		}
 	}
 }
 
-func checkFTable(t *testing.T, name string, st *store, seen map[uint64]bool) {
+// TestOrderedTableExact: after a search, the exact store's table holds one
+// entry per stored state — its fingerprint half over its id+1 — with the
+// same invariants.
+func TestOrderedTableExact(t *testing.T) {
+	m := machine(t, "../testdata/bench/naive2.elf", sim.PreemptEvery)
+	st := newStore(false)
+	exp := m.NewExpander()
+	queue := []*sim.State{m.Initial()}
+	st.insert(queue[0], 0, sim.Label{})
+	for n := 0; n < len(queue) && st.n < 100000; n++ {
+		exp.Expand(queue[n], nil, func(next *sim.State, l sim.Label, v *sim.Violation) {
+			if _, isNew := st.insert(next, 0, l); isNew {
+				queue = append(queue, next.Clone())
+			}
+		})
+	}
+	ids := map[uint32]bool{}
+	checkTable(t, "exact", &st.tab, st.n, func(e uint64) bool {
+		id := uint32(e) - 1
+		if ids[id] {
+			return false
+		}
+		ids[id] = true
+		return mixHash(st.encOf(id))>>32 == e>>32
+	})
+}
+
+// checkTable checks an ordered table of n entries, each of which valid
+// accepts: entries in increasing order, each at or after its home slot
+// with no empty slot in between, and a load between 53% and 80%.
+func checkTable(t *testing.T, name string, o *otable, n int, valid func(uint64) bool) {
 	t.Helper()
 	var prev uint64
-	n := 0
-	for i, fp := range st.ftable {
-		if fp == 0 {
+	count := 0
+	for i, e := range o.t {
+		if e == 0 {
 			continue
 		}
-		n++
-		if fp <= prev {
-			t.Fatalf("%s: slot %d holds %#x after %#x", name, i, fp, prev)
+		count++
+		if e <= prev {
+			t.Fatalf("%s: slot %d holds %#x after %#x", name, i, e, prev)
 		}
-		prev = fp
-		if !seen[fp] {
-			t.Fatalf("%s: slot %d holds %#x, never inserted", name, i, fp)
+		prev = e
+		if !valid(e) {
+			t.Fatalf("%s: slot %d holds %#x, never inserted", name, i, e)
 		}
-		h := slot(fp, st.fsize)
+		h := o.home(e)
 		if h > i {
-			t.Fatalf("%s: %#x at slot %d before its home %d", name, fp, i, h)
+			t.Fatalf("%s: %#x at slot %d before its home %d", name, e, i, h)
 		}
 		for j := h; j < i; j++ {
-			if st.ftable[j] == 0 {
-				t.Fatalf("%s: empty slot %d between %#x's home %d and its slot %d", name, j, fp, h, i)
+			if o.t[j] == 0 {
+				t.Fatalf("%s: empty slot %d between %#x's home %d and its slot %d", name, j, e, h, i)
 			}
 		}
 	}
-	if n != len(seen) {
-		t.Errorf("%s: %d fingerprints in the table, %d inserted", name, n, len(seen))
+	if count != n {
+		t.Errorf("%s: %d entries in the table, %d inserted", name, count, n)
 	}
-	if load := float64(n) / float64(st.fsize); load > 0.8 || load < 0.5 {
+	if load := float64(n) / float64(o.size); o.size > 1<<10 && (load > 0.8 || load < 0.53) {
 		t.Errorf("%s: load %.2f", name, load)
+	}
+}
+
+// TestSearchCountsExact: the exact and compact stores agree on the number
+// of states of a space that grows their tables several times.
+func TestSearchCountsExact(t *testing.T) {
+	m := machine(t, "../testdata/bench/naive2.elf", sim.PreemptEvery)
+	var counts [2]int
+	for i, compact := range []bool{false, true} {
+		r := Run(context.Background(), m, Options{Strategy: DFS, Compact: compact, All: true})
+		if r.Verdict == Incomplete {
+			t.Fatalf("compact=%v: %v", compact, r.Limit)
+		}
+		counts[i] = r.Stats.StatesStored
+	}
+	if counts[0] != counts[1] || counts[0] < 50000 {
+		t.Errorf("exact stored %d states, compact %d", counts[0], counts[1])
 	}
 }
