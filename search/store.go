@@ -20,13 +20,18 @@ import (
 // transition from it. Two states are equal exactly when their strings are,
 // so a fingerprint collision is resolved by comparing strings and no state
 // is ever wrongly taken for visited. Per state this costs the string (about
-// 20–30 bytes for a few threads and a few hundred bytes of RAM), two 32-bit
-// words (its position and a fingerprint filter) and its slot in the table.
+// 20–30 bytes for a few threads and a few hundred bytes of RAM) and a table
+// entry of two 32-bit words (half the fingerprint, as a filter, and the
+// string's position), in a table at least 53% full.
 //
 // Compact mode (hash compaction) keeps only a 64-bit fingerprint per state
-// in an open-addressing table; two different states with the same
-// fingerprint are then taken for one, with the probability Omission
-// reports. Paths to frontier states are kept by the frontier itself (trail
+// in the table; two different states with the same fingerprint are then
+// taken for one, with the probability Omission reports.
+//
+// The table (otable) is an ordered hash table, and a small cache of recent
+// states (recent) stands in front of it; successors are looked up a batch
+// at a time, each prefetching its slot as soon as its key is known, so
+// that the cache misses of the batch overlap. Paths to frontier states are kept by the frontier itself (trail
 // nodes the garbage collector frees once no frontier state descends from
 // them), not by the store.
 type store struct {
