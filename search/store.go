@@ -22,7 +22,7 @@ import (
 // is ever wrongly taken for visited. Per state this costs the string (about
 // 20–30 bytes for a few threads and a few hundred bytes of RAM) and a table
 // entry of two 32-bit words (half the fingerprint, as a filter, and the
-// string's position), in a table at least 53% full.
+// string's position), in a table at least 44% full.
 //
 // Compact mode (hash compaction) keeps only a 64-bit fingerprint per state
 // in the table; two different states with the same fingerprint are then
@@ -387,10 +387,14 @@ func (st *store) insertKey(k int, parent uint32, l sim.Label) (uint32, bool) {
 	return id, true
 }
 
-// added counts a new state and grows the table when it is 80% full.
+// added counts a new state and grows the table when it is full enough:
+// 80% in compact mode, which keeps it at least 53% full, under 16 bytes
+// per state; two thirds in exact mode, where runs half as long (fewer
+// entries to skip, compare and shift per probe) are worth up to 18 bytes
+// per state.
 func (st *store) added() {
 	st.n++
-	if st.n*5 > st.tab.size*4 {
+	if st.compact && st.n*5 > st.tab.size*4 || !st.compact && st.n*3 > st.tab.size*2 {
 		st.tab.grow()
 	}
 }
@@ -416,8 +420,8 @@ func (st *store) insertFP(fp uint64) bool {
 // into), and each run is kept sorted, so that the whole table reads in
 // increasing order. A search for an absent entry stops at the first
 // larger one instead of at the end of its run, and growing is a single
-// sequential merge, with no probing. The store grows it by half when 80%
-// full, which keeps it at least 53% full: under 16 bytes per entry.
+// sequential merge, with no probing. The store grows it by half (see
+// added).
 type otable struct {
 	t     []uint64 // the entries, in increasing order; 0 is empty
 	size  int      // the nominal size: home slots are below it

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
 )
 
 // States as values: Clone, copy on write, Hash and Equal; determinism of
@@ -437,5 +438,61 @@ func TestIdentity(t *testing.T) {
 		if got, want := identity(&a) == identity(&b), same(a, b); got != want {
 			t.Fatalf("random threads: identities equal %v, states equal %v", got, want)
 		}
+	}
+}
+
+// TestKeepRelease: states kept with Expander.Keep, in a search that gives
+// back every expanded state with Release, are the successors Successors
+// clones, and they stay so while the expander goes on reusing its scratch
+// states and the released ones.
+func TestKeepRelease(t *testing.T) {
+	img, err := loader.Load("../testdata/bench/naive2.elf", loader.Options{})
+	if err != nil {
+		t.Skip(err)
+	}
+	m, err := NewMachine(img, Config{Entry: img.Entry, Preempt: PreemptEvery})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := m.NewExpander()
+	type kept struct {
+		s    *State
+		hash uint64
+	}
+	var all []kept
+	seen := map[uint64]bool{}
+	queue := []*State{m.Initial()}
+	seen[queue[0].Hash()] = true
+	for n := 0; n < len(queue) && n < 3000; n++ {
+		s := queue[n]
+		want, _ := m.Successors(s, nil, nil)
+		i := 0
+		e.Expand(s, nil, func(next *State, l Label, v *Violation) {
+			if i >= len(want) || want[i].Label != l || !want[i].State.Equal(next) {
+				t.Fatalf("state %d, successor %d (%+v) differs from Successors'", n, i, l)
+			}
+			i++
+			if h := next.Hash(); v == nil && !seen[h] {
+				seen[h] = true
+				k := e.Keep(next)
+				all = append(all, kept{k, h})
+				queue = append(queue, k)
+			}
+		})
+		e.Release(s)
+		// A state expanded and released must not be looked at again:
+		// only the ones still queued are checked below.
+		queue[n] = nil
+	}
+	for n, s := range queue {
+		if s == nil {
+			continue
+		}
+		if h := s.Hash(); h != all[n-1].hash {
+			t.Fatalf("queued state %d changed after it was kept", n)
+		}
+	}
+	if len(all) < 1000 {
+		t.Errorf("only %d states kept", len(all))
 	}
 }

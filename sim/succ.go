@@ -68,10 +68,27 @@ type Expander struct {
 	released []*State
 }
 
-// Keep returns a lasting copy of a scratch state n from a batch, like
-// n.Clone(), reusing the memory of a state given back with Release when
-// there is one.
+// Keep returns a lasting version of a scratch state n from a batch, as
+// n.Clone() would: n itself when a state given back with Release can take
+// its place as scratch, otherwise a copy. The batch must not use n
+// afterwards.
 func (e *Expander) Keep(n *State) *State {
+	if len(e.released) > 0 {
+		// A scratch state of the batch trades places with a released
+		// state: it is kept as it is, and the released one becomes
+		// scratch, so nothing is copied.
+		for k, sc := range e.slots {
+			if sc != n {
+				continue
+			}
+			r := e.released[len(e.released)-1]
+			e.released = e.released[:len(e.released)-1]
+			r.pool, n.pool = n.pool, nil
+			e.slots[k] = r
+			n.Freeze()
+			return n
+		}
+	}
 	for len(e.released) > 0 {
 		r := e.released[len(e.released)-1]
 		e.released = e.released[:len(e.released)-1]
