@@ -311,7 +311,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	}
 	var simStats sim.Stats
 	exp := m.NewExpander()
-	var parentIDs []uint32
+	var par parent
 	var covered [65536]bool
 	var peak int64
 	lastCheck := time.Now()
@@ -379,8 +379,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			}
 		}
 		stop := false
-		parentIDs = st.ids(parentIDs, n.s)
-		parentThreads := len(n.s.Threads)
+		st.setParent(&par, n.s)
 		dl := exp.ExpandBatch(n.s, &simStats, func(b []sim.Succ) {
 			if stop {
 				return
@@ -388,7 +387,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			st.reserve(len(b))
 			for i := range b {
 				if b[i].Violation == nil {
-					st.prepareFrom(i, b[i].State, parentIDs, b[i].Label.Thread, parentThreads)
+					st.prepareFrom(i, b[i].State, &par, b[i].Label.Thread)
 				}
 			}
 			for i := range b {

@@ -168,10 +168,14 @@ func TestEncodeFrom(t *testing.T) {
 			queue := []*sim.State{m.Initial()}
 			for n := 0; n < len(queue) && n < 300; n++ {
 				s := queue[n]
-				ids := st.ids(nil, s)
+				var par parent
+				st.setParent(&par, s)
+				if full := st.encode(nil, s); string(par.enc) != string(full) {
+					t.Fatalf("%s: parent string %x, full %x", f, par.enc, full)
+				}
 				exp.Expand(s, nil, func(next *sim.State, l sim.Label, v *sim.Violation) {
 					full := st.encode(nil, next)
-					inc := st.encodeFrom(nil, next, ids, l.Thread, len(s.Threads))
+					inc := st.encodeFrom(nil, next, &par, l.Thread)
 					if string(full) != string(inc) {
 						t.Fatalf("%s: after %+v: incremental string %x, full %x", f, l, inc, full)
 					}

@@ -216,44 +216,57 @@ func mixHash(b []byte) uint64 {
 	return h ^ h>>32
 }
 
-// ids computes the intern ids of s — its threads', then its pages' — into
-// dst, for encodeFrom.
-func (st *store) ids(dst []uint32, s *sim.State) []uint32 {
-	dst = dst[:0]
-	for i := range s.Threads {
-		dst = append(dst, st.internCtx(&s.Threads[i]))
-	}
-	for _, p := range s.Pages {
-		dst = append(dst, st.internPage(p))
-	}
-	return dst
+// A parent is a state being expanded, as encodeFrom needs it: its
+// canonical string and where each id starts in it — its threads', the
+// atomic-section bytes', its pages' — and the end of the string.
+type parent struct {
+	enc     []byte
+	off     []int32
+	threads int
+	written []int // scratch: the pages a successor wrote
 }
 
-// encodeFrom appends the canonical string of s, a successor of the state
-// whose ids are parent, in which only thread moved ran: the other threads
-// and the pages the transition did not write are the parent's, and their
-// ids are taken from there instead of being looked up again.
-func (st *store) encodeFrom(b []byte, s *sim.State, parent []uint32, moved, parentThreads int) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
+// setParent encodes s into p.
+func (st *store) setParent(p *parent, s *sim.State) {
+	b := binary.AppendUvarint(p.enc[:0], uint64(len(s.Threads)))
+	off := p.off[:0]
 	for i := range s.Threads {
-		id := uint32(0)
-		if i == moved || i >= parentThreads {
-			id = st.internCtx(&s.Threads[i])
-		} else {
-			id = parent[i]
-		}
-		b = binary.AppendUvarint(b, uint64(id))
+		off = append(off, int32(len(b)))
+		b = binary.AppendUvarint(b, uint64(st.internCtx(&s.Threads[i])))
 	}
+	off = append(off, int32(len(b)))
 	b = append(b, s.Atomic, s.AtomicDepth)
-	pages := parent[parentThreads:]
-	for i, p := range s.Pages {
-		id := pages[i]
-		if s.Wrote(i) {
-			id = st.internPage(p)
-		}
-		b = binary.AppendUvarint(b, uint64(id))
+	for _, pg := range s.Pages {
+		off = append(off, int32(len(b)))
+		b = binary.AppendUvarint(b, uint64(st.internPage(pg)))
 	}
-	return b
+	p.enc, p.off, p.threads = b, append(off, int32(len(b))), len(s.Threads)
+}
+
+// encodeFrom appends the canonical string of s, a successor of p in which
+// only thread moved ran: the other threads and the pages the transition
+// did not write are the parent's, so the string is the parent's with the
+// moved thread's id and the written pages' ids replaced, and only those
+// are looked up. A successor with more threads (one was created) is
+// encoded in full.
+func (st *store) encodeFrom(b []byte, s *sim.State, p *parent, moved int) []byte {
+	if len(s.Threads) != p.threads {
+		return st.encode(b, s)
+	}
+	enc, off, t := p.enc, p.off, p.threads
+	b = append(b, enc[:off[moved]]...)
+	b = binary.AppendUvarint(b, uint64(st.internCtx(&s.Threads[moved])))
+	b = append(b, enc[off[moved+1]:off[t]]...)
+	b = append(b, s.Atomic, s.AtomicDepth)
+	pages := off[t+1:] // pages[i] is the start of page i's id
+	at := pages[0]
+	p.written = s.Written(p.written[:0])
+	for _, i := range p.written {
+		b = append(b, enc[at:pages[i]]...)
+		b = binary.AppendUvarint(b, uint64(st.internPage(s.Pages[i])))
+		at = pages[i+1]
+	}
+	return append(b, enc[at:]...)
 }
 
 // recentSize is the number of entries of the recent cache: 32 KiB, to stay
@@ -287,12 +300,11 @@ func (st *store) prepare(k int, s *sim.State) {
 	st.finish(key)
 }
 
-// prepareFrom is prepare for a successor of the state whose ids are
-// parent (see encodeFrom).
-func (st *store) prepareFrom(k int, s *sim.State, parent []uint32, moved, parentThreads int) {
+// prepareFrom is prepare for a successor of p (see encodeFrom).
+func (st *store) prepareFrom(k int, s *sim.State, p *parent, moved int) {
 	st.reserve(k + 1)
 	key := &st.keys[k]
-	key.enc = st.encodeFrom(key.enc[:0], s, parent, moved, parentThreads)
+	key.enc = st.encodeFrom(key.enc[:0], s, p, moved)
 	st.finish(key)
 }
 

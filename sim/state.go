@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -132,6 +133,20 @@ type State struct {
 // frozen: for a successor on an Expander's scratch state, whether the
 // transition changed that page (every other page is the parent's).
 func (s *State) Wrote(i int) bool { return s.owns(i) }
+
+// Written appends to dst the indexes, in increasing order, of the pages
+// for which Wrote holds.
+func (s *State) Written(dst []int) []int {
+	for w := s.owned; w != 0; w &= w - 1 {
+		dst = append(dst, bits.TrailingZeros64(w))
+	}
+	for k, w := range s.ownedHi {
+		for ; w != 0; w &= w - 1 {
+			dst = append(dst, 64*(k+1)+bits.TrailingZeros64(w))
+		}
+	}
+	return dst
+}
 
 func (s *State) owns(i int) bool {
 	if i < 64 {

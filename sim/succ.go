@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"math/bits"
-
-	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
-)
+import isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 
 // Label says which transition led to a state, so that a trace can be
 // replayed: the thread that ran, the interrupt it took (if any), how many
@@ -66,6 +62,7 @@ type Expander struct {
 	batch    []Succ
 	free     []*Page
 	released []*State
+	written  []int // scratch for recycle
 }
 
 // Keep returns a lasting version of a scratch state n from a batch, as
@@ -135,13 +132,9 @@ func (m *Machine) NewExpander() *Expander { return &Expander{m: m} }
 // recycle takes back the pages a scratch state wrote, unless it was kept
 // (cloned, which leaves it owning nothing).
 func (e *Expander) recycle(n *State) {
-	for w := n.owned; w != 0; w &= w - 1 {
-		e.free = append(e.free, n.Pages[bits.TrailingZeros64(w)])
-	}
-	for k, w := range n.ownedHi {
-		for ; w != 0; w &= w - 1 {
-			e.free = append(e.free, n.Pages[64*(k+1)+bits.TrailingZeros64(w)])
-		}
+	e.written = n.Written(e.written[:0])
+	for _, i := range e.written {
+		e.free = append(e.free, n.Pages[i])
 	}
 	n.Freeze()
 }
