@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/hc11mc/hc11mc/internal/prefetch"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -232,6 +233,22 @@ func (f *frontier) len() int {
 	return len(f.list) - f.head
 }
 
+// next returns the node pop would return now, to prefetch, in BFS and
+// best-first order: it was stored long ago, and its memory has left the
+// processor's caches. (DFS pops what it just pushed, and random order
+// cannot tell.)
+func (f *frontier) next() *node {
+	switch {
+	case f.len() == 0:
+		return nil
+	case f.strat == Best || f.strat == AStar:
+		return &f.heap[0]
+	case f.strat == BFS:
+		return &f.list[f.head]
+	}
+	return nil
+}
+
 func (f *frontier) push(n node) {
 	switch f.strat {
 	case Best, AStar:
@@ -369,6 +386,12 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	}
 	for f.len() > 0 {
 		n := f.pop()
+		// The state after this one (most likely) is fetched in two
+		// steps while this one is expanded: its header now, its threads
+		// and page list once the header has arrived.
+		if nx := f.next(); nx != nil {
+			prefetch.Value(nx.s)
+		}
 		res.Stats.StatesExpanded++
 		if n.depth > res.Stats.MaxDepth {
 			res.Stats.MaxDepth = n.depth
@@ -414,6 +437,10 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		})
 		if stop || dl != nil && report(dl, &n, nil) {
 			return finish(Violated, "")
+		}
+		if nx := f.next(); nx != nil {
+			prefetch.Slice(nx.s.Threads)
+			prefetch.Slice(nx.s.Pages)
 		}
 		// Nothing refers to an expanded state any more: its memory can
 		// hold a successor.

@@ -17,6 +17,8 @@
 // elsewhere it does nothing. A prefetch never faults, whatever the address.
 package prefetch
 
+import "unsafe"
+
 // Word starts fetching the cache line holding *p.
 //
 //go:noescape
@@ -27,3 +29,8 @@ func Word(p *uint64)
 //
 //go:noescape
 func Bytes(b []byte)
+
+// addr starts fetching the cache line holding p.
+//
+//go:noescape
+func addr(p unsafe.Pointer)

@@ -5,8 +5,12 @@
 // (see the amd64 version).
 package prefetch
 
+import "unsafe"
+
 // Word would start fetching the cache line holding *p.
 func Word(p *uint64) {}
 
 // Bytes would start fetching the cache line holding the start of b.
 func Bytes(b []byte) {}
+
+func addr(p unsafe.Pointer) {}

@@ -29,3 +29,21 @@ func TestNoAllocs(t *testing.T) {
 		t.Errorf("%v allocations per call", n)
 	}
 }
+
+// TestValues: Value and Slice take any type, nil and empty included, and
+// change nothing.
+func TestValues(t *testing.T) {
+	type thread struct {
+		pc     uint16
+		shadow [40]uint16
+	}
+	ts := []thread{{pc: 1}, {pc: 2}, {pc: 3}}
+	Value(&ts[1])
+	Value[thread](nil)
+	Slice(ts)
+	Slice(ts[:0])
+	Slice([]*thread(nil))
+	if ts[0].pc != 1 || ts[1].pc != 2 || ts[2].pc != 3 {
+		t.Errorf("memory changed: %+v", ts)
+	}
+}
