@@ -128,3 +128,39 @@ func TestSearchCountsExact(t *testing.T) {
 		t.Errorf("exact stored %d states, compact %d", counts[0], counts[1])
 	}
 }
+
+// TestPQ: the frontier heap pops in (key, seq) order — smallest estimate
+// first, first in first out among equals — under interleaved pushes and
+// pops, against a plain list searched for its minimum.
+func TestPQ(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	var q pq
+	var ref []node
+	seq := uint64(0)
+	for step := range 20000 {
+		if len(ref) == 0 || rnd.IntN(3) > 0 {
+			seq++
+			n := node{key: rnd.IntN(50), seq: seq}
+			if rnd.IntN(100) == 0 {
+				n.key = Inf
+			}
+			q.push(n)
+			ref = append(ref, n)
+			continue
+		}
+		m := 0
+		for i := range ref {
+			if ref[i].key < ref[m].key || ref[i].key == ref[m].key && ref[i].seq < ref[m].seq {
+				m = i
+			}
+		}
+		want := ref[m]
+		ref = append(ref[:m], ref[m+1:]...)
+		if got := q.pop(); got.key != want.key || got.seq != want.seq {
+			t.Fatalf("step %d: popped (%d, %d), want (%d, %d)", step, got.key, got.seq, want.key, want.seq)
+		}
+	}
+	if len(q) != len(ref) {
+		t.Errorf("%d left in the heap, %d in the list", len(q), len(ref))
+	}
+}
