@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"encoding/gob"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,6 +124,14 @@ func TestResume(t *testing.T) {
 		if r.Err == nil || !strings.Contains(r.Err.Error(), "not a saved frontier") {
 			t.Errorf("%s: resumed with error %v", damage.name, r.Err)
 		}
+	}
+	// A file of an older version, without a checksum, is named as such.
+	var v3 bytes.Buffer
+	if err := gob.NewEncoder(&v3).Encode(&snapshot{Version: 3, Key: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	if r := Run(context.Background(), m, Options{Strategy: BFS, Key: "k", Resume: &v3}); r.Err == nil || !strings.Contains(r.Err.Error(), "version 3") {
+		t.Errorf("version 3 file: %v", r.Err)
 	}
 	// A violation found after resuming has a full trace that replays.
 	m = machine(t, "../testdata/examples/philosophers.elf", sim.PreemptEvery)

@@ -99,6 +99,12 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 	}
 	body := data[:len(data)-8]
 	if binary.LittleEndian.Uint64(data[len(body):]) != xxhash.Sum64(body) {
+		// Files of version 3 and before had no checksum: name their
+		// version rather than call them damaged.
+		var old snapshot
+		if gob.NewDecoder(bytes.NewReader(data)).Decode(&old) == nil && old.Version != snapshotVersion {
+			return nil, nil, nil, fmt.Errorf("saved frontier of version %d; this hc11mc reads version %d", old.Version, snapshotVersion)
+		}
 		return nil, nil, nil, fmt.Errorf("not a saved frontier, or a damaged one: its checksum does not match")
 	}
 	var sn snapshot
