@@ -317,6 +317,9 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		seq = sn.Seq
 		res.Stats = sn.Stats
+		for _, pc := range sn.Covered {
+			res.Covered[pc] = true
+		}
 		for _, k := range sn.Reported {
 			reported[k] = true
 		}
@@ -363,7 +366,8 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		if v == Incomplete {
 			stats := res.Stats
-			res.save = func(w io.Writer) error { return save(w, opts.Key, &opts, st, f, stats, seq, reported) }
+			cov := res.Covered
+			res.save = func(w io.Writer) error { return save(w, opts.Key, &opts, st, f, stats, seq, reported, cov) }
 		}
 		return res
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,8 @@ var benchImage = func() string {
 }()
 
 // TestResume: a search stopped by --max-states and resumed from its saved
-// frontier ends exactly as an uninterrupted one, in both store modes.
+// frontier ends exactly as an uninterrupted one (states stored, states
+// expanded, code covered), in both store modes.
 func TestResume(t *testing.T) {
 	m := machine(t, "testdata/counter.elf", sim.PreemptEvery)
 	for _, compact := range []bool{false, true} {
@@ -98,6 +100,9 @@ func TestResume(t *testing.T) {
 			r2 := Run(context.Background(), m, rest)
 			if r2.Err != nil || r2.Verdict != Verified {
 				t.Fatalf("compact=%v %v: resumed run: %v %v", compact, strat, r2.Verdict, r2.Err)
+			}
+			if !maps.Equal(r2.Covered, full.Covered) {
+				t.Errorf("compact=%v %v: resumed run covered %d PCs, uninterrupted %d", compact, strat, len(r2.Covered), len(full.Covered))
 			}
 			if r2.Stats.StatesStored != full.Stats.StatesStored || r2.Stats.StatesExpanded != full.Stats.StatesExpanded {
 				t.Errorf("compact=%v %v: resumed run stored %d, expanded %d; uninterrupted %d, %d", compact, strat,

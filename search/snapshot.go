@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -36,6 +37,7 @@ type snapshot struct {
 	Stats    Stats
 	Seq      uint64
 	Reported []sim.Kind
+	Covered  []uint16 // the PCs of the states expanded so far
 }
 
 type savedNode struct {
@@ -52,9 +54,13 @@ type savedNode struct {
 const snapshotVersion = 4
 
 // save writes the search's state.
-func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool) error {
+func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool, covered map[uint16]bool) error {
 	sn := snapshot{Version: snapshotVersion, Key: key, Strategy: opts.Strategy, Compact: st.compact,
 		Stats: stats, Seq: seq, N: st.n}
+	for pc := range covered {
+		sn.Covered = append(sn.Covered, pc)
+	}
+	slices.Sort(sn.Covered)
 	for k := range reported {
 		sn.Reported = append(sn.Reported, k)
 	}
