@@ -198,24 +198,6 @@ func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 	return self
 }
 
-// mixHash hashes a short string eight bytes at a time.
-func mixHash(b []byte) uint64 {
-	h := uint64(len(b)) * 0x9E3779B97F4A7C15
-	for len(b) >= 8 {
-		h = (h ^ binary.LittleEndian.Uint64(b)*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15
-		h ^= h >> 31
-		b = b[8:]
-	}
-	var w uint64
-	for i, c := range b {
-		w |= uint64(c) << (8 * i)
-	}
-	h = (h ^ w*0xC2B2AE3D27D4EB4F) * 0x9E3779B97F4A7C15
-	h ^= h >> 29
-	h *= 0xBF58476D1CE4E5B9
-	return h ^ h>>32
-}
-
 // A parent is a state being expanded, as encodeFrom needs it: its
 // canonical string and where each id starts in it — its threads', the
 // atomic-section bytes', its pages' — and the end of the string.
@@ -281,7 +263,7 @@ const recentSize = 1 << 12
 // A prepKey is a state prepared for insertion: its string and fingerprint.
 type prepKey struct {
 	enc []byte
-	fp  uint64 // compact mode: the state's hash; exact mode: the high half of the string's
+	fp  uint64 // compact mode: the string's fingerprint; exact mode: its high half
 	rc  uint32 // its entry in the recent cache
 	// dup is what the recent cache had for it: in exact mode the id+1 of
 	// a state with the same fingerprint (which insertKey compares), in
@@ -308,15 +290,15 @@ func (st *store) prepareFrom(k int, s *sim.State, p *parent, moved int) {
 	st.finish(key)
 }
 
-// finish computes a prepared key's fingerprint from its string — xxhash in
-// compact mode, where the fingerprint is all that is kept; in exact mode,
-// where equal fingerprints are only a hint that the strings are compared,
-// a quicker mix of its words — and looks the key up in the recent cache.
-// When the cache does not have it, it prefetches the key's table slot;
-// when it might (exact mode), the record to compare with.
+// finish computes a prepared key's 64-bit xxhash fingerprint from its
+// string and looks the key up in the recent cache. When the cache does not
+// have it, it prefetches the key's table slot; when it might (exact mode),
+// the record to compare with. In exact mode, where equal fingerprints are
+// only a hint that the strings are compared, the high half is the table's
+// filter and the low bits index the recent cache.
 func (st *store) finish(key *prepKey) {
 	if !st.compact {
-		h := mixHash(key.enc)
+		h := xxhash.Sum64(key.enc)
 		key.fp, key.rc = h>>32, uint32(h)&(recentSize-1)
 		key.dup = 0
 		if e := st.recent[key.rc]; e>>32 == key.fp && e != 0 {

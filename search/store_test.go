@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -71,7 +73,7 @@ func TestOrderedTableExact(t *testing.T) {
 			return false
 		}
 		ids[id] = true
-		return mixHash(st.encOf(id))>>32 == e>>32
+		return xxhash.Sum64(st.encOf(id))>>32 == e>>32
 	})
 }
 
