@@ -310,7 +310,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	if opts.Resume != nil {
 		var sn *snapshot
 		var err error
-		if st, f, sn, err = load(opts.Resume, opts.Key, &opts); err != nil {
+		if st, f, sn, err = load(opts.Resume, opts.Key, &opts, len(m.Initial().Pages)); err != nil {
 			res.Verdict = Incomplete
 			res.Err = err
 			return res

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,6 +130,53 @@ func TestResume(t *testing.T) {
 		if r.Err == nil || !strings.Contains(r.Err.Error(), "not a saved frontier") {
 			t.Errorf("%s: resumed with error %v", damage.name, r.Err)
 		}
+	}
+	// A file that passes the checksum but does not hold together is
+	// refused too, never followed into a panic.
+	var good snapshot
+	if err := gob.NewDecoder(bytes.NewReader(saved.Bytes()[:saved.Len()-8])).Decode(&good); err != nil {
+		t.Fatal(err)
+	}
+	entry := slices.IndexFunc(good.Table, func(e uint64) bool { return e != 0 })
+	for _, bad := range []struct {
+		name string
+		f    func(sn *snapshot)
+	}{
+		{"frontier id", func(sn *snapshot) { sn.Frontier[0].ID = 1 << 30 }},
+		{"table id", func(sn *snapshot) { sn.Table[entry] |= 0xffffff }},
+		{"table order", func(sn *snapshot) { sn.Table[entry] = ^uint64(0) }},
+		{"count", func(sn *snapshot) { sn.N++ }},
+		{"arena cut", func(sn *snapshot) { sn.Arena[0] = sn.Arena[0][:len(sn.Arena[0])-3] }},
+		// The root's record, first in the arena, names itself as its
+		// parent (distance 0): make that 1.
+		{"arena parent", func(sn *snapshot) { sn.Arena[0][1+int(sn.Arena[0][0])] = 1 }},
+		{"call frames", func(sn *snapshot) { sn.Frontier[0].Threads[0].NShadow = 200 }},
+		{"status", func(sn *snapshot) { sn.Frontier[0].Threads[0].Status = 9 }},
+		{"pages", func(sn *snapshot) { sn.Frontier[0].Pages = sn.Frontier[0].Pages[:1] }},
+		{"page id", func(sn *snapshot) { sn.Frontier[0].Pages[0] = 1 << 20 }},
+		{"no threads", func(sn *snapshot) { sn.Frontier[0].Threads = nil }},
+	} {
+		var sn snapshot
+		if err := gob.NewDecoder(bytes.NewReader(saved.Bytes()[:saved.Len()-8])).Decode(&sn); err != nil {
+			t.Fatal(err)
+		}
+		bad.f(&sn)
+		var buf bytes.Buffer
+		if err := sn.write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		r := Run(context.Background(), m, Options{Strategy: BFS, Key: "k", Resume: &buf})
+		if r.Err == nil || !strings.Contains(r.Err.Error(), "inconsistent") {
+			t.Errorf("%s: resumed with error %v", bad.name, r.Err)
+		}
+	}
+	// The unchanged file, written again, resumes.
+	var again bytes.Buffer
+	if err := good.write(&again); err != nil {
+		t.Fatal(err)
+	}
+	if r := Run(context.Background(), m, Options{Strategy: BFS, Key: "k", Resume: &again}); r.Err != nil {
+		t.Errorf("rewritten file: %v", r.Err)
 	}
 	// A file of an older version, without a checksum, is named as such.
 	var v3 bytes.Buffer

@@ -81,11 +81,15 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 	}
 	// The intern tables: fingerprints and strings are made of their ids.
 	sn.PageDat, sn.Ctxs = st.pageDat, st.ctxs.keys
-	// The encoding is followed by its xxhash, so that a damaged or
-	// truncated file is refused rather than resumed into nonsense.
+	return sn.write(w)
+}
+
+// write encodes sn, followed by the xxhash of the encoding, so that a
+// damaged or truncated file is refused rather than resumed into nonsense.
+func (sn *snapshot) write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	sum := xxhash.New()
-	if err := gob.NewEncoder(io.MultiWriter(bw, sum)).Encode(&sn); err != nil {
+	if err := gob.NewEncoder(io.MultiWriter(bw, sum)).Encode(sn); err != nil {
 		return err
 	}
 	if _, err := bw.Write(binary.LittleEndian.AppendUint64(nil, sum.Sum64())); err != nil {
@@ -95,7 +99,7 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 }
 
 // load reads a snapshot and rebuilds the store and the frontier.
-func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot, error) {
+func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier, *snapshot, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, nil, nil, err
@@ -126,11 +130,11 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 	if sn.Strategy != opts.Strategy || sn.Compact != opts.Compact {
 		return nil, nil, nil, fmt.Errorf("the frontier was saved with --search %s, --hash-compact=%v: resume with the same", sn.Strategy, sn.Compact)
 	}
+	if err := sn.check(pages); err != nil {
+		return nil, nil, nil, fmt.Errorf("not a saved frontier, or an inconsistent one: %v", err)
+	}
 	st := newStore(sn.Compact)
 	st.n = sn.N
-	if sn.TableSize <= 0 || len(sn.Table) < sn.TableSize+slack(sn.TableSize) {
-		return nil, nil, nil, fmt.Errorf("not a saved frontier: a table of %d slots for size %d", len(sn.Table), sn.TableSize)
-	}
 	st.tab.t, st.tab.size = sn.Table, sn.TableSize
 	st.arena = sn.Arena
 	// The ids in the strings are positions in these lists: each entry
@@ -147,17 +151,17 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 		}
 	}
 	f := newFrontier(opts)
-	pages := map[uint32]*sim.Page{}
+	shared := map[uint32]*sim.Page{}
 	for _, sv := range sn.Frontier {
+		for j := range sv.Threads {
+			sv.Threads[j].Tag = 0 // a cache of the saving store's ids
+		}
 		s := &sim.State{Threads: sv.Threads, Atomic: sv.Atomic, AtomicDepth: sv.AtomicDepth}
 		for _, id := range sv.Pages {
-			if int(id) >= len(st.pageDat) {
-				return nil, nil, nil, fmt.Errorf("not a saved frontier: a frontier state refers to page %d of %d", id, len(st.pageDat))
-			}
-			p, ok := pages[id]
+			p, ok := shared[id]
 			if !ok {
 				p = &sim.Page{Data: st.pageDat[id]}
-				pages[id] = p
+				shared[id] = p
 			}
 			s.Pages = append(s.Pages, p)
 		}
@@ -169,4 +173,105 @@ func load(r io.Reader, key string, opts *Options) (*store, *frontier, *snapshot,
 		f.push(n)
 	}
 	return st, f, &sn, nil
+}
+
+// check verifies what a resumed search would otherwise trust (the checksum
+// guards against damage, not against a file made up to pass it): every
+// record of the arena parses and names an earlier record as its parent;
+// the table holds each stored state once, in increasing order; and each
+// frontier state fits the machine — its number of pages, threads within
+// bounds, a state recorded in the arena.
+func (sn *snapshot) check(pages int) error {
+	if sn.TableSize <= 0 || len(sn.Table) < sn.TableSize+slack(sn.TableSize) {
+		return fmt.Errorf("a table of %d slots for size %d", len(sn.Table), sn.TableSize)
+	}
+	if len(sn.Arena) >= maxChunks {
+		return fmt.Errorf("%d arena chunks", len(sn.Arena))
+	}
+	// starts marks the position of each record, a bit per byte.
+	starts := make([][]uint64, len(sn.Arena))
+	isStart := func(id uint32) bool {
+		c, off := int(id>>chunkBits), int(id&(chunkSize-1))
+		return c < len(starts) && off/64 < len(starts[c]) && starts[c][off/64]&(1<<(off%64)) != 0
+	}
+	records := 0
+	for ci, c := range sn.Arena {
+		if len(c) > chunkSize {
+			return fmt.Errorf("an arena chunk of %d bytes", len(c))
+		}
+		starts[ci] = make([]uint64, (len(c)+63)/64)
+		for pos := 0; pos < len(c); {
+			id := uint32(ci)<<chunkBits | uint32(pos)
+			at, ok := pos, true
+			field := func() uint64 {
+				v, k := binary.Uvarint(c[at:])
+				if k <= 0 {
+					ok = false
+					return 0
+				}
+				at += k
+				return v
+			}
+			n := field()
+			if !ok || n > uint64(len(c)-at) {
+				return fmt.Errorf("record %d: a string past the end of its chunk", id)
+			}
+			at += int(n)
+			back := field()
+			if !ok || (id == 0) != (back == 0) || back > uint64(id) || id != 0 && !isStart(id-uint32(back)) {
+				return fmt.Errorf("record %d: its parent is not an earlier record", id)
+			}
+			if at += 2; at > len(c) {
+				return fmt.Errorf("record %d: cut short", id)
+			}
+			field() // steps
+			field() // choice
+			if !ok {
+				return fmt.Errorf("record %d: cut short", id)
+			}
+			starts[ci][pos/64] |= 1 << (pos % 64)
+			records++
+			pos = at
+		}
+	}
+	var prev uint64
+	entries := 0
+	for _, e := range sn.Table {
+		if e == 0 {
+			continue
+		}
+		if e <= prev {
+			return fmt.Errorf("the table is out of order")
+		}
+		prev = e
+		entries++
+		if !sn.Compact && !isStart(uint32(e)-1) {
+			return fmt.Errorf("a table entry names no record")
+		}
+	}
+	if entries != sn.N || !sn.Compact && records != sn.N {
+		return fmt.Errorf("%d states, %d table entries, %d records", sn.N, entries, records)
+	}
+	for i, sv := range sn.Frontier {
+		if len(sv.Pages) != pages {
+			return fmt.Errorf("frontier state %d has %d pages; the machine has %d", i, len(sv.Pages), pages)
+		}
+		for _, id := range sv.Pages {
+			if int(id) >= len(sn.PageDat) {
+				return fmt.Errorf("frontier state %d refers to page %d of %d", i, id, len(sn.PageDat))
+			}
+		}
+		if len(sv.Threads) == 0 || len(sv.Threads) > sim.MaxThreads || int(sv.Atomic) > len(sv.Threads) {
+			return fmt.Errorf("frontier state %d: %d threads, atomic owner %d", i, len(sv.Threads), sv.Atomic)
+		}
+		for j := range sv.Threads {
+			if t := &sv.Threads[j]; t.NShadow > sim.MaxShadow || t.Status > sim.Exited {
+				return fmt.Errorf("frontier state %d: thread %d has status %d and %d call frames", i, j, t.Status, t.NShadow)
+			}
+		}
+		if !sn.Compact && !isStart(sv.ID) {
+			return fmt.Errorf("frontier state %d is not a stored state", i)
+		}
+	}
+	return nil
 }
