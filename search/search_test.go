@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/gob"
 	"maps"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
@@ -248,4 +251,28 @@ func TestEncodeFrom(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzResume: any bytes that pass the checksum (the fuzzer's input, with
+// its checksum appended) are resumed or refused, never followed into a
+// panic; a resumed search ends within its limit. Run it with
+// -fuzzminimizetime 2s: the seeds are tens of kilobytes, and minimising
+// each new input for the default minute stalls the fuzzer.
+func FuzzResume(f *testing.F) {
+	m := machine(f, "testdata/counter.elf", sim.PreemptEvery)
+	for _, compact := range []bool{false, true} {
+		part := Run(context.Background(), m, Options{Strategy: BFS, Key: "k", MaxStates: 30, Compact: compact})
+		var saved bytes.Buffer
+		if err := part.SaveFrontier(&saved); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(saved.Bytes()[:saved.Len()-8], compact)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, compact bool) {
+		file := binary.LittleEndian.AppendUint64(bytes.Clone(body), xxhash.Sum64(body))
+		r := Run(context.Background(), m, Options{Strategy: BFS, Key: "k", Compact: compact, MaxStates: 200, Resume: bytes.NewReader(file)})
+		if r.Err == nil && r.Verdict != Incomplete && r.Verdict != Verified && r.Verdict != Violated {
+			t.Errorf("verdict %v", r.Verdict)
+		}
+	})
 }
