@@ -69,9 +69,14 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 		sn.Arena = st.arena
 	}
 	for _, n := range f.all() {
-		sv := savedNode{Threads: n.s.Threads, Atomic: n.s.Atomic, AtomicDepth: n.s.AtomicDepth,
+		s := n.s
+		if n.packed != nil {
+			s = &sim.State{}
+			st.unpack(s, n.packed)
+		}
+		sv := savedNode{Threads: s.Threads, Atomic: s.Atomic, AtomicDepth: s.AtomicDepth,
 			ID: n.id, Depth: n.depth, Key: n.key, Seq: n.seq}
-		for _, p := range n.s.Pages {
+		for _, p := range s.Pages {
 			sv.Pages = append(sv.Pages, st.internPage(p))
 		}
 		if st.compact {

@@ -3,6 +3,9 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
@@ -164,5 +167,83 @@ func TestPQ(t *testing.T) {
 	}
 	if len(q) != len(ref) {
 		t.Errorf("%d left in the heap, %d in the list", len(q), len(ref))
+	}
+}
+
+// TestPack: a state packed for the frontier and unpacked again is the same
+// state in every field of every thread (not only those of its identity:
+// cycles, previous PC, the live shadow stack) and every byte of memory, on
+// the first states of each model.
+func TestPack(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*/*.elf")
+	if len(files) == 0 {
+		t.Skip("no images")
+	}
+	for _, f := range files {
+		if strings.Contains(f, "philo_big") {
+			continue
+		}
+		m := machine(t, f, sim.PreemptEvery)
+		st := newStore(false)
+		exp := m.NewExpander()
+		queue := []*sim.State{m.Initial()}
+		var got sim.State
+		for n := 0; n < len(queue) && n < 300; n++ {
+			s := queue[n]
+			st.unpack(&got, st.pack(nil, s))
+			if len(got.Threads) != len(s.Threads) || got.Atomic != s.Atomic || got.AtomicDepth != s.AtomicDepth || len(got.Pages) != len(s.Pages) {
+				t.Fatalf("%s: state %d unpacked with %d threads, %d pages", f, n, len(got.Threads), len(got.Pages))
+			}
+			for i := range s.Threads {
+				// The tag is a cache; shadow slots past NShadow are
+				// dead (nothing reads them) and are not packed.
+				a, b := s.Threads[i], got.Threads[i]
+				a.Tag, b.Tag = 0, 0
+				clear(a.Shadow[a.NShadow:])
+				if a != b {
+					t.Fatalf("%s: state %d thread %d unpacked as %+v, was %+v", f, n, i, b, a)
+				}
+			}
+			for i := range s.Pages {
+				if s.Pages[i].Data != got.Pages[i].Data {
+					t.Fatalf("%s: state %d page %d differs", f, n, i)
+				}
+			}
+			exp.Expand(s, nil, func(next *sim.State, l sim.Label, v *sim.Violation) {
+				if _, isNew := st.insert(next, 0, l); isNew && v == nil {
+					queue = append(queue, next.Clone())
+				}
+			})
+		}
+	}
+}
+
+// TestPackedSearch: a search whose frontier states are all packed is the
+// same search — states, expansions, transitions, depth, findings and their
+// traces — in every order that packs, on models with and without
+// violations.
+func TestPackedSearch(t *testing.T) {
+	defer func(old int) { packAbove = old }(packAbove)
+	for _, f := range []string{"../testdata/bench/naive2.elf", "../testdata/bench/peterson.elf", "../testdata/models/deadlock.elf"} {
+		m := machine(t, f, sim.PreemptEvery)
+		for _, strat := range []Strategy{BFS, Best, AStar, Random} {
+			for _, compact := range []bool{false, true} {
+				opts := Options{Strategy: strat, Compact: compact, All: true, Seed: 7}
+				packAbove = 1 << 30
+				full := Run(context.Background(), m, opts)
+				packAbove = 0
+				packed := Run(context.Background(), m, opts)
+				a, b := full.Stats, packed.Stats
+				a.Seconds, b.Seconds, a.PeakMemory, b.PeakMemory = 0, 0, 0, 0
+				if a != b || full.Verdict != packed.Verdict || len(full.Found) != len(packed.Found) {
+					t.Fatalf("%s %v compact=%v: packed %+v %v, full %+v %v", f, strat, compact, b, packed.Verdict, a, full.Verdict)
+				}
+				for i := range full.Found {
+					if !slices.Equal(full.Found[i].Trace, packed.Found[i].Trace) {
+						t.Errorf("%s %v compact=%v: traces differ for %v", f, strat, compact, full.Found[i].Violation.Kind)
+					}
+				}
+			}
+		}
 	}
 }

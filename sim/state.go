@@ -304,3 +304,12 @@ func Identity(t *Thread) (lo, hi uint64) {
 	return uint64(t.A) | uint64(t.B)<<8 | uint64(t.CCR)<<16 | uint64(t.X)<<24 | uint64(t.Y)<<40 | uint64(t.Status)<<56,
 		uint64(t.SP) | uint64(t.PC)<<16 | uint64(t.InitSP)<<32 | uint64(t.CS)<<48
 }
+
+// SetIdentity sets the fields of t that make up its identity from the two
+// words Identity returned, leaving the others (PrevPC, Cycles, the shadow
+// call stack) alone.
+func SetIdentity(t *Thread, lo, hi uint64) {
+	t.A, t.B, t.CCR = uint8(lo), uint8(lo>>8), uint8(lo>>16)
+	t.X, t.Y, t.Status = uint16(lo>>24), uint16(lo>>40), uint8(lo>>56)
+	t.SP, t.PC, t.InitSP, t.CS = uint16(hi), uint16(hi>>16), uint16(hi>>32), uint8(hi>>48)
+}

@@ -401,7 +401,7 @@ func BenchmarkSuccessors(b *testing.B) {
 // TestIdentity: two threads have the same Identity exactly when Equal takes
 // the states holding them for the same, on random threads and on threads
 // that differ in a single byte of a field (the packing must not let two
-// fields overlap).
+// fields overlap); SetIdentity undoes it.
 func TestIdentity(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	random := func() Thread {
@@ -437,6 +437,14 @@ func TestIdentity(t *testing.T) {
 		b := random()
 		if got, want := identity(&a) == identity(&b), same(a, b); got != want {
 			t.Fatalf("random threads: identities equal %v, states equal %v", got, want)
+		}
+		// SetIdentity undoes Identity: onto b, a's identity makes a
+		// thread Equal to a that keeps b's other fields.
+		c := b
+		lo, hi := Identity(&a)
+		SetIdentity(&c, lo, hi)
+		if !same(a, c) || c.Cycles != b.Cycles || c.PrevPC != b.PrevPC || c.Tag != b.Tag {
+			t.Fatalf("SetIdentity(Identity(%+v)) onto %+v gave %+v", a, b, c)
 		}
 	}
 }
