@@ -409,8 +409,9 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		// The state after this one (most likely) is fetched while this
 		// one is expanded.
-		if nx := f.next(); nx != nil {
+		if nx := f.next(); nx != nil && nx.packed != nil {
 			prefetch.Slice(nx.packed)
+		} else if nx != nil {
 			prefetch.Value(nx.s)
 		}
 		res.Stats.StatesExpanded++
