@@ -12,6 +12,9 @@
 // is resolved by comparing the stored states, never by guessing. With
 // Options.Compact only fingerprints are kept, as SPIN's hash compaction
 // does, and the result reports the probability that a state was missed.
+// Frontiers that grow wide (every order but depth-first) keep their states
+// packed into a few bytes per thread (see store.pack) once they hold
+// packAbove of them.
 package search
 
 import (
