@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -59,6 +60,7 @@ type store struct {
 	// earlier along another interleaving; the cache finds them without
 	// the random table probe that would miss the processor's caches.
 	recent []uint64
+	spare  [][]byte  // memory for arena chunks, from tables grown out of (see recycle)
 	full   bool      // the arena has used its last chunk: ids would overflow
 	keys   []prepKey // a batch of successors prepared for insertion
 }
@@ -258,7 +260,12 @@ func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 		if len(st.arena) == maxChunks-1 {
 			st.full = true
 		}
-		st.arena = append(st.arena, make([]byte, 0, chunkSize))
+		if n := len(st.spare); n > 0 {
+			st.arena = append(st.arena, st.spare[n-1])
+			st.spare = st.spare[:n-1]
+		} else {
+			st.arena = append(st.arena, make([]byte, 0, chunkSize))
+		}
 	}
 	c := len(st.arena) - 1
 	b := st.arena[c]
@@ -466,7 +473,25 @@ func (st *store) insertKey(k int, parent uint32, l sim.Label) (uint32, bool) {
 func (st *store) added() {
 	st.n++
 	if st.compact && st.n*5 > st.tab.size*4 || !st.compact && st.n*3 > st.tab.size*2 {
+		old := st.tab.t
 		st.tab.grow()
+		if !st.compact {
+			st.recycle(old)
+		}
+	}
+}
+
+// recycle keeps the memory of a table the store has grown out of, to hold
+// arena chunks: memory a process has not touched yet costs a page fault
+// per page (and far more on a virtual machine), and a search that grows
+// its table to hundreds of megabytes would otherwise fault in twice that
+// again for the tables it left behind. Chunks need no zeroing: they are
+// filled from the start.
+func (st *store) recycle(t []uint64) {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t))), len(t)*8)
+	for len(b) >= chunkSize {
+		st.spare = append(st.spare, b[:0:chunkSize])
+		b = b[chunkSize:]
 	}
 }
 
