@@ -3,9 +3,7 @@ package search
 import (
 	"context"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
@@ -175,14 +173,7 @@ func TestPQ(t *testing.T) {
 // cycles, previous PC, the live shadow stack) and every byte of memory, on
 // the first states of each model.
 func TestPack(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/*/*.elf")
-	if len(files) == 0 {
-		t.Skip("no images")
-	}
-	for _, f := range files {
-		if strings.Contains(f, "philo_big") {
-			continue
-		}
+	for _, f := range corpus(t) {
 		m := machine(t, f, sim.PreemptEvery)
 		st := newStore(false)
 		exp := m.NewExpander()

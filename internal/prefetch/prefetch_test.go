@@ -37,13 +37,13 @@ func TestValues(t *testing.T) {
 		pc     uint16
 		shadow [40]uint16
 	}
-	ts := []thread{{pc: 1}, {pc: 2}, {pc: 3}}
+	ts := []thread{{pc: 1}, {pc: 2}, {pc: 3, shadow: [40]uint16{39: 7}}}
 	Value(&ts[1])
 	Value[thread](nil)
 	Slice(ts)
 	Slice(ts[:0])
 	Slice([]*thread(nil))
-	if ts[0].pc != 1 || ts[1].pc != 2 || ts[2].pc != 3 {
+	if ts[0].pc != 1 || ts[1].pc != 2 || ts[2].pc != 3 || ts[2].shadow[39] != 7 {
 		t.Errorf("memory changed: %+v", ts)
 	}
 }
