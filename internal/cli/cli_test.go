@@ -95,6 +95,21 @@ func TestSaveResume(t *testing.T) {
 	if c := Main([]string{"check", allopsELF, "--resume", fr}, nil, &out, &errb); c != ExitUsage || !strings.Contains(errb.String(), "another firmware") {
 		t.Errorf("resume on another image: exit %d %s", c, errb.String())
 	}
+	// A damaged file: exit 2 and one line naming it.
+	data, err := os.ReadFile(fr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x40
+	bad := filepath.Join(t.TempDir(), "damaged")
+	if err := os.WriteFile(bad, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	c := Main([]string{"check", img, "--search", "bfs", "--resume", bad}, nil, &out, &errb)
+	if msg := errb.String(); c != ExitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, bad) || !strings.Contains(msg, "damaged") {
+		t.Errorf("damaged frontier: exit %d %q", c, msg)
+	}
 }
 
 // --heuristic hamming ranks by the bits in which --goal-mem differs: on
