@@ -534,7 +534,9 @@ func tabShift(compact bool) uint {
 }
 
 func newOTable(size int, shift uint) otable {
-	return otable{t: make([]uint64, size+slack(size)), size: size, shift: shift}
+	t := make([]uint64, size+slack(size))
+	adviseHuge(t)
+	return otable{t: t, size: size, shift: shift}
 }
 
 // slack is the room past the nominal size for the last run, and what is
@@ -570,8 +572,7 @@ func (o *otable) insertAt(i int, e uint64) {
 // each goes to its new home slot or, when that is taken, just after the
 // one before it.
 func (o *otable) grow() {
-	n := otable{size: o.size + o.size/2, shift: o.shift}
-	n.t = make([]uint64, n.size+slack(n.size))
+	n := newOTable(o.size+o.size/2, o.shift)
 	next := 0
 	for _, e := range o.t {
 		if e == 0 {

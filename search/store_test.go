@@ -238,3 +238,23 @@ func TestPackedSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviseHuge: advising a table at and past the huge-page threshold
+// leaves it zero and usable to its last slot (the advice covers only its
+// aligned interior, whatever the alignment of the slice).
+func TestAdviseHuge(t *testing.T) {
+	for _, n := range []int{hugeFrom / 8, hugeFrom/8 + 12345} {
+		tab := make([]uint64, n)
+		adviseHuge(tab)
+		adviseHuge(tab[1:])
+		for _, i := range []int{0, n / 2, n - 1} {
+			if tab[i] != 0 {
+				t.Fatalf("slot %d of %d is %d", i, n, tab[i])
+			}
+			tab[i] = uint64(i) + 1
+		}
+		if tab[n-1] != uint64(n) || tab[0] != 1 {
+			t.Errorf("%d slots: writes lost", n)
+		}
+	}
+}
