@@ -23,7 +23,7 @@ import (
 // is ever wrongly taken for visited. Per state this costs the string (about
 // 20–30 bytes for a few threads and a few hundred bytes of RAM) and a table
 // entry of two 32-bit words (half the fingerprint, as a filter, and the
-// string's position), in a table at least 44% full.
+// string's position), in a table at least a third full.
 //
 // Compact mode (hash compaction) keeps only a 64-bit fingerprint per state
 // in the table; two different states with the same fingerprint are then
@@ -465,19 +465,21 @@ func (st *store) insertKey(k int, parent uint32, l sim.Label) (uint32, bool) {
 	return id, true
 }
 
-// added counts a new state and grows the table when it is full enough:
-// 80% in compact mode, which keeps it at least 53% full, under 16 bytes
-// per state; two thirds in exact mode, where runs half as long (fewer
-// entries to skip, compare and shift per probe) are worth up to 18 bytes
-// per state.
+// added counts a new state and grows the table when it is full enough. In
+// compact mode, at 80%, by half: it stays at least 53% full, under 16 bytes
+// per state. In exact mode, at two thirds, twofold: runs half as long as at
+// 80% (fewer entries to skip, compare and shift per probe), and half as
+// many generations of the table to fill, which is memory touched for the
+// first time (see recycle), for up to 24 bytes per state.
 func (st *store) added() {
 	st.n++
-	if st.compact && st.n*5 > st.tab.size*4 || !st.compact && st.n*3 > st.tab.size*2 {
+	switch {
+	case st.compact && st.n*5 > st.tab.size*4:
+		st.tab.grow(st.tab.size + st.tab.size/2)
+	case !st.compact && st.n*3 > st.tab.size*2:
 		old := st.tab.t
-		st.tab.grow()
-		if !st.compact {
-			st.recycle(old)
-		}
+		st.tab.grow(2 * st.tab.size)
+		st.recycle(old)
 	}
 }
 
@@ -516,8 +518,8 @@ func (st *store) insertFP(fp uint64) bool {
 // into), and each run is kept sorted, so that the whole table reads in
 // increasing order. A search for an absent entry stops at the first
 // larger one instead of at the end of its run, and growing is a single
-// sequential merge, with no probing. The store grows it by half (see
-// added).
+// sequential merge, with no probing. The store decides when and how much
+// it grows (see added).
 type otable struct {
 	t     []uint64 // the entries, in increasing order; 0 is empty
 	size  int      // the nominal size: home slots are below it
@@ -568,11 +570,11 @@ func (o *otable) insertAt(i int, e uint64) {
 	o.t[i] = e
 }
 
-// grow moves the entries, in order, into a table half as large again:
-// each goes to its new home slot or, when that is taken, just after the
-// one before it.
-func (o *otable) grow() {
-	n := newOTable(o.size+o.size/2, o.shift)
+// grow moves the entries, in order, into a table of the given nominal
+// size: each goes to its new home slot or, when that is taken, just after
+// the one before it.
+func (o *otable) grow(size int) {
+	n := newOTable(size, o.shift)
 	next := 0
 	for _, e := range o.t {
 		if e == 0 {
