@@ -226,13 +226,20 @@ func (sn *snapshot) check(pages int) error {
 			if !ok || (id == 0) != (back == 0) || back > uint64(id) || id != 0 && !isStart(id-uint32(back)) {
 				return fmt.Errorf("record %d: its parent is not an earlier record", id)
 			}
-			if at += 2; at > len(c) {
+			if at >= len(c) {
 				return fmt.Errorf("record %d: cut short", id)
 			}
-			field() // steps
-			field() // choice
-			if !ok {
-				return fmt.Errorf("record %d: cut short", id)
+			if c[at] < labelFull {
+				at++
+			} else {
+				if at += 3; at > len(c) {
+					return fmt.Errorf("record %d: cut short", id)
+				}
+				field() // steps
+				field() // choice
+				if !ok {
+					return fmt.Errorf("record %d: cut short", id)
+				}
 			}
 			starts[ci][pos/64] |= 1 << (pos % 64)
 			records++

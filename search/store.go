@@ -240,11 +240,30 @@ func (st *store) record(id uint32) (enc []byte, parent uint32, l sim.Label) {
 	back, k := binary.Uvarint(c)
 	par := uint64(id) - back
 	c = c[k:]
-	l.Thread, l.IRQ = int(c[0]), int(c[1])-1
-	steps, k := binary.Uvarint(c[2:])
-	choice, _ := binary.Uvarint(c[2+k:])
+	if c[0] < labelFull {
+		return enc, uint32(par), sim.Label{Thread: int(c[0]), IRQ: -1, Steps: 1}
+	}
+	l.Thread, l.IRQ = int(c[1]), int(c[2])-1
+	steps, k := binary.Uvarint(c[3:])
+	choice, _ := binary.Uvarint(c[3+k:])
 	l.Steps, l.Choice = uint32(steps), choice
 	return enc, uint32(par), l
+}
+
+// labelFull starts a label written in full. The label of a transition
+// that ran one instruction of one thread, with no interrupt and no
+// nondeterministic choice, is just that thread's number, which is below
+// it: one byte instead of four (and most labels, under --preempt every).
+const labelFull = 0x80
+
+// appendLabel appends l to b, as record reads it.
+func appendLabel(b []byte, l sim.Label) []byte {
+	if l.IRQ == -1 && l.Steps == 1 && l.Choice == 0 && l.Thread >= 0 && l.Thread < labelFull {
+		return append(b, byte(l.Thread))
+	}
+	b = append(b, labelFull, byte(l.Thread), byte(l.IRQ+1))
+	b = binary.AppendUvarint(b, uint64(l.Steps))
+	return binary.AppendUvarint(b, l.Choice)
 }
 
 // encOf returns just the string of state id's record.
@@ -255,7 +274,7 @@ func (st *store) encOf(id uint32) []byte {
 }
 
 func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
-	need := len(enc) + 4*binary.MaxVarintLen64
+	need := len(enc) + 5*binary.MaxVarintLen64
 	if len(st.arena) == 0 || len(st.arena[len(st.arena)-1])+need > chunkSize {
 		if len(st.arena) == maxChunks-1 {
 			st.full = true
@@ -275,10 +294,7 @@ func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 	// The parent was stored earlier: its distance back is small (and short
 	// as a varint) when the search goes deep.
 	b = binary.AppendUvarint(b, uint64(self-parent))
-	b = append(b, byte(l.Thread), byte(l.IRQ+1))
-	b = binary.AppendUvarint(b, uint64(l.Steps))
-	b = binary.AppendUvarint(b, l.Choice)
-	st.arena[c] = b
+	st.arena[c] = appendLabel(b, l)
 	return self
 }
 

@@ -258,3 +258,34 @@ func TestAdviseHuge(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordLabels: every label comes back from a record as it was put,
+// whether written in one byte (one instruction of one thread, no interrupt,
+// no choice) or in full.
+func TestRecordLabels(t *testing.T) {
+	st := newStore(false)
+	labels := []sim.Label{
+		{}, // the root's
+		{Thread: 0, IRQ: -1, Steps: 1},
+		{Thread: 63, IRQ: -1, Steps: 1},
+		{Thread: 127, IRQ: -1, Steps: 1},
+		{Thread: 2, IRQ: 5},
+		{Thread: 1, IRQ: -1, Steps: 2},
+		{Thread: 1, IRQ: -1, Steps: 0},
+		{Thread: 3, IRQ: -1, Steps: 1, Choice: 255},
+		{Thread: 4, IRQ: -1, Steps: 1000000, Choice: 1 << 40},
+	}
+	var ids []uint32
+	parent := uint32(0)
+	for i, l := range labels {
+		id := st.put([]byte{byte(i), 1, 2}, parent, l)
+		ids = append(ids, id)
+		parent = id
+	}
+	for i, id := range ids {
+		enc, par, l := st.record(id)
+		if l != labels[i] || enc[0] != byte(i) || i > 0 && par != ids[i-1] {
+			t.Errorf("record %d: label %+v, parent %d, string %x; put %+v", i, l, par, enc, labels[i])
+		}
+	}
+}
