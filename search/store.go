@@ -217,15 +217,29 @@ func (st *store) internCtx(t *sim.Thread) uint32 {
 }
 
 // encode appends the canonical string of s to b.
-func (st *store) encode(b []byte, s *sim.State) []byte {
+func (st *store) encode(b []byte, s *sim.State) []byte { return st.encodeAt(b, s, nil) }
+
+// encodeAt is encode, also appending to *off, when off is not nil, where
+// each id starts in the string — the threads', the atomic-section bytes',
+// the pages' — and then where the string ends.
+func (st *store) encodeAt(b []byte, s *sim.State, off *[]int32) []byte {
+	mark := func() {
+		if off != nil {
+			*off = append(*off, int32(len(b)))
+		}
+	}
 	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
 	for i := range s.Threads {
+		mark()
 		b = binary.AppendUvarint(b, uint64(st.internCtx(&s.Threads[i])))
 	}
+	mark()
 	b = append(b, s.Atomic, s.AtomicDepth)
 	for _, p := range s.Pages {
+		mark()
 		b = binary.AppendUvarint(b, uint64(st.internPage(p)))
 	}
+	mark()
 	return b
 }
 
@@ -310,19 +324,9 @@ type parent struct {
 
 // setParent encodes s into p.
 func (st *store) setParent(p *parent, s *sim.State) {
-	b := binary.AppendUvarint(p.enc[:0], uint64(len(s.Threads)))
-	off := p.off[:0]
-	for i := range s.Threads {
-		off = append(off, int32(len(b)))
-		b = binary.AppendUvarint(b, uint64(st.internCtx(&s.Threads[i])))
-	}
-	off = append(off, int32(len(b)))
-	b = append(b, s.Atomic, s.AtomicDepth)
-	for _, pg := range s.Pages {
-		off = append(off, int32(len(b)))
-		b = binary.AppendUvarint(b, uint64(st.internPage(pg)))
-	}
-	p.enc, p.off, p.threads = b, append(off, int32(len(b))), len(s.Threads)
+	p.off = p.off[:0]
+	p.enc = st.encodeAt(p.enc[:0], s, &p.off)
+	p.threads = len(s.Threads)
 }
 
 // encodeFrom appends the canonical string of s, a successor of p in which
