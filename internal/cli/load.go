@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -83,8 +84,18 @@ func (l *loadFlags) load(path, entry string, allowNoEntry bool) (*loader.Image, 
 		if errors.As(err, &fe) {
 			return nil, usagef("%v", err)
 		}
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, usagef("%s: no such file", path)
+		// The firmware and the --symbols file are the files read: name
+		// the one that could not be.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			what := pe.Path
+			if l.Symbols != "" && pe.Path == l.Symbols {
+				what = "--symbols " + pe.Path
+			}
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, usagef("%s: no such file", what)
+			}
+			return nil, usagef("%s: %v", what, pe.Err)
 		}
 		return nil, usagef("%v", err)
 	}
