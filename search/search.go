@@ -5,7 +5,10 @@
 //
 // It knows nothing about the 68HC11: states, transitions and properties
 // come from package sim, estimates from a function the caller passes
-// (package heuristics). Ties in best-first and A* search are broken in
+// (package heuristics). What makes two states the same is sim's alone: the
+// store keeps the canonical key sim.State.AppendKey writes (with ids from
+// the store's intern tables, which make it a sim.Interner), and frontiers
+// keep sim.State.AppendPacked's form; TestImports keeps it that way. Ties in best-first and A* search are broken in
 // first-in first-out order, so equal estimates are explored breadth-first.
 //
 // The visited set is exact by default (see store): a fingerprint collision
@@ -13,7 +16,7 @@
 // Options.Compact only fingerprints are kept, as SPIN's hash compaction
 // does, and the result reports the probability that a state was missed.
 // Frontiers that grow wide (every order but depth-first) keep their states
-// packed into a few bytes per thread (see store.pack) once they hold
+// packed into a few bytes per thread (sim.State.AppendPacked) once they hold
 // packAbove of them.
 package search
 
@@ -152,7 +155,7 @@ func (r *Result) SaveFrontier(w io.Writer) error {
 
 type node struct {
 	s      *sim.State // the state, unless it is packed
-	packed []byte     // the state packed (see store.pack), in wide frontiers
+	packed []byte     // the state packed (sim.State.AppendPacked), in wide frontiers
 	id     uint32     // exact mode: the state's id in the store
 	trail  *trail     // compact mode: the path to the state
 	depth  int
@@ -340,7 +343,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	}
 	var simStats sim.Stats
 	exp := m.NewExpander()
-	var par parent
+	var par sim.ParentKey
 	var covered [65536]bool
 	var peak int64
 	lastCheck := time.Now()
@@ -427,7 +430,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			}
 		}
 		stop := false
-		st.setParent(&par, n.s)
+		par.Set(n.s, st)
 		dl := exp.ExpandBatch(n.s, &simStats, func(b []sim.Succ) {
 			if stop {
 				return

@@ -27,7 +27,7 @@ type snapshot struct {
 	Compact  bool
 
 	PageDat   [][sim.PageSize]byte
-	Ctxs      [][2]uint64 // by id
+	Ctxs      []sim.ThreadKey // by id
 	Arena     [][]byte
 	Table     []uint64
 	TableSize int
@@ -41,17 +41,14 @@ type snapshot struct {
 }
 
 type savedNode struct {
-	Threads     []sim.Thread
-	Pages       []uint32 // page ids in PageDat
-	Atomic      uint8
-	AtomicDepth uint8
-	ID          uint32
-	Depth, Key  int
-	Seq         uint64
-	Trail       []sim.Label // compact mode
+	Packed     []byte // sim.State.AppendPacked, of ids in Ctxs and PageDat
+	ID         uint32
+	Depth, Key int
+	Seq        uint64
+	Trail      []sim.Label // compact mode
 }
 
-const snapshotVersion = 4
+const snapshotVersion = 5
 
 // save writes the search's state.
 func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool, covered map[uint16]bool) error {
@@ -69,15 +66,9 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 		sn.Arena = st.arena
 	}
 	for _, n := range f.all() {
-		s := n.s
-		if n.packed != nil {
-			s = &sim.State{}
-			st.unpack(s, n.packed)
-		}
-		sv := savedNode{Threads: s.Threads, Atomic: s.Atomic, AtomicDepth: s.AtomicDepth,
-			ID: n.id, Depth: n.depth, Key: n.key, Seq: n.seq}
-		for _, p := range s.Pages {
-			sv.Pages = append(sv.Pages, st.internPage(p))
+		sv := savedNode{Packed: n.packed, ID: n.id, Depth: n.depth, Key: n.key, Seq: n.seq}
+		if sv.Packed == nil {
+			sv.Packed = st.pack(nil, n.s)
 		}
 		if st.compact {
 			sv.Trail = n.trail.path()
@@ -145,7 +136,10 @@ func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier,
 	// The ids in the strings are positions in these lists: each entry
 	// must be new.
 	for i, k := range sn.Ctxs {
-		if st.ctxs.intern(k[0], k[1]) != uint32(i) {
+		if !k.Valid() {
+			return nil, nil, nil, fmt.Errorf("not a saved frontier, or an inconsistent one: thread context %d is not one", i)
+		}
+		if st.ctxs.intern(k) != uint32(i) {
 			return nil, nil, nil, fmt.Errorf("not a saved frontier: thread context %d repeats an earlier one", i)
 		}
 	}
@@ -156,21 +150,11 @@ func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier,
 		}
 	}
 	f := newFrontier(opts)
-	shared := map[uint32]*sim.Page{}
-	for _, sv := range sn.Frontier {
-		for j := range sv.Threads {
-			sv.Threads[j].Tag = 0 // a cache of the saving store's ids
+	for i, sv := range sn.Frontier {
+		s := &sim.State{}
+		if err := s.Unpack(sv.Packed, pages, st); err != nil {
+			return nil, nil, nil, fmt.Errorf("not a saved frontier, or an inconsistent one: frontier state %d: %v", i, err)
 		}
-		s := &sim.State{Threads: sv.Threads, Atomic: sv.Atomic, AtomicDepth: sv.AtomicDepth}
-		for _, id := range sv.Pages {
-			p, ok := shared[id]
-			if !ok {
-				p = &sim.Page{Data: st.pageDat[id]}
-				shared[id] = p
-			}
-			s.Pages = append(s.Pages, p)
-		}
-		s.Freeze()
 		n := node{s: s, id: sv.ID, depth: sv.Depth, key: sv.Key, seq: sv.Seq}
 		for _, l := range sv.Trail {
 			n.trail = &trail{parent: n.trail, label: l}
@@ -184,8 +168,8 @@ func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier,
 // guards against damage, not against a file made up to pass it): every
 // record of the arena parses and names an earlier record as its parent;
 // the table holds each stored state once, in increasing order; and each
-// frontier state fits the machine — its number of pages, threads within
-// bounds, a state recorded in the arena.
+// frontier state is a state recorded in the arena. (That each frontier
+// state fits the machine, load leaves to sim.State.Unpack.)
 func (sn *snapshot) check(pages int) error {
 	if sn.TableSize <= 0 || len(sn.Table) < sn.TableSize+slack(sn.TableSize) {
 		return fmt.Errorf("a table of %d slots for size %d", len(sn.Table), sn.TableSize)
@@ -229,18 +213,11 @@ func (sn *snapshot) check(pages int) error {
 			if at >= len(c) {
 				return fmt.Errorf("record %d: cut short", id)
 			}
-			if c[at] < labelFull {
-				at++
-			} else {
-				if at += 3; at > len(c) {
-					return fmt.Errorf("record %d: cut short", id)
-				}
-				field() // steps
-				field() // choice
-				if !ok {
-					return fmt.Errorf("record %d: cut short", id)
-				}
+			_, k := sim.ReadLabel(c[at:])
+			if k == 0 {
+				return fmt.Errorf("record %d: cut short", id)
 			}
+			at += k
 			starts[ci][pos/64] |= 1 << (pos % 64)
 			records++
 			pos = at
@@ -265,22 +242,6 @@ func (sn *snapshot) check(pages int) error {
 		return fmt.Errorf("%d states, %d table entries, %d records", sn.N, entries, records)
 	}
 	for i, sv := range sn.Frontier {
-		if len(sv.Pages) != pages {
-			return fmt.Errorf("frontier state %d has %d pages; the machine has %d", i, len(sv.Pages), pages)
-		}
-		for _, id := range sv.Pages {
-			if int(id) >= len(sn.PageDat) {
-				return fmt.Errorf("frontier state %d refers to page %d of %d", i, id, len(sn.PageDat))
-			}
-		}
-		if len(sv.Threads) == 0 || len(sv.Threads) > sim.MaxThreads || int(sv.Atomic) > len(sv.Threads) {
-			return fmt.Errorf("frontier state %d: %d threads, atomic owner %d", i, len(sv.Threads), sv.Atomic)
-		}
-		for j := range sv.Threads {
-			if t := &sv.Threads[j]; t.NShadow > sim.MaxShadow || t.Status > sim.Exited {
-				return fmt.Errorf("frontier state %d: thread %d has status %d and %d call frames", i, j, t.Status, t.NShadow)
-			}
-		}
 		if !sn.Compact && !isStart(sv.ID) {
 			return fmt.Errorf("frontier state %d is not a stored state", i)
 		}

@@ -14,11 +14,13 @@ import (
 
 // store is the set of visited states.
 //
-// Exact mode keeps each state as a short byte string: the indexes of its
-// thread contexts and memory pages in two intern tables, so that a page or
-// a context shared by many states is stored once (SPIN's COLLAPSE
-// compression), followed by its parent's index and the label of the
-// transition from it. Two states are equal exactly when their strings are,
+// Exact mode keeps each state as a short byte string, its canonical key
+// (sim.State.AppendKey): the indexes of its thread contexts and memory
+// pages in two intern tables, so that a page or a context shared by many
+// states is stored once (SPIN's COLLAPSE compression), followed by its
+// parent's index and the label of the transition from it (sim.AppendLabel).
+// Two states are equal exactly when their strings are (sim's TestKeyCorpus
+// and TestKeyIffEqual check it),
 // so a fingerprint collision is resolved by comparing strings and no state
 // is ever wrongly taken for visited. Per state this costs the string (about
 // 20–30 bytes for a few threads and a few hundred bytes of RAM) and a table
@@ -84,16 +86,6 @@ func newStore(compact bool) *store {
 	return st
 }
 
-// internPage returns the id of a page with p's contents, cached in p.Tag.
-func (st *store) internPage(p *sim.Page) uint32 {
-	if p.Tag>>32 == st.gen {
-		return uint32(p.Tag)
-	}
-	id := st.addPage(&p.Data, p.Hash())
-	p.Tag = st.gen<<32 | uint64(id)
-	return id
-}
-
 // addPage returns the id of a page with contents d, whose hash is h,
 // adding it when new.
 func (st *store) addPage(d *[sim.PageSize]byte, h uint64) uint32 {
@@ -129,66 +121,55 @@ func (st *store) growPages() {
 	st.pages = t
 }
 
-// pack appends a frontier state to b in a few bytes per thread: for each
-// thread its context's id and what is not part of the identity (previous
-// PC, cycles, dropped and live shadow-stack slots), then the atomic-section
-// bytes and the ids of its pages. Breadth-first and best-first frontiers
-// hold millions of states; packed, one takes a tenth of its memory and
-// nothing the garbage collector has to scan.
-func (st *store) pack(b []byte, s *sim.State) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
-	for i := range s.Threads {
-		t := &s.Threads[i]
-		b = binary.AppendUvarint(b, uint64(st.internCtx(t)))
-		b = binary.AppendUvarint(b, uint64(t.PrevPC))
-		b = binary.AppendUvarint(b, t.Cycles)
-		b = binary.AppendUvarint(b, uint64(t.Dropped))
-		b = append(b, t.NShadow)
-		for _, a := range t.Shadow[:t.NShadow] {
-			b = binary.AppendUvarint(b, uint64(a))
-		}
-	}
-	b = append(b, s.Atomic, s.AtomicDepth)
-	for _, p := range s.Pages {
-		b = binary.AppendUvarint(b, uint64(st.internPage(p)))
-	}
-	return b
-}
+// pack appends a frontier state to b (sim.State.AppendPacked).
+func (st *store) pack(b []byte, s *sim.State) []byte { return s.AppendPacked(b, st) }
 
 // unpack makes s the state pack wrote into b. Its pages are the store's
 // shared copies, which no state writes (s is frozen).
 func (st *store) unpack(s *sim.State, b []byte) {
-	at := 0
-	next := func() uint64 {
-		v, k := binary.Uvarint(b[at:])
-		at += k
-		return v
+	if err := s.Unpack(b, -1, st); err != nil {
+		panic("search: a packed frontier state does not unpack: " + err.Error())
 	}
-	n := int(next())
-	s.Threads = s.Threads[:0]
-	for range n {
-		s.Threads = append(s.Threads, sim.Thread{})
-		t := &s.Threads[len(s.Threads)-1]
-		id := uint32(next())
-		k := st.ctxs.keys[id]
-		sim.SetIdentity(t, k[0], k[1])
-		t.Tag = st.gen<<32 | uint64(id)
-		t.PrevPC = uint16(next())
-		t.Cycles = next()
-		t.Dropped = uint32(next())
-		t.NShadow = b[at]
-		at++
-		for j := range t.NShadow {
-			t.Shadow[j] = uint16(next())
-		}
+}
+
+// ThreadID returns the id of t's context, cached in t.Tag (which the
+// simulator clears when the thread changes); it makes store a
+// sim.Interner.
+func (st *store) ThreadID(t *sim.Thread) uint32 {
+	if t.Tag>>32 == st.gen {
+		return uint32(t.Tag)
 	}
-	s.Atomic, s.AtomicDepth = b[at], b[at+1]
-	at += 2
-	s.Pages = s.Pages[:0]
-	for at < len(b) {
-		s.Pages = append(s.Pages, st.sharedPage(uint32(next())))
+	id := st.ctxs.intern(t.Key())
+	t.Tag = st.gen<<32 | uint64(id)
+	return id
+}
+
+// PageID returns the id of a page with p's contents, cached in p.Tag.
+func (st *store) PageID(p *sim.Page) uint32 {
+	if p.Tag>>32 == st.gen {
+		return uint32(p.Tag)
 	}
-	s.Freeze()
+	id := st.addPage(&p.Data, p.Hash())
+	p.Tag = st.gen<<32 | uint64(id)
+	return id
+}
+
+// LoadThread sets t's identity to context id's (sim.Resolver).
+func (st *store) LoadThread(t *sim.Thread, id uint32) bool {
+	if int(id) >= len(st.ctxs.keys) {
+		return false
+	}
+	t.SetKey(st.ctxs.keys[id])
+	t.Tag = st.gen<<32 | uint64(id)
+	return true
+}
+
+// Page returns the store's shared copy of page id (sim.Resolver).
+func (st *store) Page(id uint32) *sim.Page {
+	if int(id) >= len(st.pageDat) {
+		return nil
+	}
+	return st.sharedPage(id)
 }
 
 // sharedPage returns the store's one copy of page id, made when first
@@ -205,43 +186,8 @@ func (st *store) sharedPage(id uint32) *sim.Page {
 	return p
 }
 
-// internCtx returns the id of t's identity, cached in t.Tag (which the
-// simulator clears when the thread changes).
-func (st *store) internCtx(t *sim.Thread) uint32 {
-	if t.Tag>>32 == st.gen {
-		return uint32(t.Tag)
-	}
-	id := st.ctxs.intern(sim.Identity(t))
-	t.Tag = st.gen<<32 | uint64(id)
-	return id
-}
-
 // encode appends the canonical string of s to b.
-func (st *store) encode(b []byte, s *sim.State) []byte { return st.encodeAt(b, s, nil) }
-
-// encodeAt is encode, also appending to *off, when off is not nil, where
-// each id starts in the string — the threads', the atomic-section bytes',
-// the pages' — and then where the string ends.
-func (st *store) encodeAt(b []byte, s *sim.State, off *[]int32) []byte {
-	mark := func() {
-		if off != nil {
-			*off = append(*off, int32(len(b)))
-		}
-	}
-	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
-	for i := range s.Threads {
-		mark()
-		b = binary.AppendUvarint(b, uint64(st.internCtx(&s.Threads[i])))
-	}
-	mark()
-	b = append(b, s.Atomic, s.AtomicDepth)
-	for _, p := range s.Pages {
-		mark()
-		b = binary.AppendUvarint(b, uint64(st.internPage(p)))
-	}
-	mark()
-	return b
-}
+func (st *store) encode(b []byte, s *sim.State) []byte { return s.AppendKey(b, st) }
 
 // record returns the stored record of state id — the position of its
 // record in the arena, chunk<<chunkBits | offset — its string, parent and
@@ -252,32 +198,8 @@ func (st *store) record(id uint32) (enc []byte, parent uint32, l sim.Label) {
 	enc = c[k : k+int(n)]
 	c = c[k+int(n):]
 	back, k := binary.Uvarint(c)
-	par := uint64(id) - back
-	c = c[k:]
-	if c[0] < labelFull {
-		return enc, uint32(par), sim.Label{Thread: int(c[0]), IRQ: -1, Steps: 1}
-	}
-	l.Thread, l.IRQ = int(c[1]), int(c[2])-1
-	steps, k := binary.Uvarint(c[3:])
-	choice, _ := binary.Uvarint(c[3+k:])
-	l.Steps, l.Choice = uint32(steps), choice
-	return enc, uint32(par), l
-}
-
-// labelFull starts a label written in full. The label of a transition
-// that ran one instruction of one thread, with no interrupt and no
-// nondeterministic choice, is just that thread's number, which is below
-// it: one byte instead of four (and most labels, under --preempt every).
-const labelFull = 0x80
-
-// appendLabel appends l to b, as record reads it.
-func appendLabel(b []byte, l sim.Label) []byte {
-	if l.IRQ == -1 && l.Steps == 1 && l.Choice == 0 && l.Thread >= 0 && l.Thread < labelFull {
-		return append(b, byte(l.Thread))
-	}
-	b = append(b, labelFull, byte(l.Thread), byte(l.IRQ+1))
-	b = binary.AppendUvarint(b, uint64(l.Steps))
-	return binary.AppendUvarint(b, l.Choice)
+	l, _ = sim.ReadLabel(c[k:])
+	return enc, id - uint32(back), l
 }
 
 // encOf returns just the string of state id's record.
@@ -308,51 +230,8 @@ func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 	// The parent was stored earlier: its distance back is small (and short
 	// as a varint) when the search goes deep.
 	b = binary.AppendUvarint(b, uint64(self-parent))
-	st.arena[c] = appendLabel(b, l)
+	st.arena[c] = sim.AppendLabel(b, l)
 	return self
-}
-
-// A parent is a state being expanded, as encodeFrom needs it: its
-// canonical string and where each id starts in it — its threads', the
-// atomic-section bytes', its pages' — and the end of the string.
-type parent struct {
-	enc     []byte
-	off     []int32
-	threads int
-	written []int // scratch: the pages a successor wrote
-}
-
-// setParent encodes s into p.
-func (st *store) setParent(p *parent, s *sim.State) {
-	p.off = p.off[:0]
-	p.enc = st.encodeAt(p.enc[:0], s, &p.off)
-	p.threads = len(s.Threads)
-}
-
-// encodeFrom appends the canonical string of s, a successor of p in which
-// only thread moved ran: the other threads and the pages the transition
-// did not write are the parent's, so the string is the parent's with the
-// moved thread's id and the written pages' ids replaced, and only those
-// are looked up. A successor with more threads (one was created) is
-// encoded in full.
-func (st *store) encodeFrom(b []byte, s *sim.State, p *parent, moved int) []byte {
-	if len(s.Threads) != p.threads {
-		return st.encode(b, s)
-	}
-	enc, off, t := p.enc, p.off, p.threads
-	b = append(b, enc[:off[moved]]...)
-	b = binary.AppendUvarint(b, uint64(st.internCtx(&s.Threads[moved])))
-	b = append(b, enc[off[moved+1]:off[t]]...)
-	b = append(b, s.Atomic, s.AtomicDepth)
-	pages := off[t+1:] // pages[i] is the start of page i's id
-	at := pages[0]
-	p.written = s.Written(p.written[:0])
-	for _, i := range p.written {
-		b = append(b, enc[at:pages[i]]...)
-		b = binary.AppendUvarint(b, uint64(st.internPage(s.Pages[i])))
-		at = pages[i+1]
-	}
-	return append(b, enc[at:]...)
 }
 
 // recentSize is the number of entries of the recent cache: 32 KiB, to stay
@@ -386,11 +265,12 @@ func (st *store) prepare(k int, s *sim.State) {
 	st.finish(key)
 }
 
-// prepareFrom is prepare for a successor of p (see encodeFrom).
-func (st *store) prepareFrom(k int, s *sim.State, p *parent, moved int) {
+// prepareFrom is prepare for a successor of p in which thread moved ran
+// (see sim.ParentKey).
+func (st *store) prepareFrom(k int, s *sim.State, p *sim.ParentKey, moved int) {
 	st.reserve(k + 1)
 	key := &st.keys[k]
-	key.enc = st.encodeFrom(key.enc[:0], s, p, moved)
+	key.enc = p.AppendSuccessor(key.enc[:0], s, moved, st)
 	st.finish(key)
 }
 
@@ -671,34 +551,34 @@ func (t *trail) path() []sim.Label {
 // ctxTable interns thread identities: open addressing over their ids, the
 // identities themselves in id order.
 type ctxTable struct {
-	keys  [][2]uint64
+	keys  []sim.ThreadKey
 	table []uint32 // id+1, 0 empty; size a power of two
 }
 
 func (c *ctxTable) init() { c.table = make([]uint32, 1<<10) }
 
-func ctxHash(lo, hi uint64) uint64 {
-	h := lo*0x9E3779B97F4A7C15 ^ hi
+func ctxHash(k sim.ThreadKey) uint64 {
+	h := k[0]*0x9E3779B97F4A7C15 ^ k[1]
 	h ^= h >> 29
 	h *= 0xBF58476D1CE4E5B9
 	return h ^ h>>32
 }
 
 // intern returns the id of identity k, adding it when new.
-func (c *ctxTable) intern(lo, hi uint64) uint32 {
+func (c *ctxTable) intern(k sim.ThreadKey) uint32 {
 	mask := uint64(len(c.table) - 1)
-	for i := ctxHash(lo, hi) & mask; ; i = (i + 1) & mask {
+	for i := ctxHash(k) & mask; ; i = (i + 1) & mask {
 		e := c.table[i]
 		if e == 0 {
 			id := uint32(len(c.keys))
-			c.keys = append(c.keys, [2]uint64{lo, hi})
+			c.keys = append(c.keys, k)
 			c.table[i] = id + 1
 			if len(c.keys)*2 > len(c.table) {
 				c.grow()
 			}
 			return id
 		}
-		if k := &c.keys[e-1]; k[0] == lo && k[1] == hi {
+		if c.keys[e-1] == k {
 			return e - 1
 		}
 	}
@@ -708,7 +588,7 @@ func (c *ctxTable) grow() {
 	t := make([]uint32, len(c.table)*2)
 	mask := uint64(len(t) - 1)
 	for id, k := range c.keys {
-		i := ctxHash(k[0], k[1]) & mask
+		i := ctxHash(k) & mask
 		for t[i] != 0 {
 			i = (i + 1) & mask
 		}

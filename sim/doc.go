@@ -30,6 +30,17 @@
 // bookkeeping outside the identity; nothing the simulator decides depends
 // on them. Read-only memory is not part of a state.
 //
+// That identity is defined once, in key.go (Thread.Key, the scheduler
+// bytes, page contents), and everything that compares states is written
+// in its terms: Equal, Hash, the canonical key a visited-state store keeps
+// (State.AppendKey, and ParentKey, which makes a successor's key from its
+// parent's), and the packed form of frontier states (AppendPacked,
+// Unpack). The store supplies an Interner that numbers thread contexts and
+// pages. Tests check that keys are equal exactly when Equal holds, on
+// random states and on the states of every model in testdata, and that
+// every field of State, Thread and Page is classified as inside or outside
+// the identity, so that a new field cannot silently merge states.
+//
 // # Decisions where the manual or the design leaves room
 //
 //   - Power-up: memory the image does not load reads 0; the registers are

@@ -229,51 +229,36 @@ func (s *State) page(i int) *Page {
 	return p
 }
 
-// threadBytes is the size of a thread's identity in the hash: the
-// registers and the top of its stack (which decides whether an RTS ends
-// the thread).
-const threadBytes = 13
-
-func (t *Thread) identity(b []byte) {
-	b[0], b[1], b[2] = t.A, t.B, t.CCR
-	binary.BigEndian.PutUint16(b[3:], t.X)
-	binary.BigEndian.PutUint16(b[5:], t.Y)
-	binary.BigEndian.PutUint16(b[7:], t.SP)
-	binary.BigEndian.PutUint16(b[9:], t.PC)
-	binary.BigEndian.PutUint16(b[11:], t.InitSP)
-	_ = b[threadBytes-1]
-}
-
-// Hash returns the 64-bit fingerprint of the state.
+// Hash returns the 64-bit fingerprint of the state: the xxhash of what
+// Equal compares (see key.go).
 func (s *State) Hash() uint64 {
 	var d xxhash.Digest
 	d.Reset()
-	var buf [threadBytes + 2]byte
+	var buf [16]byte
 	for i := range s.Threads {
-		t := &s.Threads[i]
-		t.identity(buf[:])
-		buf[threadBytes] = t.Status
-		buf[threadBytes+1] = t.CS
+		k := s.Threads[i].Key()
+		binary.LittleEndian.PutUint64(buf[:], k[0])
+		binary.LittleEndian.PutUint64(buf[8:], k[1])
 		d.Write(buf[:])
 	}
-	buf[0], buf[1], buf[2] = byte(len(s.Threads)), s.Atomic, s.AtomicDepth
+	sc := s.sched()
+	buf[0], buf[1], buf[2] = byte(len(s.Threads)), sc[0], sc[1]
 	d.Write(buf[:3])
-	var hb [8]byte
 	for _, p := range s.Pages {
-		binary.LittleEndian.PutUint64(hb[:], p.Hash())
-		d.Write(hb[:])
+		binary.LittleEndian.PutUint64(buf[:], p.Hash())
+		d.Write(buf[:8])
 	}
 	return d.Sum64()
 }
 
-// Equal reports whether two states are the same global state.
+// Equal reports whether two states are the same global state: the same
+// threads' keys, scheduler bytes and page contents (see key.go).
 func (s *State) Equal(o *State) bool {
-	if len(s.Threads) != len(o.Threads) || s.Atomic != o.Atomic || s.AtomicDepth != o.AtomicDepth || len(s.Pages) != len(o.Pages) {
+	if len(s.Threads) != len(o.Threads) || s.sched() != o.sched() || len(s.Pages) != len(o.Pages) {
 		return false
 	}
 	for i := range s.Threads {
-		a, b := &s.Threads[i], &o.Threads[i]
-		if a.CPU != b.CPU || a.Status != b.Status || a.CS != b.CS || a.InitSP != b.InitSP {
+		if s.Threads[i].Key() != o.Threads[i].Key() {
 			return false
 		}
 	}
@@ -293,23 +278,4 @@ func (s *State) Freeze() {
 	for i := range s.ownedHi {
 		s.ownedHi[i] = 0
 	}
-}
-
-// Identity returns thread t's part of a state's identity — its registers,
-// the top of its stack, its status and critical-section depth — packed in
-// two words: two threads have equal identities exactly when Equal takes
-// them for the same. (Two results rather than an array, so that they
-// travel in registers.)
-func Identity(t *Thread) (lo, hi uint64) {
-	return uint64(t.A) | uint64(t.B)<<8 | uint64(t.CCR)<<16 | uint64(t.X)<<24 | uint64(t.Y)<<40 | uint64(t.Status)<<56,
-		uint64(t.SP) | uint64(t.PC)<<16 | uint64(t.InitSP)<<32 | uint64(t.CS)<<48
-}
-
-// SetIdentity sets the fields of t that make up its identity from the two
-// words Identity returned, leaving the others (PrevPC, Cycles, the shadow
-// call stack) alone.
-func SetIdentity(t *Thread, lo, hi uint64) {
-	t.A, t.B, t.CCR = uint8(lo), uint8(lo>>8), uint8(lo>>16)
-	t.X, t.Y, t.Status = uint16(lo>>24), uint16(lo>>40), uint8(lo>>56)
-	t.SP, t.PC, t.InitSP, t.CS = uint16(hi), uint16(hi>>16), uint16(hi>>32), uint8(hi>>48)
 }

@@ -398,57 +398,6 @@ func BenchmarkSuccessors(b *testing.B) {
 	}
 }
 
-// TestIdentity: two threads have the same Identity exactly when Equal takes
-// the states holding them for the same, on random threads and on threads
-// that differ in a single byte of a field (the packing must not let two
-// fields overlap); SetIdentity undoes it.
-func TestIdentity(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(1, 2))
-	random := func() Thread {
-		return Thread{CPU: CPU{A: uint8(rnd.Uint32()), B: uint8(rnd.Uint32()), CCR: uint8(rnd.Uint32()),
-			X: uint16(rnd.Uint32()), Y: uint16(rnd.Uint32()), SP: uint16(rnd.Uint32()), PC: uint16(rnd.Uint32())},
-			Status: uint8(rnd.Uint32()), CS: uint8(rnd.Uint32()), InitSP: uint16(rnd.Uint32()),
-			PrevPC: uint16(rnd.Uint32()), Cycles: rnd.Uint64(), Tag: rnd.Uint64()}
-	}
-	identity := func(t *Thread) [2]uint64 {
-		lo, hi := Identity(t)
-		return [2]uint64{lo, hi}
-	}
-	same := func(a, b Thread) bool {
-		return (&State{Threads: []Thread{a}}).Equal(&State{Threads: []Thread{b}})
-	}
-	fields := []func(*Thread){
-		func(t *Thread) { t.A ^= 0x80 }, func(t *Thread) { t.B ^= 1 }, func(t *Thread) { t.CCR ^= 0x80 },
-		func(t *Thread) { t.X ^= 0x8000 }, func(t *Thread) { t.X ^= 1 }, func(t *Thread) { t.Y ^= 0x8000 },
-		func(t *Thread) { t.Y ^= 1 }, func(t *Thread) { t.SP ^= 0x8000 }, func(t *Thread) { t.PC ^= 1 },
-		func(t *Thread) { t.InitSP ^= 0x8000 }, func(t *Thread) { t.Status ^= 0x80 }, func(t *Thread) { t.CS ^= 1 },
-		// Not part of the identity:
-		func(t *Thread) { t.PrevPC ^= 1 }, func(t *Thread) { t.Cycles++ }, func(t *Thread) { t.Tag++ },
-	}
-	for range 2000 {
-		a := random()
-		for i, f := range fields {
-			b := a
-			f(&b)
-			if got, want := identity(&a) == identity(&b), same(a, b); got != want {
-				t.Fatalf("field change %d: identities equal %v, states equal %v", i, got, want)
-			}
-		}
-		b := random()
-		if got, want := identity(&a) == identity(&b), same(a, b); got != want {
-			t.Fatalf("random threads: identities equal %v, states equal %v", got, want)
-		}
-		// SetIdentity undoes Identity: onto b, a's identity makes a
-		// thread Equal to a that keeps b's other fields.
-		c := b
-		lo, hi := Identity(&a)
-		SetIdentity(&c, lo, hi)
-		if !same(a, c) || c.Cycles != b.Cycles || c.PrevPC != b.PrevPC || c.Tag != b.Tag {
-			t.Fatalf("SetIdentity(Identity(%+v)) onto %+v gave %+v", a, b, c)
-		}
-	}
-}
-
 // TestKeepRelease: states kept with Expander.Keep, in a search that gives
 // back every expanded state with Release, are the successors Successors
 // clones, and they stay so while the expander goes on reusing its scratch

@@ -1,0 +1,300 @@
+package sim
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// This file is the one definition of a state's identity. Equal, Hash, the
+// canonical key a visited-state store keeps (AppendKey, ParentKey) and the
+// packed form of a frontier state (AppendPacked, Unpack) are all written
+// in terms of the three functions below — Thread.Key for a thread, the
+// scheduler bytes of sched, and page contents — so a field added to the
+// state is either in all of them or in none (TestStateFieldsClassified
+// fails until it is classified).
+
+// ThreadKey is a thread's part of a state's identity: its registers, the
+// top of its stack (which decides whether an RTS ends the thread), its
+// status and critical-section depth, packed in two words. Two threads have
+// equal keys exactly when Equal takes them for the same. The layout is
+// private to this package; a store keeps keys as opaque values.
+type ThreadKey [2]uint64
+
+// Key returns t's identity.
+func (t *Thread) Key() ThreadKey {
+	return ThreadKey{
+		uint64(t.A) | uint64(t.B)<<8 | uint64(t.CCR)<<16 | uint64(t.X)<<24 | uint64(t.Y)<<40 | uint64(t.Status)<<56,
+		uint64(t.SP) | uint64(t.PC)<<16 | uint64(t.InitSP)<<32 | uint64(t.CS)<<48,
+	}
+}
+
+// SetKey sets the fields of t that make up its identity from k, leaving
+// the others (PrevPC, Cycles, the shadow call stack) alone, and clears Tag.
+func (t *Thread) SetKey(k ThreadKey) {
+	lo, hi := k[0], k[1]
+	t.A, t.B, t.CCR = uint8(lo), uint8(lo>>8), uint8(lo>>16)
+	t.X, t.Y, t.Status = uint16(lo>>24), uint16(lo>>40), uint8(lo>>56)
+	t.SP, t.PC, t.InitSP, t.CS = uint16(hi), uint16(hi>>16), uint16(hi>>32), uint8(hi>>48)
+	t.Tag = 0
+}
+
+// Valid reports whether k is the key of some thread: the bits between the
+// fields are zero and the status is defined.
+func (k ThreadKey) Valid() bool {
+	var t Thread
+	t.SetKey(k)
+	return t.Key() == k && t.Status <= Exited
+}
+
+// sched is the scheduler's part of a state's identity: the owner of the
+// atomic section and its nesting depth.
+func (s *State) sched() [2]byte { return [2]byte{s.Atomic, s.AtomicDepth} }
+
+// An Interner numbers the parts that many states share — thread contexts
+// by their ThreadKey, pages by their contents — so that a state's key is a
+// short string of small numbers (SPIN's COLLAPSE compression). Equal keys
+// must get equal ids and different keys different ones; an interner may
+// cache a thread's or a page's id in its Tag field (the simulator clears
+// a thread's Tag whenever the thread changes, and a page reachable from a
+// kept state is never written again).
+type Interner interface {
+	ThreadID(t *Thread) uint32
+	PageID(p *Page) uint32
+}
+
+// A Resolver is an Interner that also maps ids back, for Unpack.
+type Resolver interface {
+	Interner
+	// LoadThread sets t's identity to that of context id (with
+	// Thread.SetKey; it may then cache id in t.Tag); false if there is
+	// no such id.
+	LoadThread(t *Thread, id uint32) bool
+	// Page returns a page with the contents of page id, which nothing
+	// will write; nil if there is no such id.
+	Page(id uint32) *Page
+}
+
+// AppendKey appends the canonical key of s to b: the number of threads,
+// each thread's context id, the scheduler bytes and each page's id. Two
+// states have equal keys (from one interner) exactly when Equal holds;
+// bookkeeping outside the identity (cycles, the shadow call stack, the
+// previous PC) is not in it.
+func (s *State) AppendKey(b []byte, in Interner) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
+	for i := range s.Threads {
+		b = binary.AppendUvarint(b, uint64(in.ThreadID(&s.Threads[i])))
+	}
+	sc := s.sched()
+	b = append(b, sc[:]...)
+	for _, p := range s.Pages {
+		b = binary.AppendUvarint(b, uint64(in.PageID(p)))
+	}
+	return b
+}
+
+// ParentKey is the key of a state being expanded together with where each
+// of its parts starts, so that the keys of its successors can be made from
+// it: a successor in which one thread moved differs from its parent only
+// in that thread, the scheduler bytes and the pages the transition wrote
+// (State.Written), and only those are looked up.
+type ParentKey struct {
+	// Key is the parent's canonical key, as AppendKey makes it.
+	Key     []byte
+	off     []int32 // where each thread's id, the scheduler bytes and each page's id start; then the end
+	threads int
+	written []int // scratch: the pages a successor wrote
+}
+
+// Set makes p the key of s.
+func (p *ParentKey) Set(s *State, in Interner) {
+	b, off := p.Key[:0], p.off[:0]
+	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
+	for i := range s.Threads {
+		off = append(off, int32(len(b)))
+		b = binary.AppendUvarint(b, uint64(in.ThreadID(&s.Threads[i])))
+	}
+	off = append(off, int32(len(b)))
+	sc := s.sched()
+	b = append(b, sc[:]...)
+	for _, pg := range s.Pages {
+		off = append(off, int32(len(b)))
+		b = binary.AppendUvarint(b, uint64(in.PageID(pg)))
+	}
+	off = append(off, int32(len(b)))
+	p.Key, p.off, p.threads = b, off, len(s.Threads)
+}
+
+// AppendSuccessor appends the key of s to b, where s is a successor of the
+// parent, made from it on an Expander's scratch state (so that Written
+// names the pages the transition wrote), in which only thread moved ran.
+// The result equals s.AppendKey(b, in). A successor with another number
+// of threads (one was created) is keyed in full.
+func (p *ParentKey) AppendSuccessor(b []byte, s *State, moved int, in Interner) []byte {
+	if len(s.Threads) != p.threads {
+		return s.AppendKey(b, in)
+	}
+	enc, off, t := p.Key, p.off, p.threads
+	b = append(b, enc[:off[moved]]...)
+	b = binary.AppendUvarint(b, uint64(in.ThreadID(&s.Threads[moved])))
+	b = append(b, enc[off[moved+1]:off[t]]...)
+	sc := s.sched()
+	b = append(b, sc[:]...)
+	pages := off[t+1:] // pages[i] is the start of page i's id
+	at := pages[0]
+	p.written = s.Written(p.written[:0])
+	for _, i := range p.written {
+		b = append(b, enc[at:pages[i]]...)
+		b = binary.AppendUvarint(b, uint64(in.PageID(s.Pages[i])))
+		at = pages[i+1]
+	}
+	return append(b, enc[at:]...)
+}
+
+// AppendPacked appends s to b in a few bytes per thread, to be restored by
+// Unpack: the key's parts (context and page ids) and, per thread, the
+// bookkeeping outside the identity (previous PC, cycles, dropped and live
+// shadow-stack slots). Breadth-first and best-first frontiers hold
+// millions of states; packed, one takes a tenth of its memory and nothing
+// the garbage collector has to scan.
+func (s *State) AppendPacked(b []byte, in Interner) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
+	for i := range s.Threads {
+		t := &s.Threads[i]
+		b = binary.AppendUvarint(b, uint64(in.ThreadID(t)))
+		b = binary.AppendUvarint(b, uint64(t.PrevPC))
+		b = binary.AppendUvarint(b, t.Cycles)
+		b = binary.AppendUvarint(b, uint64(t.Dropped))
+		b = append(b, t.NShadow)
+		for _, a := range t.Shadow[:t.NShadow] {
+			b = binary.AppendUvarint(b, uint64(a))
+		}
+	}
+	sc := s.sched()
+	b = append(b, sc[:]...)
+	for _, p := range s.Pages {
+		b = binary.AppendUvarint(b, uint64(in.PageID(p)))
+	}
+	return b
+}
+
+// ErrPacked means bytes given to Unpack are not a packed state of this
+// machine.
+var ErrPacked = errors.New("not a packed state")
+
+// Unpack makes s the state AppendPacked wrote into b, for a machine whose
+// states have npages pages (any number if npages < 0); its pages are the resolver's, which no state
+// writes (s is frozen). Bytes that AppendPacked did not write give an
+// error wrapping ErrPacked, never a state the simulator could not run.
+func (s *State) Unpack(b []byte, npages int, r Resolver) error {
+	at := 0
+	bad := false
+	next := func() uint64 {
+		v, k := binary.Uvarint(b[at:])
+		if k <= 0 {
+			bad = true
+			return 0
+		}
+		at += k
+		return v
+	}
+	n := next()
+	if bad || n == 0 || n > MaxThreads {
+		return fmt.Errorf("%w: %d threads", ErrPacked, n)
+	}
+	s.Threads = s.Threads[:0]
+	for range n {
+		s.Threads = append(s.Threads, Thread{})
+		t := &s.Threads[len(s.Threads)-1]
+		id := next()
+		if bad || id > 1<<32-1 || !r.LoadThread(t, uint32(id)) {
+			return fmt.Errorf("%w: thread %d has no context", ErrPacked, len(s.Threads)-1)
+		}
+		if t.Status > Exited {
+			return fmt.Errorf("%w: thread %d has status %d", ErrPacked, len(s.Threads)-1, t.Status)
+		}
+		pc, cyc, drop := next(), next(), next()
+		if bad || at >= len(b) || pc > 0xFFFF || drop > 1<<32-1 {
+			return fmt.Errorf("%w: thread %d", ErrPacked, len(s.Threads)-1)
+		}
+		t.PrevPC, t.Cycles, t.Dropped = uint16(pc), cyc, uint32(drop)
+		t.NShadow = b[at]
+		at++
+		if t.NShadow > MaxShadow {
+			return fmt.Errorf("%w: thread %d has %d shadow frames", ErrPacked, len(s.Threads)-1, t.NShadow)
+		}
+		for j := range t.NShadow {
+			a := next()
+			if bad || a > 0xFFFF {
+				return fmt.Errorf("%w: thread %d's shadow stack", ErrPacked, len(s.Threads)-1)
+			}
+			t.Shadow[j] = uint16(a)
+		}
+	}
+	if at+2 > len(b) {
+		return fmt.Errorf("%w: truncated", ErrPacked)
+	}
+	s.Atomic, s.AtomicDepth = b[at], b[at+1]
+	at += 2
+	if int(s.Atomic) > len(s.Threads) {
+		return fmt.Errorf("%w: atomic section %d, depth %d", ErrPacked, s.Atomic, s.AtomicDepth)
+	}
+	s.Pages = s.Pages[:0]
+	for at < len(b) {
+		id := next()
+		var p *Page
+		if !bad && id <= 1<<32-1 {
+			p = r.Page(uint32(id))
+		}
+		if p == nil {
+			return fmt.Errorf("%w: page %d has no contents", ErrPacked, len(s.Pages))
+		}
+		s.Pages = append(s.Pages, p)
+	}
+	if npages >= 0 && len(s.Pages) != npages {
+		return fmt.Errorf("%w: %d pages, the machine has %d", ErrPacked, len(s.Pages), npages)
+	}
+	s.Freeze()
+	return nil
+}
+
+// AppendLabel appends l to b in the form ReadLabel reads. The label of a
+// transition that ran one instruction of one thread, with no interrupt and
+// no nondeterministic choice (most labels, under --preempt every), is one
+// byte: the thread's number.
+func AppendLabel(b []byte, l Label) []byte {
+	if l.IRQ == -1 && l.Steps == 1 && l.Choice == 0 && l.Thread >= 0 && l.Thread < labelFull {
+		return append(b, byte(l.Thread))
+	}
+	b = append(b, labelFull, byte(l.Thread), byte(l.IRQ+1))
+	b = binary.AppendUvarint(b, uint64(l.Steps))
+	return binary.AppendUvarint(b, l.Choice)
+}
+
+// labelFull starts a label written in full; a one-byte label is below it.
+const labelFull = 0x80
+
+// ReadLabel reads a label AppendLabel wrote at the start of b, and its
+// length in bytes; a length of 0 means b does not start with a label.
+func ReadLabel(b []byte) (Label, int) {
+	if len(b) == 0 {
+		return Label{}, 0
+	}
+	if b[0] < labelFull {
+		return Label{Thread: int(b[0]), IRQ: -1, Steps: 1}, 1
+	}
+	if len(b) < 3 {
+		return Label{}, 0
+	}
+	l := Label{Thread: int(b[1]), IRQ: int(b[2]) - 1}
+	steps, k := binary.Uvarint(b[3:])
+	if k <= 0 || steps > 1<<32-1 {
+		return Label{}, 0
+	}
+	choice, k2 := binary.Uvarint(b[3+k:])
+	if k2 <= 0 {
+		return Label{}, 0
+	}
+	l.Steps, l.Choice = uint32(steps), choice
+	return l, 3 + k + k2
+}
