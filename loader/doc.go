@@ -79,7 +79,11 @@
 // D, B, R, G, S, C and V data objects, the rest untyped, upper case
 // global) and from hooks (Options.Hooks), which replace any symbol of the
 // same name. A side-file symbol repeating an ELF symbol (same name and
-// address) is dropped. See [Image.SymbolAt] for how addresses are named.
+// address) is dropped. Symbol.Abs marks absolute symbols (ELF SHN_ABS, nm
+// type A): constants, not addresses. See [Image.SymbolAt] for how listings
+// name addresses (as objdump does) and [Image.MemoryName],
+// [Image.ValueName] and [Image.CodeSymbolAt] for how traces name them by
+// the role an address plays.
 //
 // # Errors
 //

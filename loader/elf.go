@@ -283,6 +283,7 @@ func elfSymbols(name string, f *elf.File, img *Image) error {
 			Size:   uint32(min(s.Size, 0xFFFFFFFF)),
 			Kind:   kind,
 			Global: bind == elf.STB_GLOBAL || bind == elf.STB_WEAK,
+			Abs:    s.Section == elf.SHN_ABS && kind != SymFile,
 		})
 	}
 	if skipped > 0 {

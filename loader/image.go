@@ -48,6 +48,9 @@ type Symbol struct {
 	Size   uint32 // from the ELF symbol table or nm -S; 0 when unknown
 	Kind   SymKind
 	Global bool // global or weak binding (upper-case nm type)
+	// Abs marks an absolute symbol (ELF SHN_ABS, nm type A): a constant
+	// such as a register offset or a size, not an address in a section.
+	Abs bool
 }
 
 // LineEntry maps the instruction at Addr to a source line, from the DWARF

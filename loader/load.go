@@ -199,6 +199,9 @@ func sortSymbols(img *Image) {
 		if a.Global != b.Global {
 			return a.Global
 		}
+		if a.Abs != b.Abs {
+			return b.Abs
+		}
 		return a.Size < b.Size
 	})
 }

@@ -300,7 +300,7 @@ prog.o:
 	want := []Symbol{
 		{Name: "_start", Addr: 0xD000, Kind: SymFunc, Global: true},
 		{Name: "strlen", Addr: 0xD017, Size: 10, Kind: SymFunc},
-		{Name: "abs_sym", Addr: 0xD100, Kind: SymNone, Global: true},
+		{Name: "abs_sym", Addr: 0xD100, Kind: SymNone, Global: true, Abs: true},
 		{Name: "weak_fn", Addr: 0xD200, Kind: SymNone, Global: true},
 		{Name: "flag", Addr: 0x0010, Kind: SymObject},
 	}

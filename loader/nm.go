@@ -75,6 +75,7 @@ func parseNM(path string, data []byte) ([]Symbol, []string, error) {
 			Size:   uint32(sz),
 			Kind:   kind,
 			Global: t >= 'A' && t <= 'Z',
+			Abs:    t == 'A' || t == 'a',
 		})
 	}
 	return syms, warnings, nil
