@@ -24,6 +24,25 @@ type Symbolizer func(addr uint16) (name string, base uint16, ok bool)
 // sym names them. An undefined opcode prints as objdump's .byte directive;
 // for that the caller passes the Inst returned with ErrUnrecognized.
 func GNUSyntax(in Inst, pc uint16, sym Symbolizer) string {
+	return GNUSyntaxRoles(in, pc, Symbols{Value: sym, Memory: sym, Code: sym})
+}
+
+// Symbols names addresses by the role they play in an instruction, for
+// printers that can tell more than objdump does (a trace names a memory
+// operand after the variable there, but a 16-bit immediate only when it is
+// an address). A nil field leaves addresses of that role bare.
+type Symbols struct {
+	Value  Symbolizer // 16-bit immediates
+	Memory Symbolizer // direct and extended memory operands
+	Code   Symbolizer // branch targets, and the destinations of JMP and JSR
+}
+
+// GNUSyntaxRoles is GNUSyntax with one symbol lookup per role.
+func GNUSyntaxRoles(in Inst, pc uint16, syms Symbols) string {
+	mem := syms.Memory
+	if in.Op == JMP || in.Op == JSR {
+		mem = syms.Code
+	}
 	var b strings.Builder
 	if in.Op == OpInvalid {
 		b.WriteString(".byte\t")
@@ -44,21 +63,21 @@ func GNUSyntax(in Inst, pc uint16, sym Symbolizer) string {
 		b.WriteString("#" + hex(in.Operand))
 	case Imm16:
 		b.WriteByte('#')
-		addr(&b, in.Operand, sym)
+		addr(&b, in.Operand, syms.Value)
 	case Dir:
 		b.WriteByte('*')
-		addr(&b, in.Operand, sym)
+		addr(&b, in.Operand, mem)
 	case Ext:
-		addr(&b, in.Operand, sym)
+		addr(&b, in.Operand, mem)
 	case IdxX:
 		b.WriteString(hex(in.Operand) + ",x")
 	case IdxY:
 		b.WriteString(hex(in.Operand) + ",y")
 	case Rel:
-		addr(&b, in.Target(pc), sym)
+		addr(&b, in.Target(pc), syms.Code)
 	case BitDir, BrDir:
 		b.WriteByte('*')
-		addr(&b, in.Operand, sym)
+		addr(&b, in.Operand, mem)
 	case BitIdxX, BrIdxX:
 		b.WriteString(hex(in.Operand) + ",x")
 	case BitIdxY, BrIdxY:
@@ -72,7 +91,7 @@ func GNUSyntax(in Inst, pc uint16, sym Symbolizer) string {
 	switch in.Mode {
 	case BrDir, BrIdxX, BrIdxY:
 		b.WriteString(", ")
-		addr(&b, in.Target(pc), sym)
+		addr(&b, in.Target(pc), syms.Code)
 	}
 	return b.String()
 }
