@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/search"
 )
 
@@ -113,14 +114,14 @@ deterministic: its counts are the same on every run.`,
 	}
 	fs := c.Flags()
 	fs.StringSliceVar(&o.strategies, "strategies", []string{"bfs", "dfs", "best+fsm", "best+efsm", "astar+efsm"}, "strategies to compare, SEARCH or SEARCH+HEURISTIC")
-	fs.IntVar(&o.runs, "runs", 5, "runs of each randomised strategy (seeds 1..N)")
-	fs.IntVar(&o.maxStates, "max-states", 2000000, "per-run limit on stored states")
-	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "per-run time limit")
+	countVar(fs, &o.runs, "runs", 5, 1, math.MaxInt, "runs of each randomised strategy (seeds 1..N)")
+	countVar(fs, &o.maxStates, "max-states", 2000000, 0, math.MaxInt, "per-run limit on stored states (0: no bound)")
+	durationVar(fs, &o.timeout, "timeout", 60*time.Second, "per-run time limit, e.g. 30s, 5m (0: no limit)")
 	fs.StringVar(&o.format, "format", "text", "text, csv, json or markdown")
 	fs.StringVar(&o.plot, "plot", "", "write a grouped bar chart (log scale) of states per strategy per model to FILE.svg")
 	fs.StringSliceVar(&o.models, "models", nil, "run only these models (names from the manifest)")
 	fs.StringSliceVar(&o.kinds, "kinds", []string{"bug", "exhaustive"}, "manifest kinds to run (bug, exhaustive, throughput)")
-	fs.IntVar(&o.k, "k", 1, "calling-context bound for aicfg and efsm")
+	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound for aicfg and efsm")
 	return c
 }
 

@@ -51,7 +51,7 @@ command, cfg also accepts --format text|json|dot for its output.`,
 		},
 	}
 	o.load.register(c.Flags())
-	c.Flags().IntVar(&o.k, "k", 0, fmt.Sprintf("calling-context bound of the AICFG (0 = the ICFG, at most %d)", icfg.MaxK))
+	countVar(c.Flags(), &o.k, "k", 0, 0, icfg.MaxK, fmt.Sprintf("calling-context bound of the AICFG (0 = the ICFG, at most %d)", icfg.MaxK))
 	c.Flags().StringVarP(&o.output, "output", "o", "text", "text, json or dot")
 	c.Flags().StringVar(&o.target, "target", "", "label vertices with their distance to SYM|ADDR or to a property's targets (error, assert, mutex, deadlock)")
 	c.Flags().StringVar(&o.svg, "svg", "", "render the graph as SVG into FILE (needs Graphviz's dot)")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"sort"
@@ -30,7 +31,7 @@ type checkOptions struct {
 	seed      uint64
 	maxStates int
 	timeout   time.Duration
-	maxMemory string
+	maxMemory int64
 	trace     string
 	json      bool
 	engine    string
@@ -77,11 +78,11 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	o.machine.register(fs, "every")
 	fs.StringVar(&o.strategy, "search", "best", "search order: bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "estimate for best/astar: none, hamming, fsm, aicfg, efsm")
-	fs.IntVar(&o.k, "k", 1, "calling-context bound of the AICFG for aicfg and efsm")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed for --search random")
-	fs.IntVar(&o.maxStates, "max-states", 0, "stop after storing N states (0: no bound)")
-	fs.DurationVar(&o.timeout, "timeout", 0, "stop after this long, e.g. 30s, 5m")
-	fs.StringVar(&o.maxMemory, "max-memory", "", "stop when the heap exceeds this size, e.g. 2G, 512M")
+	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG for aicfg and efsm")
+	uintVar(fs, &o.seed, nil, "seed", 1, 0, math.MaxUint64, "seed for --search random")
+	countVar(fs, &o.maxStates, "max-states", 0, 0, math.MaxInt, "stop after storing N states (0: no bound)")
+	durationVar(fs, &o.timeout, "timeout", 0, "stop after this long, e.g. 30s, 5m (0: no limit)")
+	fs.Var(&sizeValue{p: &o.maxMemory}, "max-memory", "stop when the search's memory passes SIZE: "+sizeForms)
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
 	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the symbolic engines are not available in this build)")
@@ -93,26 +94,6 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.resume, "resume", "", "continue the search saved in FILE by --save-frontier (same firmware, flags and --search)")
 	fs.StringArrayVar(&o.goalMem, "goal-mem", nil, "ADDR=v1,v2,...: the memory valuation --heuristic hamming aims at, bytes from ADDR on (repeatable)")
 	fs.StringVar(&o.aim, "aim", "", "the property the heuristic aims at: reach, error, assert, mutex or deadlock (default: the first of these the firmware can violate)")
-}
-
-func parseSize(s string) (int64, error) {
-	if s == "" {
-		return 0, nil
-	}
-	mult := int64(1)
-	u := strings.ToUpper(s)
-	for suf, m := range map[string]int64{"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40} {
-		if strings.HasSuffix(u, suf) || strings.HasSuffix(u, suf+"B") || strings.HasSuffix(u, suf+"IB") {
-			mult = m
-			u = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(u, "IB"), "B"), suf)
-			break
-		}
-	}
-	var n int64
-	if _, err := fmt.Sscan(u, &n); err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q is not a size like 512M or 2G", s)
-	}
-	return n * mult, nil
 }
 
 // checkSetup is a check ready to run.
@@ -134,10 +115,6 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 	}
 	if o.engine != "explicit" && o.engine != "auto" {
 		return nil, usagef("--engine %s: this build has the explicit engine only (use --engine explicit)", o.engine)
-	}
-	maxMem, err := parseSize(o.maxMemory)
-	if err != nil {
-		return nil, usagef("--max-memory: %v", err)
 	}
 	ignore := map[sim.Kind]bool{}
 	for _, k := range o.ignore {
@@ -163,7 +140,7 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 		return nil, err
 	}
 	opts := search.Options{Strategy: strat, Estimate: est, Seed: o.seed, MaxStates: o.maxStates,
-		Timeout: o.timeout, MaxMemory: maxMem, Compact: o.compact, All: o.all, Ignore: ignore}
+		Timeout: o.timeout, MaxMemory: o.maxMemory, Compact: o.compact, All: o.all, Ignore: ignore}
 	opts.Key = machineKey(img, o)
 	return &checkSetup{img: img, m: m, opts: opts, strat: strat, est: est, note: note}, nil
 }

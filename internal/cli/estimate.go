@@ -3,12 +3,14 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hc11mc/hc11mc/heuristics"
+	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -45,9 +47,9 @@ return addresses from its runtime stack, innermost first.`,
 	o.machine.register(fs, "every")
 	fs.StringVar(&o.target, "target", "", "the symbol or address the distance is to (required)")
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "fsm, aicfg or efsm")
-	fs.IntVar(&o.k, "k", 1, "calling-context bound of the AICFG")
+	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG")
 	fs.StringVar(&o.brk, "break", "", "SYM[#n] or ADDR[#n]: where to stop, the n-th time thread 0 gets there (required)")
-	fs.Uint64Var(&o.maxSteps, "max-steps", 100000000, "give up after this many instructions")
+	uintVar(fs, &o.maxSteps, nil, "max-steps", 100000000, 0, math.MaxUint64, "give up after this many instructions (0: no bound)")
 	return c
 }
 
@@ -90,8 +92,13 @@ func runEstimate(o *estimateOptions, path string, stdout io.Writer) error {
 		hits++
 	}
 	for hits < nth {
-		res := m.Run(s, sim.RunOptions{Steps: o.maxSteps - steps})
-		steps += res.Steps
+		var res sim.RunResult
+		if o.maxSteps == 0 || steps < o.maxSteps {
+			res = m.Run(s, sim.RunOptions{Steps: o.maxSteps - steps}) // 0: no bound
+			steps += res.Steps
+		} else {
+			res.Reason = fmt.Sprintf("--max-steps %d reached", o.maxSteps)
+		}
 		if res.Violation == nil || res.Violation.Kind != sim.KindReach {
 			why := res.Reason
 			if res.Violation != nil {

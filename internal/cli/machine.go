@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -29,7 +30,7 @@ func (f *machineFlags) register(fs *pflag.FlagSet, preemptDefault string) {
 	fs.StringArrayVar(&f.Stack, "stack", nil, "[THREAD:]LO-HI: SP must stay in this range (the stack property) (repeatable)")
 	fs.StringVar(&f.Entry, "entry", "", "start thread 0 at this symbol or address instead of the reset vector")
 	fs.StringArrayVar(&f.Reach, "reach", nil, "SYM|ADDR: a goal; reaching it is reported (property reach) (repeatable)")
-	fs.IntVar(&f.MaxRun, "max-run", 100000, "most instructions one thread runs back to back inside one transition (--preempt calls|yield|shared)")
+	countVar(fs, &f.MaxRun, "max-run", 100000, 1, math.MaxInt, "most instructions one thread runs back to back inside one transition (--preempt calls|yield|shared)")
 }
 
 // config turns the flags into a sim.Config for img.

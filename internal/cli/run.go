@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -19,7 +20,8 @@ type runOptions struct {
 	steps   uint64
 	start   string
 	trace   bool
-	seed    int64
+	seed    uint64
+	seedSet bool
 }
 
 func newRun(stdout, stderr io.Writer) *cobra.Command {
@@ -49,10 +51,10 @@ followed by the bytes and the disassembly; a last line "final" has the same fiel
 	fs := c.Flags()
 	o.load.register(fs)
 	o.machine.register(fs, "every")
-	fs.Uint64Var(&o.steps, "steps", 1000000000, "stop after N instructions (0: no bound, until the firmware stops by itself)")
+	uintVar(fs, &o.steps, nil, "steps", 1000000000, 0, math.MaxUint64, "stop after N instructions (0: no bound, until the firmware stops by itself)")
 	fs.StringVar(&o.start, "start", "", "begin at this address or symbol instead of the reset vector")
 	fs.BoolVar(&o.trace, "trace", false, "print every instruction with the registers before it")
-	fs.Int64Var(&o.seed, "seed", -1, "make every choice at random with this seed")
+	uintVar(fs, &o.seed, &o.seedSet, "seed", 0, 0, math.MaxUint64, "make every choice at random with this seed (default: no random choices)")
 	return c
 }
 
@@ -79,8 +81,8 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 	if o.trace {
 		ro.Trace = w
 	}
-	if o.seed >= 0 {
-		ro.Rand = rand.New(rand.NewPCG(uint64(o.seed), 0x68c11))
+	if o.seedSet {
+		ro.Rand = rand.New(rand.NewPCG(o.seed, 0x68c11))
 	}
 	res := m.Run(s, ro)
 	if res.Violation != nil {
