@@ -223,11 +223,27 @@ func (m *Machine) Disasm(s *State, pc uint16) (hexBytes, text string) {
 		}
 		fmt.Fprintf(&hb, "%02x", buf[i])
 	}
-	sym := func(a uint16) (string, uint16, bool) {
-		name, off, ok := m.Image.SymbolAt(a)
-		return name, a - off, ok
+	return hb.String(), strings.Replace(isa.GNUSyntaxRoles(in, pc, m.traceSymbols()), "\t", " ", 1)
+}
+
+// traceSymbols names addresses in traces by their role: memory operands
+// after the data variable that holds them (data objects included, which
+// objdump leaves out), 16-bit immediates only when they are an address in
+// code or exactly a variable's, branch targets after code labels. Listings
+// (package internal/listing) keep objdump's own choice instead.
+func (m *Machine) traceSymbols() isa.Symbols {
+	img := m.Image
+	if len(img.Symbols) == 0 {
+		return isa.Symbols{}
 	}
-	return hb.String(), strings.Replace(isa.GNUSyntax(in, pc, sym), "\t", " ", 1)
+	return isa.Symbols{
+		Value:  img.ValueName,
+		Memory: img.MemoryName,
+		Code: func(a uint16) (string, uint16, bool) {
+			name, off, ok := img.CodeSymbolAt(a)
+			return name, a - off, ok
+		},
+	}
 }
 
 func (m *Machine) traceLine(w io.Writer, s *State, i int, cycles uint64) {

@@ -104,6 +104,10 @@ type checkSetup struct {
 	strat search.Strategy
 	est   func(*sim.State) int
 	note  string
+	// props says which properties the search checks; warn, when not
+	// empty, that the image's harness stubs are unknown.
+	props propertyReport
+	warn  string
 }
 
 // setupCheck loads the firmware and builds the machine, the heuristic and
@@ -142,7 +146,8 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 	opts := search.Options{Strategy: strat, Estimate: est, Seed: o.seed, MaxStates: o.maxStates,
 		Timeout: o.timeout, MaxMemory: o.maxMemory, Compact: o.compact, All: o.all, Ignore: ignore}
 	opts.Key = machineKey(img, o)
-	return &checkSetup{img: img, m: m, opts: opts, strat: strat, est: est, note: note}, nil
+	return &checkSetup{img: img, m: m, opts: opts, strat: strat, est: est, note: note,
+		props: propertiesOf(m, ignore), warn: symbolWarning(img, &o.load, path)}, nil
 }
 
 func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
@@ -151,6 +156,9 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		return err
 	}
 	img, m, opts, strat, est, note := cs.img, cs.m, cs.opts, cs.strat, cs.est, cs.note
+	if cs.warn != "" {
+		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs.warn)
+	}
 	if !o.json && !o.quiet && isTerminal(stderr) {
 		opts.Progress = func(p search.Progress) {
 			fmt.Fprintf(stderr, "\r%d states (%.0f/s), depth %d, frontier %d, %d MiB   ",
@@ -202,9 +210,9 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.json {
-		printJSON(stdout, img, m, res, first)
+		printJSON(stdout, img, m, res, first, cs.props)
 	} else {
-		printResult(stdout, img, m, res, o)
+		printResult(stdout, img, m, res, o, cs.props)
 	}
 	switch res.Verdict {
 	case search.Violated:
@@ -249,8 +257,11 @@ func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, 
 	return tf
 }
 
-func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found) {
-	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats}
+func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport) {
+	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats, "properties_checked": props.Checked}
+	if len(props.Unchecked) > 0 {
+		out["properties_unchecked"] = props.Unchecked
+	}
 	if first != nil {
 		out["violation"] = violationOf(img, m, first.Violation)
 		out["trace_length"] = len(first.Trace)
@@ -272,7 +283,7 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 	fmt.Fprintln(w, string(b))
 }
 
-func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, o *checkOptions) {
+func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, o *checkOptions, props propertyReport) {
 	for i, f := range res.Found {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -283,9 +294,11 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 	st := res.Stats
 	switch res.Verdict {
 	case search.Verified:
-		fmt.Fprintln(w, "verified: no violation in any reachable state")
+		fmt.Fprintf(w, "verified (%s): no violation in any reachable state\n", props.verdictNote())
+		props.print(w)
 	case search.Incomplete:
-		fmt.Fprintf(w, "incomplete: stopped by %s\n", res.Limit)
+		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", props.verdictNote(), res.Limit)
+		props.print(w)
 		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, coverage(img, res))
 		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
 		printUncovered(w, img, res)
