@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/icfg"
+	"github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
@@ -41,7 +42,7 @@ func chain(tb testing.TB, depth int) (*icfg.Program, []uint16, []uint16) {
 	img := &loader.Image{Path: "chain"}
 	img.Segments = []loader.Segment{{Addr: org, Data: code, Name: ".text", Exec: true}}
 	img.Symbols = syms
-	img.Vectors[loader.ResetVector], img.VectorLoaded[loader.ResetVector] = main, true
+	img.Vectors[m68hc11.VecReset], img.VectorLoaded[m68hc11.VecReset] = main, true
 	img.Entry, img.HasEntry = main, true
 	prog, err := icfg.Build(img, icfg.Options{})
 	if err != nil {

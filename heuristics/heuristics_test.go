@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/icfg"
+	"github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
@@ -24,7 +25,7 @@ func program(t *testing.T, code []byte, labels map[string]int, reset string) *ic
 		return img.Symbols[i].Name < img.Symbols[j].Name
 	})
 	e := 0xD000 + uint16(labels[reset])
-	img.Vectors[loader.ResetVector], img.VectorLoaded[loader.ResetVector] = e, true
+	img.Vectors[m68hc11.VecReset], img.VectorLoaded[m68hc11.VecReset] = e, true
 	img.Entry, img.HasEntry = e, true
 	prog, err := icfg.Build(img, icfg.Options{})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/icfg"
+	"github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
@@ -150,7 +151,7 @@ func (g *genProgram) image() *loader.Image {
 		}
 		return img.Symbols[i].Name < img.Symbols[j].Name
 	})
-	img.Vectors[loader.ResetVector], img.VectorLoaded[loader.ResetVector] = g.entry[0], true
+	img.Vectors[m68hc11.VecReset], img.VectorLoaded[m68hc11.VecReset] = g.entry[0], true
 	img.Entry, img.HasEntry = g.entry[0], true
 	return img
 }

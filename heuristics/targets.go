@@ -7,6 +7,7 @@ import (
 
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
 )
 
 // Target is what a heuristic measures the distance to: a set of addresses.
@@ -17,12 +18,12 @@ type Target struct {
 	Desc     string   // e.g. "__mc_error (0xD003)"
 }
 
-// stubFor names the harness stub each property aims at.
-var stubFor = map[Property]string{
-	Assert:   "__mc_assert",
-	Error:    "__mc_error",
-	Mutex:    "__mc_cs_enter",
-	Deadlock: "__mc_lock",
+// stubFor is the harness stub each property aims at.
+var stubFor = map[Property]loader.Stub{
+	Assert:   loader.StubAssert,
+	Error:    loader.StubError,
+	Mutex:    loader.StubCSEnter,
+	Deadlock: loader.StubLock,
 }
 
 // FindTargets computes the targets of a property in a disassembled
@@ -55,7 +56,7 @@ func FindTargets(prog *icfg.Program, p Property, reach string) (Target, error) {
 		t.Addrs = []uint16{s.Addr}
 		desc = append(desc, fmt.Sprintf("%s (0x%04X)", reach, s.Addr))
 	case Error, Assert, Mutex, Deadlock:
-		name := stubFor[p]
+		name := stubFor[p].String()
 		for i := range prog.Instrs {
 			x := &prog.Instrs[i]
 			if x.Stub == name {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
@@ -165,8 +166,8 @@ func (a *asm) image(reset string, extra ...loader.Segment) *loader.Image {
 		return img.Symbols[i].Name < img.Symbols[j].Name
 	})
 	if reset != "" {
-		img.Vectors[loader.ResetVector] = a.labels[reset]
-		img.VectorLoaded[loader.ResetVector] = true
+		img.Vectors[m68hc11.VecReset] = a.labels[reset]
+		img.VectorLoaded[m68hc11.VecReset] = true
 		img.Entry, img.HasEntry = a.labels[reset], true
 	}
 	return img

@@ -8,30 +8,11 @@ import (
 	"github.com/hc11mc/hc11mc/loader"
 )
 
-// HarnessStubs are the names of the harness routines the checker
-// intercepts (DESIGN.md, "The harness"). A symbol with one of these names
-// is a stub: one vertex that returns as RTS would.
-var HarnessStubs = []string{
-	"__mc_nondet", "__mc_assume", "__mc_assert", "__mc_error",
-	"__mc_thread_create", "__mc_thread_exit", "__mc_yield",
-	"__mc_lock", "__mc_unlock", "__mc_atomic_begin", "__mc_atomic_end",
-	"__mc_cs_enter", "__mc_cs_exit",
-}
-
-// Names of the stubs the builder treats specially.
-const (
-	StubThreadCreate = "__mc_thread_create"
-	StubThreadExit   = "__mc_thread_exit"
+// The stubs the builder treats specially, by name (Instr.Stub).
+var (
+	stubThreadCreate = loader.StubThreadCreate.String()
+	stubThreadExit   = loader.StubThreadExit.String()
 )
-
-// VectorNames names the 32 entries of the 68HC11 vector table, index i at
-// 0xFFC0+2i, as the --irq flag spells them; reserved entries are "".
-var VectorNames = [32]string{
-	11: "sci", 12: "spi", 13: "paie", 14: "pao", 15: "tof", 16: "toc5",
-	17: "toc4", 18: "toc3", 19: "toc2", 20: "toc1", 21: "tic3", 22: "tic2",
-	23: "tic1", 24: "rti", 25: "irq", 26: "xirq", 27: "swi", 28: "illop",
-	29: "cop", 30: "clm", 31: "reset",
-}
 
 // Options tunes Build.
 type Options struct {
@@ -97,31 +78,27 @@ func Build(img *loader.Image, opt Options) (*Program, error) {
 			}
 		}
 	}
-	stubName := map[string]bool{}
-	for _, n := range HarnessStubs {
-		stubName[n] = true
-	}
-	for _, n := range HarnessStubs {
-		if s, ok := img.Lookup(n); ok && s.Kind != loader.SymSection && s.Kind != loader.SymFile {
-			b.stub[s.Addr] = n
+	for st := loader.NoStub + 1; st < loader.NumStubs; st++ {
+		if a, ok := img.StubAddr(st); ok {
+			b.stub[a] = st.String()
 		}
 	}
 
 	// Roots: the reset vector, the entry point, the other vectors.
-	if img.VectorLoaded[loader.ResetVector] {
-		b.addRoot(img.Vectors[loader.ResetVector], RootReset, "reset")
+	if img.VectorLoaded[m68hc11.VecReset] {
+		b.addRoot(img.Vectors[m68hc11.VecReset], RootReset, "reset")
 	}
-	if img.HasEntry && (!img.VectorLoaded[loader.ResetVector] || img.Entry != img.Vectors[loader.ResetVector]) {
+	if img.HasEntry && (!img.VectorLoaded[m68hc11.VecReset] || img.Entry != img.Vectors[m68hc11.VecReset]) {
 		b.addRoot(img.Entry, RootEntry, "entry")
 	}
-	for i := 0; i < loader.ResetVector; i++ {
+	for i := 0; i < m68hc11.VecReset; i++ {
 		v := img.Vectors[i]
 		if !img.VectorLoaded[i] || v == 0 {
 			continue
 		}
-		name := VectorNames[i]
+		name := m68hc11.VectorName(i)
 		if name == "" {
-			name = fmt.Sprintf("vector@0x%04X", loader.VectorBase+2*i)
+			name = fmt.Sprintf("vector@0x%04X", m68hc11.VectorAddr(i))
 		}
 		if _, isStub := b.stub[v]; !isStub && !b.trial(v) {
 			b.note("vector %s points to 0x%04X, which is not decodable code: ignored", name, v)
@@ -136,7 +113,7 @@ func Build(img *loader.Image, opt Options) (*Program, error) {
 		syms := append([]loader.Symbol(nil), img.Symbols...)
 		sort.SliceStable(syms, func(i, j int) bool { return syms[i].Addr < syms[j].Addr })
 		for _, s := range syms {
-			if stubName[s.Name] || s.Name == "" {
+			if _, isStub := loader.StubNamed(s.Name); isStub || s.Name == "" {
 				continue
 			}
 			switch {
@@ -234,7 +211,7 @@ func (b *builder) mayReturn(x *Instr) bool {
 		return true
 	}
 	for _, c := range x.Callees {
-		if b.stub[c] != StubThreadExit {
+		if b.stub[c] != stubThreadExit {
 			return true
 		}
 	}
@@ -251,7 +228,7 @@ func (b *builder) explore() {
 		}
 		if name, ok := b.stub[a]; ok {
 			k := KindStub
-			if name == StubThreadExit {
+			if name == stubThreadExit {
 				k = KindStubNoReturn
 			}
 			b.ins[a] = &Instr{Addr: a, Kind: k, Stub: name}
@@ -371,10 +348,10 @@ func (b *builder) resolve() bool {
 	for _, a := range addrs {
 		x := b.ins[a]
 		switch {
-		case x.Kind == KindCall && b.callsStub(x, StubThreadCreate):
+		case x.Kind == KindCall && b.callsStub(x, stubThreadCreate):
 			st := b.blockState(a)
 			if !st.a.known || !st.b.known {
-				b.note("thread entry passed to %s at 0x%04X is not a constant loaded in the same block: not a root", StubThreadCreate, a)
+				b.note("thread entry passed to %s at 0x%04X is not a constant loaded in the same block: not a root", stubThreadCreate, a)
 				continue
 			}
 			e := uint16(st.a.v)<<8 | uint16(st.b.v)

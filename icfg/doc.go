@@ -77,7 +77,7 @@
 // RTS and RTI instructions (there may be several; distances go to the
 // nearest).
 //
-// Harness stubs. A symbol named like a harness routine (HarnessStubs) is a
+// Harness stubs. A symbol named like a harness routine (loader.Stub) is a
 // procedure of one vertex at its address, whose body is never decoded: when
 // a thread's PC reaches it the checker performs the effect as one step and
 // returns as RTS would. A call of a stub therefore costs two steps, the

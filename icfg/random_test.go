@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
@@ -119,7 +120,7 @@ func imageOf(code []byte, seed uint64) *loader.Image {
 	a := newAsm(0xD000)
 	a.b(code...)
 	img := a.image("")
-	img.Vectors[loader.ResetVector], img.VectorLoaded[loader.ResetVector] = 0xD000, true
+	img.Vectors[m68hc11.VecReset], img.VectorLoaded[m68hc11.VecReset] = 0xD000, true
 	r := rand.New(rand.NewPCG(seed, 7))
 	for i := 0; i < 3; i++ {
 		if len(code) == 0 {

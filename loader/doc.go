@@ -85,6 +85,12 @@
 // [Image.ValueName] and [Image.CodeSymbolAt] for how traces name them by
 // the role an address plays.
 //
+// The harness stubs' names (DESIGN.md, "The harness") are listed here, as
+// [Stub], since both package sim and package icfg look them up among the
+// symbols ([Image.StubAddr]); what each stub does is package sim's. The
+// vector table's layout and names are package isa/m68hc11's (VectorAddr,
+// VecReset); Image.Vectors holds the words the image loads there.
+//
 // # Errors
 //
 // Problems with an input file are [*FormatError] values naming the file and

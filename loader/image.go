@@ -3,6 +3,8 @@ package loader
 import (
 	"sort"
 	"strings"
+
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
 // Segment is a run of bytes the image loads at consecutive addresses.
@@ -82,21 +84,14 @@ type Image struct {
 	FileEntry    uint16
 	HasFileEntry bool
 
-	Vectors      [32]uint16 // the words at 0xFFC0..0xFFFE, big-endian; index 31 is reset (0xFFFE)
-	VectorLoaded [32]bool   // whether the image loads both bytes of that vector
+	Vectors      [isa.NumVectors]uint16 // the vector table's words (package isa/m68hc11: VectorAddr, VecReset), big-endian
+	VectorLoaded [isa.NumVectors]bool   // whether the image loads both bytes of that vector
 
 	Map      MemoryMap   // the resolved memory map
 	Lines    []LineEntry // sorted by Addr, one per address; empty without DWARF line info
 	Chip     string      // the chip profile the map starts from
 	Warnings []string    // problems that did not stop loading, e.g. unreadable DWARF
 }
-
-// Vector addresses: the table occupies 0xFFC0..0xFFFF, one big-endian word
-// per vector.
-const (
-	VectorBase  = 0xFFC0 // address of Vectors[0]
-	ResetVector = 31     // index of the reset vector (0xFFFE) in Vectors
-)
 
 // segmentIndex returns the index of the segment that loads addr, or -1.
 func (img *Image) segmentIndex(addr uint16) int {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"sort"
+
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
 // maxFileSize bounds what Load reads: far more than any 68HC11 image with
@@ -104,7 +106,7 @@ func LoadBytes(name string, data []byte, opts Options) (*Image, error) {
 	sortSymbols(img)
 
 	for i := range img.Vectors {
-		a := uint16(VectorBase + 2*i)
+		a := isa.VectorAddr(i)
 		hi, okHi := img.Byte(a)
 		lo, okLo := img.Byte(a + 1)
 		img.Vectors[i] = uint16(hi)<<8 | uint16(lo)
@@ -118,8 +120,8 @@ func LoadBytes(name string, data []byte, opts Options) (*Image, error) {
 			return nil, err
 		}
 		img.Entry, img.HasEntry = e, true
-	case img.VectorLoaded[ResetVector]:
-		img.Entry, img.HasEntry = img.Vectors[ResetVector], true
+	case img.VectorLoaded[isa.VecReset]:
+		img.Entry, img.HasEntry = img.Vectors[isa.VecReset], true
 	case img.HasFileEntry:
 		img.Entry, img.HasEntry = img.FileEntry, true
 	case !opts.AllowNoEntry:

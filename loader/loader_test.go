@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
 // Addresses in testdata/prog.s as linked by ../testdata/hc11.ld (see prog.nm).
@@ -73,9 +75,9 @@ func TestFormatsAgree(t *testing.T) {
 	for i, v := range elfImg.Vectors {
 		w := uint16(progUnused)
 		switch i {
-		case 27:
+		case isa.VecSWI:
 			w = progSWI
-		case 29, 30, ResetVector:
+		case isa.VecCOP, isa.VecCLM, isa.VecReset:
 			w = progStart
 		}
 		if v != w || !elfImg.VectorLoaded[i] {

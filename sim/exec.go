@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
 )
 
 // Kind names a property; a Violation carries one.
@@ -155,9 +156,9 @@ func (x *stepper) pushFrame(pc uint16) {
 
 // vector jumps through interrupt vector v, after the frame is stacked.
 func (x *stepper) vector(v int) {
-	x.t.CCR |= flagI
-	if v == vecXIRQ {
-		x.t.CCR |= flagX
+	x.t.CCR |= isa.FlagI
+	if v == isa.VecXIRQ {
+		x.t.CCR |= isa.FlagX
 	}
 	x.t.PC = x.m.Image.Vectors[v]
 	x.t.Cycles += 14
@@ -210,7 +211,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 	for n := uint64(0); n < limit; n++ {
 		x.radix = 1
 		ce := &code[pc]
-		if ce.hook != hookNone {
+		if ce.hook != loader.NoStub {
 			return n + 1, x.harness(ce.hook)
 		}
 		var in *isa.Inst
@@ -298,7 +299,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			t.CCR = logic8(t.CCR, t.A)
 		case isa.TAP:
 			// X can be cleared but not set by TAP.
-			t.CCR = t.A&^flagX | t.A&t.CCR&flagX
+			t.CCR = t.A&^isa.FlagX | t.A&t.CCR&isa.FlagX
 		case isa.TPA:
 			t.A = t.CCR
 		case isa.TSX:
@@ -326,9 +327,9 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 		case isa.ADDB:
 			t.B, t.CCR = add8(t.CCR, t.B, x.op8(in, ea), 0)
 		case isa.ADCA:
-			t.A, t.CCR = add8(t.CCR, t.A, x.op8(in, ea), t.CCR&flagC)
+			t.A, t.CCR = add8(t.CCR, t.A, x.op8(in, ea), t.CCR&isa.FlagC)
 		case isa.ADCB:
-			t.B, t.CCR = add8(t.CCR, t.B, x.op8(in, ea), t.CCR&flagC)
+			t.B, t.CCR = add8(t.CCR, t.B, x.op8(in, ea), t.CCR&isa.FlagC)
 		case isa.ABA:
 			t.A, t.CCR = add8(t.CCR, t.A, t.B, 0)
 		case isa.SUBA:
@@ -336,9 +337,9 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 		case isa.SUBB:
 			t.B, t.CCR = sub8(t.CCR, t.B, x.op8(in, ea), 0)
 		case isa.SBCA:
-			t.A, t.CCR = sub8(t.CCR, t.A, x.op8(in, ea), t.CCR&flagC)
+			t.A, t.CCR = sub8(t.CCR, t.A, x.op8(in, ea), t.CCR&isa.FlagC)
 		case isa.SBCB:
-			t.B, t.CCR = sub8(t.CCR, t.B, x.op8(in, ea), t.CCR&flagC)
+			t.B, t.CCR = sub8(t.CCR, t.B, x.op8(in, ea), t.CCR&isa.FlagC)
 		case isa.SBA:
 			t.A, t.CCR = sub8(t.CCR, t.A, t.B, 0)
 		case isa.CMPA:
@@ -522,17 +523,17 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 
 		// Condition codes.
 		case isa.CLC:
-			t.CCR &^= flagC
+			t.CCR &^= isa.FlagC
 		case isa.SEC:
-			t.CCR |= flagC
+			t.CCR |= isa.FlagC
 		case isa.CLV:
-			t.CCR &^= flagV
+			t.CCR &^= isa.FlagV
 		case isa.SEV:
-			t.CCR |= flagV
+			t.CCR |= isa.FlagV
 		case isa.CLI:
-			t.CCR &^= flagI
+			t.CCR &^= isa.FlagI
 		case isa.SEI:
-			t.CCR |= flagI
+			t.CCR |= isa.FlagI
 
 		// Stack.
 		case isa.PSHA:
@@ -587,7 +588,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			ev = evSched
 		case isa.RTI:
 			ccr := x.pull8()
-			t.CCR = ccr&^flagX | ccr&t.CCR&flagX
+			t.CCR = ccr&^isa.FlagX | ccr&t.CCR&isa.FlagX
 			t.B = x.pull8()
 			t.A = x.pull8()
 			t.X = x.pull16()
@@ -597,12 +598,12 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			t.popShadow(slot)
 			ev = evSched
 		case isa.SWI:
-			if !x.m.Image.VectorLoaded[vecSWI] {
+			if !x.m.Image.VectorLoaded[isa.VecSWI] {
 				x.fault(KindIllegal, pc, pc, "swi with no SWI vector installed at 0xFFF6")
 				break
 			}
 			x.pushFrame(next)
-			x.vector(vecSWI)
+			x.vector(isa.VecSWI)
 			npc = t.PC
 			t.Cycles -= 14 // counted in the instruction's own cycles
 		case isa.WAI:
@@ -610,7 +611,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			t.Status = Waiting
 			ev = evSched
 		case isa.STOP:
-			if t.CCR&flagS == 0 {
+			if t.CCR&isa.FlagS == 0 {
 				t.Status = Stopped
 				ev = evSched
 			}
@@ -659,21 +660,13 @@ func (x *stepper) rmw(ea uint16, f func(ccr, b uint8) (uint8, uint8)) {
 	x.write8(ea, v)
 }
 
-func zOnly(ccr uint8, r uint16) uint8 {
-	ccr &^= flagZ
-	if r == 0 {
-		ccr |= flagZ
-	}
-	return ccr
-}
-
 // illegal takes the illegal-opcode trap when the firmware installs its
 // vector, and otherwise reports the illegal-opcode property.
 func (x *stepper) illegal(pc uint16, in isa.Inst, why string) event {
-	if x.m.Image.VectorLoaded[vecIllegal] && x.m.Image.Vectors[vecIllegal] != 0 {
+	if x.m.Image.VectorLoaded[isa.VecIllegal] && x.m.Image.Vectors[isa.VecIllegal] != 0 {
 		x.t.PrevPC = pc
 		x.pushFrame(pc)
-		x.vector(vecIllegal)
+		x.vector(isa.VecIllegal)
 		if len(x.m.stacks) > 0 {
 			x.checkStack(pc)
 		}

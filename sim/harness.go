@@ -1,6 +1,9 @@
 package sim
 
-import isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+import (
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+)
 
 // MaxThreads bounds the number of threads __mc_thread_create may make.
 const MaxThreads = 64
@@ -8,26 +11,26 @@ const MaxThreads = 64
 // harness performs the effect of the harness routine h for the thread whose
 // PC reached the stub, atomically, and returns to the caller as RTS would.
 // The stub's own instructions never run.
-func (x *stepper) harness(h uint8) event {
+func (x *stepper) harness(h loader.Stub) event {
 	t := x.t
 	s := x.s
 	stub := t.PC
 	call := x.callSite(stub)
 	switch h {
-	case HookNondet:
+	case loader.StubNondet:
 		n := t.D()
 		t.SetD(uint16(x.choose(uint64(n) + 1)))
-	case HookAssume:
+	case loader.StubAssume:
 		if t.A == 0 {
 			return evInfeasible
 		}
-	case HookAssert:
+	case loader.StubAssert:
 		if t.A == 0 {
 			x.fault(KindAssert, call, 0, "assertion failed: __mc_assert called with A = 0")
 		}
-	case HookError:
+	case loader.StubError:
 		x.fault(KindError, call, 0, "__mc_error called")
-	case HookThreadCreate:
+	case loader.StubThreadCreate:
 		if len(s.Threads) >= MaxThreads {
 			x.fault(KindError, call, 0, "__mc_thread_create: more than %d threads", MaxThreads)
 			break
@@ -39,12 +42,12 @@ func (x *stepper) harness(h uint8) event {
 		t = &s.Threads[x.tid] // the append may have moved the threads
 		x.t = t
 		t.SetD(uint16(id))
-	case HookThreadExit:
+	case loader.StubThreadExit:
 		t.PrevPC = stub
 		t.Status = Exited
 		return evSched
-	case HookYield:
-	case HookLock:
+	case loader.StubYield:
+	case loader.StubLock:
 		b := x.read8(t.X)
 		if x.bad {
 			return evViolation
@@ -53,7 +56,7 @@ func (x *stepper) harness(h uint8) event {
 			return evBlocked
 		}
 		x.write8(t.X, uint8(x.tid+1))
-	case HookUnlock:
+	case loader.StubUnlock:
 		b := x.read8(t.X)
 		if !x.bad && b != uint8(x.tid+1) {
 			who := "no thread"
@@ -64,17 +67,17 @@ func (x *stepper) harness(h uint8) event {
 			break
 		}
 		x.write8(t.X, 0)
-	case HookAtomicBegin:
+	case loader.StubAtomicBegin:
 		s.Atomic = uint8(x.tid + 1)
 		s.AtomicDepth++
-	case HookAtomicEnd:
+	case loader.StubAtomicEnd:
 		if s.AtomicDepth > 0 {
 			s.AtomicDepth--
 		}
 		if s.AtomicDepth == 0 {
 			s.Atomic = 0
 		}
-	case HookCSEnter:
+	case loader.StubCSEnter:
 		t.CS++
 		for i := range s.Threads {
 			if i != x.tid && s.Threads[i].CS > 0 && s.Threads[i].Status != Exited {
@@ -82,7 +85,7 @@ func (x *stepper) harness(h uint8) event {
 				break
 			}
 		}
-	case HookCSExit:
+	case loader.StubCSExit:
 		if t.CS > 0 {
 			t.CS--
 		}

@@ -3,6 +3,8 @@ package sim
 import (
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/loader"
 )
 
 // Tests of the harness routines (DESIGN.md, "The harness"), interrupts,
@@ -1171,7 +1173,7 @@ func TestMachineConfigErrors(t *testing.T) {
 		}
 	}
 	m := harnessMachine(t, insBRA, nil, Config{})
-	if !m.HasHarness() || m.HookAddr[HookAssert] != stubAssert {
+	if !m.HasHarness() || m.HookAddr[loader.StubAssert] != stubAssert {
 		t.Errorf("hooks: %v", m.HookAddr)
 	}
 	if _, text := m.Disasm(m.Initial(), stubLock); text != "<harness __mc_lock>" {

@@ -9,32 +9,6 @@ import (
 	"github.com/hc11mc/hc11mc/loader"
 )
 
-// Harness routines, identified by the stub symbol the firmware calls.
-const (
-	hookNone uint8 = iota
-	HookNondet
-	HookAssume
-	HookAssert
-	HookError
-	HookThreadCreate
-	HookThreadExit
-	HookYield
-	HookLock
-	HookUnlock
-	HookAtomicBegin
-	HookAtomicEnd
-	HookCSEnter
-	HookCSExit
-	numHooks
-)
-
-// HookNames are the harness stub symbols, indexed by hook number.
-var HookNames = [numHooks]string{
-	"", "__mc_nondet", "__mc_assume", "__mc_assert", "__mc_error",
-	"__mc_thread_create", "__mc_thread_exit", "__mc_yield", "__mc_lock",
-	"__mc_unlock", "__mc_atomic_begin", "__mc_atomic_end", "__mc_cs_enter", "__mc_cs_exit",
-}
-
 // Preempt is the choice of scheduling points (--preempt).
 type Preempt uint8
 
@@ -60,31 +34,19 @@ func ParsePreempt(s string) (Preempt, error) {
 	return 0, fmt.Errorf("unknown --preempt %q: use every, calls, yield or shared", s)
 }
 
-// Interrupt vector indexes into loader.Image.Vectors, from the 68HC11 vector table.
-var vectorNames = map[string]int{
-	"sci": 11, "spi": 12, "paie": 13, "pao": 14, "tof": 15, "toc5": 16, "tic4": 16,
-	"toc4": 17, "toc3": 18, "toc2": 19, "toc1": 20, "tic3": 21, "tic2": 22,
-	"tic1": 23, "rti": 24, "irq": 25, "xirq": 26, "swi": 27,
-}
-
-// Vector indexes of the traps the simulator takes itself.
-const (
-	vecXIRQ    = 26
-	vecSWI     = 27
-	vecIllegal = 28
-)
-
-// IRQNames lists the interrupt names --irq accepts.
+// IRQNames lists the interrupt names --irq accepts: the vectors from sci
+// to xirq (isa.VecSCI..isa.VecXIRQ), under each of their names.
 func IRQNames() []string {
 	var n []string
-	for k := range vectorNames {
-		if k != "swi" {
-			n = append(n, k)
-		}
+	for v := isa.VecSCI; v <= isa.VecXIRQ; v++ {
+		n = append(n, isa.VectorNames(v)...)
 	}
 	sort.Strings(n)
 	return n
 }
+
+// isIRQ reports whether vector v is one --irq may name.
+func isIRQ(v int) bool { return v >= isa.VecSCI && v <= isa.VecXIRQ }
 
 // StackRange bounds SP for one thread (Thread < 0: every thread).
 type StackRange struct {
@@ -141,8 +103,8 @@ type Machine struct {
 	stacks   []StackRange
 
 	// HookAddr is the address of each harness stub (0 when absent).
-	HookAddr [numHooks]uint16
-	HasHook  [numHooks]bool
+	HookAddr [loader.NumStubs]uint16
+	HasHook  [loader.NumStubs]bool
 }
 
 // NewMachine prepares an image for simulation.
@@ -196,12 +158,12 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		m.inputs = append(m.inputs, vals)
 	}
 	for _, name := range cfg.IRQs {
-		v, ok := vectorNames[strings.ToLower(name)]
-		if !ok || name == "swi" {
+		v, ok := isa.VectorIndex(name)
+		if !ok || !isIRQ(v) {
 			return nil, fmt.Errorf("unknown interrupt %q for --irq: use one of %s", name, strings.Join(IRQNames(), ", "))
 		}
 		if !img.VectorLoaded[v] {
-			return nil, fmt.Errorf("--irq %s: the image loads no vector at 0x%04X", name, loader.VectorBase+2*v)
+			return nil, fmt.Errorf("--irq %s: the image loads no vector at 0x%04X", name, isa.VectorAddr(v))
 		}
 		m.irqs = append(m.irqs, v)
 	}
@@ -231,11 +193,11 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		}
 		m.code[a].in, m.code[a].ok, m.code[a].base = in, ok, base
 	}
-	for h := HookNondet; h < numHooks; h++ {
-		if s, ok := img.Lookup(HookNames[h]); ok {
-			m.HookAddr[h] = s.Addr
+	for h := loader.NoStub + 1; h < loader.NumStubs; h++ {
+		if a, ok := img.StubAddr(h); ok {
+			m.HookAddr[h] = a
 			m.HasHook[h] = true
-			m.code[s.Addr].hook = h
+			m.code[a].hook = h
 		}
 	}
 	return m, nil
@@ -244,9 +206,9 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 // centry is one entry of the decoded-code cache.
 type centry struct {
 	in   isa.Inst
-	ok   bool  // in is valid: the instruction's bytes are all read-only
-	hook uint8 // the harness routine whose stub starts here
-	base uint8 // the index register of in's effective address: 0 none, 1 X, 2 Y
+	ok   bool        // in is valid: the instruction's bytes are all read-only
+	hook loader.Stub // the harness routine whose stub starts here
+	base uint8       // the index register of in's effective address: 0 none, 1 X, 2 Y
 }
 
 // isGoal reports whether pc is a --reach goal.
@@ -262,12 +224,11 @@ func (m *Machine) HasHarness() bool {
 	return false
 }
 
-// IRQName returns the --irq name of a vector index.
+// IRQName returns the name of a vector index (isa.VectorName), or
+// "vectorN" for a reserved one.
 func IRQName(v int) string {
-	for n, i := range vectorNames {
-		if i == v && n != "tic4" {
-			return n
-		}
+	if n := isa.VectorName(v); n != "" {
+		return n
 	}
 	return fmt.Sprintf("vector%d", v)
 }
@@ -279,7 +240,7 @@ func IRQName(v int) string {
 func (m *Machine) Initial() *State {
 	s := &State{}
 	s.Pages = append([]*Page(nil), m.init...)
-	s.Threads = []Thread{{CPU: CPU{PC: m.Config.Entry, CCR: flagS | flagX | flagI}}}
+	s.Threads = []Thread{{CPU: CPU{PC: m.Config.Entry, CCR: isa.FlagS | isa.FlagX | isa.FlagI}}}
 	return s
 }
 
@@ -310,8 +271,8 @@ func (m *Machine) Returns(s *State, t int, dst []uint16) []uint16 {
 // Writable reports whether a is in RAM or the I/O registers.
 func (m *Machine) Writable(a uint16) bool { return m.attr[a] == attrRAM || m.attr[a] == attrInput }
 
-// VectorIndex returns the vector index of an --irq name.
+// VectorIndex returns the vector index of an interrupt name --irq accepts.
 func VectorIndex(name string) (int, bool) {
-	v, ok := vectorNames[strings.ToLower(name)]
-	return v, ok
+	v, ok := isa.VectorIndex(name)
+	return v, ok && isIRQ(v)
 }

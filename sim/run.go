@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
 )
 
 // RunOptions control a plain simulation along one schedule.
@@ -204,8 +205,8 @@ func TraceFields(s *State, i int, cycles uint64) string {
 // Disasm returns the bytes and the GNU-syntax text of the instruction at pc
 // in state s, or the harness routine's name at a stub.
 func (m *Machine) Disasm(s *State, pc uint16) (hexBytes, text string) {
-	if h := m.code[pc].hook; h != hookNone {
-		return "", "<harness " + HookNames[h] + ">"
+	if h := m.code[pc].hook; h != loader.NoStub {
+		return "", "<harness " + h.String() + ">"
 	}
 	var buf [5]byte
 	for i := range buf {

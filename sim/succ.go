@@ -1,6 +1,9 @@
 package sim
 
-import isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+import (
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+)
 
 // Label says which transition led to a state, so that a trace can be
 // replayed: the thread that ran, the interrupt it took (if any), how many
@@ -238,10 +241,10 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 }
 
 func (m *Machine) canTake(t *Thread, v int) bool {
-	if v == vecXIRQ {
-		return t.CCR&flagX == 0
+	if v == isa.VecXIRQ {
+		return t.CCR&isa.FlagX == 0
 	}
-	return t.CCR&flagI == 0
+	return t.CCR&isa.FlagI == 0
 }
 
 // interrupt makes thread i take interrupt v: stack the frame (unless WAI
@@ -277,7 +280,7 @@ func (m *Machine) deadlock(s *State) *Violation {
 			what = "waits in WAI with no interrupt that can wake it"
 		case t.Status == Stopped:
 			what = "is stopped (STOP) with no interrupt that can wake it"
-		case m.code[t.PC].hook == HookLock:
+		case m.code[t.PC].hook == loader.StubLock:
 			what = "waits for the lock at 0x" + hex4(t.X)
 		case s.Atomic != 0:
 			what = "is shut out by the atomic section of thread " + itoa(int(s.Atomic)-1)
@@ -353,7 +356,7 @@ func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (st
 // point under the machine's preemption mode.
 func (m *Machine) schedPoint(s *State, t *Thread) bool {
 	pc := t.PC
-	if m.code[pc].hook != hookNone {
+	if m.code[pc].hook != loader.NoStub {
 		return true
 	}
 	// Other threads waiting to run is what makes a point matter; with an
