@@ -9,8 +9,10 @@ import (
 	"github.com/hc11mc/hc11mc/loader"
 )
 
-// Inf is the estimate of a state from which the target cannot be reached.
-// Sums saturate at Inf.
+// Inf is the estimate of a state from which the target cannot be reached:
+// icfg.Inf, the distance tables' "no path", as an int. Sums saturate at
+// Inf. It is larger than every other estimate, which is all package search
+// needs: it gives estimates no meaning beyond their order.
 const Inf = int(icfg.Inf)
 
 // ErrNoTarget is returned (wrapped, with the reason) when the property

@@ -60,14 +60,16 @@ func ParseStrategy(s string) (Strategy, error) {
 	return 0, fmt.Errorf("unknown --search %q: use bfs, dfs, best, astar or random", s)
 }
 
-// Inf is the estimate of a state from which no target is reachable. Such
-// states are explored last, never dropped.
-const Inf = math.MaxInt32
-
 // Options configure a search.
 type Options struct {
-	Strategy  Strategy
-	Estimate  func(s *sim.State) int // nil: no heuristic (best and astar then behave as bfs)
+	Strategy Strategy
+	// Estimate ranks states for best and astar: a smaller estimate is
+	// explored first (nil: none, and both behave as bfs). The search only
+	// compares estimates: a heuristic's value for "no target reachable"
+	// (heuristics.Inf) is simply larger than all others, so those states
+	// come last and are never dropped; A*'s depth + estimate saturates at
+	// math.MaxInt.
+	Estimate  func(s *sim.State) int
 	Seed      uint64
 	MaxStates int           // stop after storing this many states (0: no bound)
 	Timeout   time.Duration // 0: none
@@ -310,8 +312,8 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		h := opts.Estimate(s)
 		switch opts.Strategy {
 		case AStar:
-			if h >= Inf {
-				return Inf
+			if h > math.MaxInt-depth {
+				return math.MaxInt
 			}
 			return depth + h
 		case Best:

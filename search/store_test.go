@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -145,7 +146,7 @@ func TestPQ(t *testing.T) {
 			seq++
 			n := node{key: rnd.IntN(50), seq: seq}
 			if rnd.IntN(100) == 0 {
-				n.key = Inf
+				n.key = math.MaxInt
 			}
 			q.push(n)
 			ref = append(ref, n)
