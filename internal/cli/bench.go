@@ -19,32 +19,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/search"
 )
-
-// paperRow is one row of Tables 1 and 2 of Rungta & Mercer: states
-// generated before the error and seconds to find it, under BFS, DFS, the
-// FSM distance and the extended FSM distance (measured on another
-// simulator; the point of comparison is the ratios).
-type paperRow struct {
-	states  [4]int
-	seconds [4]float64
-}
-
-// paperColumns are our strategies that correspond to the paper's columns.
-var paperColumns = []string{"bfs", "dfs", "best+fsm", "best+efsm"}
-
-var paperTable = map[string]paperRow{
-	"Hyman":                              {[4]int{3550, 5944, 2715, 881}, [4]float64{1.70, 2.89, 1.33, 1.28}},
-	"Naive Dining-Phil2":                 {[4]int{19013, 8066, 22701, 3155}, [4]float64{7.33, 2.02, 13.38, 3.56}},
-	"Dining-Phil2":                       {[4]int{48068, 33523, 87974, 6535}, [4]float64{20.56, 10.52, 53.65, 6.95}},
-	"Moody Dining-Phil2":                 {[4]int{87974, 33523, 86139, 6535}, [4]float64{40.62, 10.09, 51.42, 7.01}},
-	"Naive Dining-Phil3":                 {[4]int{485648, 382359, 608595, 369328}, [4]float64{203, 108, 352, 583}},
-	"Naive Dining-Phil3 (branch points)": {[4]int{18281, 10667, 12674, 9341}, [4]float64{9.45, 2.93, 8.69, 14.62}},
-	"Dining-Phil3 (branch points)":       {[4]int{77777, 75947, 40327, 34328}, [4]float64{37.88, 22.58, 26.81, 52.60}},
-	"Moody Dining-Phil3 (branch points)": {[4]int{118979, 68233, 51163, 40749}, [4]float64{59.44, 20.33, 34.83, 63}},
-}
 
 type benchOptions struct {
 	strategies []string
@@ -202,11 +180,9 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 					return err
 				}
 				r.Strategy = strat
-				if row, ok := paperTable[bm.PaperRow]; ok {
-					for i, c := range paperColumns {
-						if c == strat {
-							r.PaperStates, r.PaperSecs = row.states[i], row.seconds[i]
-						}
+				if row, ok := heuristics.PaperRowNamed(bm.PaperRow); ok {
+					if i := paperColumn(strat); i >= 0 {
+						r.PaperStates, r.PaperSecs = row.States[i], row.Seconds[i]
 					}
 				}
 				recs = append(recs, r)
@@ -243,6 +219,20 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// paperColumn returns the column of the paper's Tables 1 and 2 that the
+// strategy SEARCH[+HEURISTIC] corresponds to, or -1.
+func paperColumn(strat string) int {
+	sr, h, err := splitStrategy(strat)
+	if err != nil {
+		return -1
+	}
+	k, err := heuristics.ParseKind(h)
+	if err != nil {
+		return -1
+	}
+	return heuristics.PaperColumnOf(sr, k)
 }
 
 // splitStrategy reads SEARCH[+HEURISTIC].
@@ -383,12 +373,12 @@ func writeBenchTables(w io.Writer, md bool, models []benchModel, strats []string
 		title string
 		val   func(benchRecord) float64
 		f     func(float64) string
-		paper func(paperRow, int) string
+		paper func(heuristics.PaperRow, int) string
 	}{
 		{"States generated before the error (exhaustive models: all reachable states)", func(r benchRecord) float64 { return float64(r.States) }, intf,
-			func(p paperRow, i int) string { return groupDigits(int64(p.states[i])) }},
+			func(p heuristics.PaperRow, i int) string { return groupDigits(int64(p.States[i])) }},
 		{"Time to find the error (seconds)", func(r benchRecord) float64 { return r.Seconds }, secf,
-			func(p paperRow, i int) string { return secf(p.seconds[i]) }},
+			func(p heuristics.PaperRow, i int) string { return secf(p.Seconds[i]) }},
 		{"Counterexample length (transitions)", func(r benchRecord) float64 {
 			if r.Kind == "" {
 				return math.NaN()
@@ -409,14 +399,12 @@ func writeBenchTables(w io.Writer, md bool, models []benchModel, strats []string
 				row = append(row, summarise(recs, m.Name, s, t.val).format(t.f))
 			}
 			rows = append(rows, row)
-			if p, ok := paperTable[m.PaperRow]; ok && t.paper != nil {
+			if p, ok := heuristics.PaperRowNamed(m.PaperRow); ok && t.paper != nil {
 				prow := []string{"  paper: " + m.PaperRow}
 				for _, s := range strats {
 					v := ""
-					for i, c := range paperColumns {
-						if c == s {
-							v = t.paper(p, i)
-						}
+					if i := paperColumn(s); i >= 0 {
+						v = t.paper(p, i)
 					}
 					prow = append(prow, v)
 				}
