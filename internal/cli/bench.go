@@ -87,6 +87,9 @@ deterministic: its counts are the same on every run.`,
 			if len(args) == 1 {
 				dir = args[0]
 			}
+			if err := o.refuseIdle(cmd.Flags()); err != nil {
+				return err
+			}
 			return runBench(o, dir, stdout, stderr)
 		},
 	}

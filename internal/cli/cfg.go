@@ -33,9 +33,11 @@ __mc_thread_create and every function symbol, and prints the procedures, the
 call graph, the sizes of the ICFG and of AICFG(k), and the indirect jumps and
 calls: resolved through a jump table, or connected to every procedure entry.
 
-With --target (a symbol, an address, or one of the properties error, assert,
-mutex, deadlock) every vertex is labelled with its distance to the target:
-the number of instructions executed until the PC equals it.
+With --target every vertex is labelled with its distance to the target:
+the number of instructions executed until the PC equals it. A target is a
+symbol; else one of the properties assert, error, mutex, deadlock (the
+calls of its harness stub, and for deadlock the WAI instructions too); else
+the address a symbol starts at. estimate --target takes the same.
 
 Output: text (default), json, or dot for Graphviz; --svg FILE renders the
 DOT with Graphviz's dot. Because --format names the image format on every
@@ -53,21 +55,19 @@ command, cfg also accepts --format text|json|dot for its output.`,
 	o.load.register(c.Flags())
 	countVar(c.Flags(), &o.k, "k", 0, 0, icfg.MaxK, fmt.Sprintf("calling-context bound of the AICFG (0 = the ICFG, at most %d)", icfg.MaxK))
 	c.Flags().StringVarP(&o.output, "output", "o", "text", "text, json or dot")
-	c.Flags().StringVar(&o.target, "target", "", "label vertices with their distance to SYM|ADDR or to a property's targets (error, assert, mutex, deadlock)")
+	c.Flags().StringVar(&o.target, "target", "", "label vertices with their distance to the target: "+targetForms)
 	c.Flags().StringVar(&o.svg, "svg", "", "render the graph as SVG into FILE (needs Graphviz's dot)")
 	return c
 }
 
-// targets resolves --target to addresses: a property's targets or one symbol.
+// cfgTargets resolves --target to addresses: a property's targets or one
+// symbol's (see parseTarget).
 func cfgTargets(prog *icfg.Program, target string) ([]uint16, string, error) {
-	if p, err := heuristics.ParseProperty(target); err == nil && p != heuristics.Reach {
-		t, err := heuristics.FindTargets(prog, p, "")
-		if err != nil {
-			return nil, "", usagef("--target %s: %v", target, err)
-		}
-		return t.Addrs, t.Desc, nil
+	p, sym, err := parseTarget(prog.Image, target)
+	if err != nil {
+		return nil, "", err
 	}
-	t, err := heuristics.FindTargets(prog, heuristics.Reach, target)
+	t, err := heuristics.FindTargets(prog, p, sym)
 	if err != nil {
 		return nil, "", usagef("--target %s: %v", target, err)
 	}

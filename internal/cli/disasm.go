@@ -19,6 +19,9 @@ without sections (S-records, Intel HEX, raw binaries) are listed per segment.`,
 		Example: "  hc11mc disasm testdata/examples/philosophers.elf\n  hc11mc disasm fw.bin --base 0xE000 --symbols fw.nm",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refused(cmd.Flags(), disasmIgnores); err != nil {
+				return err
+			}
 			img, err := lf.load(args[0], "", true)
 			if err != nil {
 				return err
@@ -27,5 +30,6 @@ without sections (S-records, Intel HEX, raw binaries) are listed per segment.`,
 		},
 	}
 	lf.register(c.Flags())
+	hideIgnored(c.Flags(), disasmIgnores)
 	return c
 }

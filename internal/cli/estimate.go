@@ -21,7 +21,7 @@ type estimateOptions struct {
 	heuristic string
 	k         int
 	brk       string
-	maxSteps  uint64
+	steps     uint64
 }
 
 func newEstimate(stdout io.Writer) *cobra.Command {
@@ -32,6 +32,16 @@ func newEstimate(stdout io.Writer) *cobra.Command {
 		Long: `estimate runs thread 0 from its entry until the n-th time (default the first)
 its PC reaches --break, then prints the heuristic's estimate of the distance
 to --target there, as h=<value> (h=inf when the target cannot be reached).
+--target takes what cfg --target takes, with the same meaning: a symbol;
+else a property (assert, error, mutex, deadlock: the calls of its harness
+stub, and for deadlock the WAI instructions too); else the address a
+symbol starts at.
+
+The run is run's default schedule (see hc11mc run --help): other threads
+move only while thread 0 cannot, every nondeterministic choice is 0, and an
+interrupt of --irq is taken only when no thread can move (thread 0 waits
+in WAI with CCR.I = 0). --preempt, --max-run and --reach shape a search,
+not this run, and are refused.
 
 The unit is instructions executed: the number of transitions from the current
 PC until the PC equals the target address. efsm and aicfg read the thread's
@@ -39,17 +49,35 @@ return addresses from its runtime stack, innermost first.`,
 		Example: "  hc11mc estimate testdata/heuristics/fig1.elf --target error --heuristic efsm --break foo\n  hc11mc estimate fw.elf --target done --heuristic aicfg --k 2 --break loop#3",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refused(cmd.Flags(), estimateIgnores); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("max-steps") {
+				if cmd.Flags().Changed("steps") {
+					return usagef("--max-steps is the old name of --steps: give one")
+				}
+				fmt.Fprintln(cmd.ErrOrStderr(), "hc11mc: warning: --max-steps is deprecated: use --steps, as run does")
+			}
+			if cmd.Flags().Changed("k") && o.heuristic == "fsm" {
+				return usagef("--k: fsm is the distance on the ICFG, which has no calling contexts; --k is for aicfg and efsm")
+			}
 			return runEstimate(o, args[0], stdout)
 		},
 	}
 	fs := c.Flags()
 	o.load.register(fs)
 	o.machine.register(fs, "every")
-	fs.StringVar(&o.target, "target", "", "the symbol or address the distance is to (required)")
+	fs.StringVar(&o.target, "target", "", "what the distance is to (required): "+targetForms)
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "fsm, aicfg or efsm")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG")
 	fs.StringVar(&o.brk, "break", "", "SYM[#n] or ADDR[#n]: where to stop, the n-th time thread 0 gets there (required)")
-	uintVar(fs, &o.maxSteps, nil, "max-steps", 100000000, 0, math.MaxUint64, "give up after this many instructions (0: no bound)")
+	uintVar(fs, &o.steps, nil, "steps", 100000000, 0, math.MaxUint64, "give up after N instructions (0: no bound), as run --steps")
+	// --max-steps was this flag's first name; run's is --steps. It stays,
+	// hidden, with a warning on stderr (pflag's MarkDeprecated would print
+	// its notice through cobra onto stdout, among the results).
+	uintVar(fs, &o.steps, nil, "max-steps", 100000000, 0, math.MaxUint64, "deprecated: use --steps")
+	fs.MarkHidden("max-steps")
+	hideIgnored(fs, estimateIgnores)
 	return c
 }
 
@@ -76,7 +104,11 @@ func runEstimate(o *estimateOptions, path string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("--break: %v", err)
 	}
-	h, err := heuristics.New(img, heuristics.Config{Kind: kind, K: o.k, Property: heuristics.Reach, Reach: o.target})
+	prop, sym, err := parseTarget(img, o.target)
+	if err != nil {
+		return err
+	}
+	h, err := heuristics.New(img, heuristics.Config{Kind: kind, K: o.k, Property: prop, Reach: sym})
 	if err != nil {
 		return usagef("--target %s: %v", o.target, err)
 	}
@@ -93,11 +125,12 @@ func runEstimate(o *estimateOptions, path string, stdout io.Writer) error {
 	}
 	for hits < nth {
 		var res sim.RunResult
-		if o.maxSteps == 0 || steps < o.maxSteps {
-			res = m.Run(s, sim.RunOptions{Steps: o.maxSteps - steps}) // 0: no bound
+		if o.steps == 0 || steps < o.steps {
+			res = m.Run(s, sim.RunOptions{Steps: o.steps - steps}) // 0: no bound
 			steps += res.Steps
-		} else {
-			res.Reason = fmt.Sprintf("--max-steps %d reached", o.maxSteps)
+		}
+		if res.Violation == nil && o.steps != 0 && steps >= o.steps {
+			res.Reason = fmt.Sprintf("--steps %d reached", o.steps)
 		}
 		if res.Violation == nil || res.Violation.Kind != sim.KindReach {
 			why := res.Reason

@@ -33,6 +33,9 @@ func newRun(stdout, stderr io.Writer) *cobra.Command {
 can move, value 0 for every nondeterministic choice, an interrupt only when no
 thread can move otherwise — or, with --seed, random choices everywhere.
 
+--preempt and --max-run shape the transitions of a search, not this one
+schedule, and are refused.
+
 It stops at a violation (exit 1), when every thread has exited, at a
 deadlock (exit 1), or after --steps instructions (a billion by default, a
 few seconds: firmware that never ends cannot hang the tool). Memory the image does not
@@ -45,6 +48,12 @@ followed by the bytes and the disassembly; a last line "final" has the same fiel
 		Example: "  hc11mc run fw.elf --steps 1000 --trace\n  hc11mc run fw.elf --start 0xD100 --steps 50",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refused(cmd.Flags(), runIgnores); err != nil {
+				return err
+			}
+			if o.start != "" && o.machine.Entry != "" {
+				return usagef("--start %s and --entry %s both say where thread 0 begins: give one", o.start, o.machine.Entry)
+			}
 			return runRun(o, args[0], stdout, stderr)
 		},
 	}
@@ -52,9 +61,10 @@ followed by the bytes and the disassembly; a last line "final" has the same fiel
 	o.load.register(fs)
 	o.machine.register(fs, "every")
 	uintVar(fs, &o.steps, nil, "steps", 1000000000, 0, math.MaxUint64, "stop after N instructions (0: no bound, until the firmware stops by itself)")
-	fs.StringVar(&o.start, "start", "", "begin at this address or symbol instead of the reset vector")
+	fs.StringVar(&o.start, "start", "", "begin at this address or symbol instead of the reset vector (the same as --entry)")
 	fs.BoolVar(&o.trace, "trace", false, "print every instruction with the registers before it")
 	uintVar(fs, &o.seed, &o.seedSet, "seed", 0, 0, math.MaxUint64, "make every choice at random with this seed (default: no random choices)")
+	hideIgnored(fs, runIgnores)
 	return c
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -92,6 +93,85 @@ func TestFlagsReadExactly(t *testing.T) {
 		{[]string{"bench", bench, "--max-states", "-5"}, []string{"--max-states", "decimal digits"}},
 		{[]string{"bench", bench, "--timeout", "5"}, []string{"--timeout", "30s"}},
 		{[]string{"bench", bench, "--k", "-1"}, []string{"--k", "from 0 to 8"}},
+	} {
+		code, msg := usageLine(t, tt.args...)
+		if code != ExitUsage {
+			t.Errorf("%v: exit %d (%q), want 2", tt.args, code, msg)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%v: %q does not say %q", tt.args, msg, w)
+			}
+		}
+	}
+}
+
+// One vocabulary across commands: estimate takes the targets cfg takes,
+// with the same meaning; one spelling for the instruction bound; flags a
+// command would ignore are refused, saying why.
+func TestOneVocabulary(t *testing.T) {
+	fig1 := "../../testdata/heuristics/fig1.elf"
+	counter := "../../testdata/models/irq_counter.elf"
+	assertFail := "../../testdata/models/assert_fail.elf"
+	for _, tt := range []struct {
+		args []string
+		want string // on stdout
+	}{
+		// cfg --target assert means the calls of __mc_assert; so does estimate's.
+		{[]string{"estimate", assertFail, "--target", "assert", "--break", "_start", "--heuristic", "fsm"}, "h="},
+		// An address a symbol names is that symbol, in both commands.
+		{[]string{"estimate", fig1, "--target", "0xD01A", "--break", "foo", "--heuristic", "fsm"}, "h=3"},
+		{[]string{"cfg", fig1, "--target", "0xD01A"}, "distance to error (0xD01A)"},
+		// A symbol named like a property is the symbol; the output says which.
+		{[]string{"cfg", fig1, "--target", "error"}, "distance to error (0xD01A)"},
+		{[]string{"cfg", assertFail, "--target", "assert"}, "distance to __mc_assert"},
+		// run and estimate bound the instructions with the same flag.
+		{[]string{"estimate", fig1, "--target", "error", "--break", "foo", "--heuristic", "fsm", "--steps", "1000"}, "h=3"},
+		{[]string{"estimate", fig1, "--target", "error", "--break", "foo", "--heuristic", "fsm", "--max-steps", "1000"}, "h=3"},
+		// --irq is honoured: the interrupt wakes the WAI, as in run.
+		{[]string{"estimate", counter, "--target", "ti_ack", "--break", "ti_ack#3", "--heuristic", "fsm", "--irq", "toc1"}, "h=0"},
+	} {
+		var out, errb bytes.Buffer
+		if code := Main(tt.args, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), tt.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", tt.args, code, out.String(), errb.String(), tt.want)
+		}
+		if tt.args[0] == "estimate" && strings.Count(out.String(), "\n") != 1 {
+			t.Errorf("%v: stdout %q is not the one line h=...", tt.args, out.String())
+		}
+		if slices.Contains(tt.args, "--max-steps") && !strings.Contains(errb.String(), "--max-steps is deprecated") {
+			t.Errorf("%v: stderr %q does not say that --max-steps is deprecated", tt.args, errb.String())
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want []string // in the one line on stderr
+	}{
+		// Without --irq nothing wakes the WAI: estimate says so.
+		{[]string{"estimate", counter, "--target", "ti_ack", "--break", "ti_ack", "--heuristic", "fsm"}, []string{"WAI"}},
+		{[]string{"estimate", fig1, "--target", "error", "--break", "foo#2", "--steps", "5"}, []string{"--steps 5", "not 2"}},
+		{[]string{"estimate", fig1, "--target", "error", "--break", "foo", "--steps", "5", "--max-steps", "5"}, []string{"--max-steps", "--steps"}},
+		{[]string{"estimate", fig1, "--target", "error", "--break", "foo", "--heuristic", "fsm", "--k", "2"}, []string{"--k", "fsm"}},
+		{[]string{"estimate", fig1, "--target", "error", "--break", "foo", "--preempt", "calls"}, []string{"--preempt", "one schedule"}},
+		{[]string{"estimate", fig1, "--target", "error", "--break", "foo", "--max-run", "5"}, []string{"--max-run"}},
+		{[]string{"estimate", fig1, "--target", "error", "--break", "foo", "--reach", "foo"}, []string{"--reach", "--break"}},
+		{[]string{"estimate", fig1, "--target", "nowhere", "--break", "foo"}, []string{"--target nowhere", "assert, error, mutex, deadlock"}},
+		{[]string{"cfg", fig1, "--target", "0xD01B"}, []string{"--target 0xD01B", "no symbol"}},
+		{[]string{"run", fig1, "--start", "foo", "--entry", "error"}, []string{"--start", "--entry"}},
+		{[]string{"run", fig1, "--preempt", "calls"}, []string{"--preempt", "one schedule"}},
+		{[]string{"run", fig1, "--max-run", "5"}, []string{"--max-run"}},
+		{[]string{"check", fig1, "--seed", "3"}, []string{"--seed", "--search random"}},
+		{[]string{"check", fig1, "--search", "bfs", "--heuristic", "fsm"}, []string{"--heuristic", "best", "astar"}},
+		{[]string{"check", fig1, "--heuristic", "fsm", "--k", "2"}, []string{"--k", "aicfg", "efsm"}},
+		{[]string{"check", fig1, "--search", "dfs", "--k", "2"}, []string{"--k"}},
+		{[]string{"check", fig1, "--goal-mem", "0x10=1"}, []string{"--goal-mem", "hamming"}},
+		{[]string{"check", fig1, "--search", "bfs", "--aim", "error"}, []string{"--aim"}},
+		{[]string{"check", fig1, "--max-run", "5"}, []string{"--max-run", "--preempt every"}},
+		{[]string{"disasm", fig1, "--chip", "a1"}, []string{"--chip", "disasm"}},
+		{[]string{"disasm", fig1, "--ram", "0x2000-0x2FFF"}, []string{"--ram", "disasm"}},
+		{[]string{"bench", "../../testdata/bench", "--strategies", "bfs", "--runs", "3"}, []string{"--runs", "random"}},
+		{[]string{"bench", "../../testdata/bench", "--models", "hyman", "--kinds", "bug"}, []string{"--kinds", "--models"}},
+		{[]string{"bench", "../../testdata/bench", "--strategies", "bfs,best+fsm", "--k", "2"}, []string{"--k", "aicfg", "efsm"}},
 	} {
 		code, msg := usageLine(t, tt.args...)
 		if code != ExitUsage {
