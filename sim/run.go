@@ -224,27 +224,40 @@ func (m *Machine) Disasm(s *State, pc uint16) (hexBytes, text string) {
 		}
 		fmt.Fprintf(&hb, "%02x", buf[i])
 	}
-	return hb.String(), strings.Replace(isa.GNUSyntaxRoles(in, pc, m.traceSymbols()), "\t", " ", 1)
+	return hb.String(), strings.Replace(isa.GNUSyntaxRoles(in, pc, m.traceSymbols(in.Op)), "\t", " ", 1)
 }
 
-// traceSymbols names addresses in traces by their role: memory operands
-// after the data variable that holds them (data objects included, which
-// objdump leaves out), 16-bit immediates only when they are an address in
-// code or exactly a variable's, branch targets after code labels. Listings
-// (package internal/listing) keep objdump's own choice instead.
-func (m *Machine) traceSymbols() isa.Symbols {
+// traceSymbols names the addresses of an instruction op in traces by their
+// role: memory operands after the data variable that holds them (data
+// objects included, which objdump leaves out), branch targets after code
+// labels, and 16-bit immediates only when they are an address: in code
+// (an entry point loaded into D for __mc_thread_create), or a variable's
+// own address (loader.Image.ValueName) loaded into or compared with X, Y
+// or SP — in D a small value is a number far more often than an address
+// in the RAM at 0x0000. Listings (package internal/listing) keep objdump's
+// own choice instead.
+func (m *Machine) traceSymbols(op isa.Op) isa.Symbols {
 	img := m.Image
 	if len(img.Symbols) == 0 {
 		return isa.Symbols{}
 	}
-	return isa.Symbols{
-		Value:  img.ValueName,
-		Memory: img.MemoryName,
-		Code: func(a uint16) (string, uint16, bool) {
-			name, off, ok := img.CodeSymbolAt(a)
-			return name, a - off, ok
-		},
+	code := func(a uint16) (string, uint16, bool) {
+		name, off, ok := img.CodeSymbolAt(a)
+		return name, a - off, ok
 	}
+	syms := isa.Symbols{Memory: img.MemoryName, Code: code}
+	switch op {
+	case isa.LDX, isa.LDY, isa.LDS, isa.CPX, isa.CPY:
+		syms.Value = img.ValueName
+	default:
+		syms.Value = func(a uint16) (string, uint16, bool) {
+			if !img.InCode(a) {
+				return "", 0, false
+			}
+			return code(a)
+		}
+	}
+	return syms
 }
 
 func (m *Machine) traceLine(w io.Writer, s *State, i int, cycles uint64) {

@@ -96,8 +96,9 @@ func TestNextAccess(t *testing.T) {
 }
 
 // Traces name memory operands after data symbols, also those nm calls
-// data (b, d), and immediates only when they are such an address: not
-// relative to an absolute constant.
+// data (b, d), and immediates only when they are such an address loaded
+// into an index register: not relative to an absolute constant, not a
+// number in D.
 func TestDisasmTraceSymbols(t *testing.T) {
 	nm := filepath.Join(t.TempDir(), "syms.nm")
 	os.WriteFile(nm, []byte("0000d000 T _start\n00000040 b ticks\n00000042 b other\n00000023 A TFLG1\n"), 0o644)
@@ -106,7 +107,8 @@ func TestDisasmTraceSymbols(t *testing.T) {
 		b(0xB6, 0x00, 0x40), // ldaa 0x0040
 		b(0x96, 0x41),       // ldaa *0x41
 		b(0xCE, 0x00, 0x40), // ldx #0x0040
-		b(0x20, 0xF3))       // bra _start
+		b(0xCC, 0x00, 0x40), // ldd #0x0040
+		b(0x20, 0xF0))       // bra _start
 	img, err := loader.LoadBytes("test.s19", srec(map[uint16][]byte{0xD000: code, 0xFFFE: {0xD0, 0x00}}), loader.Options{Symbols: nm})
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +118,7 @@ func TestDisasmTraceSymbols(t *testing.T) {
 		t.Fatal(err)
 	}
 	pc := uint16(0xD000)
-	for _, want := range []string{"lds #0x33", "ldaa 0x40 <ticks>", "ldaa *0x41 <ticks+0x1>", "ldx #0x40 <ticks>", "bra 0xd000 <_start>"} {
+	for _, want := range []string{"lds #0x33", "ldaa 0x40 <ticks>", "ldaa *0x41 <ticks+0x1>", "ldx #0x40 <ticks>", "ldd #0x40", "bra 0xd000 <_start>"} {
 		hb, text := m.Disasm(m.Initial(), pc)
 		if text != want {
 			t.Errorf("0x%04X: %q, want %q", pc, text, want)
