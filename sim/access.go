@@ -1,6 +1,9 @@
 package sim
 
-import isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+import (
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+)
 
 // Access is a memory access through an instruction's operand: what a
 // counterexample shows as the variable a step read or wrote.
@@ -22,11 +25,11 @@ func (m *Machine) NextAccess(s *State, i int) (a Access, ok bool) {
 	if t.Status != Running {
 		return a, false
 	}
-	switch m.stubAt(t.PC) {
-	case "":
-	case "__mc_lock":
+	switch m.code[t.PC].hook {
+	case loader.NoStub:
+	case loader.StubLock:
 		return Access{Addr: t.X, Size: 1, Read: true, Write: m.ReadMem(s, t.X) == 0}, true
-	case "__mc_unlock":
+	case loader.StubUnlock:
 		return Access{Addr: t.X, Size: 1, Read: true, Write: true}, true
 	default:
 		return a, false

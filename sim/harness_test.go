@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
@@ -706,8 +707,6 @@ func irqMachine(t *testing.T, code []byte, cfg Config) *Machine {
 	}, cfg)
 }
 
-const vecTOC1 = 20 // (0xFFE8 - 0xFFC0) / 2
-
 func TestInterrupt(t *testing.T) {
 	code := cat(insLDS, // D000
 		b(0x86, 0xAA),             // D003 ldaa
@@ -729,7 +728,7 @@ func TestInterrupt(t *testing.T) {
 	if len(out) != 2 {
 		t.Fatalf("with I clear: want the thread's step and toc1: %s", describe(out))
 	}
-	irq := pick(t, out, 0, vecTOC1)
+	irq := pick(t, out, 0, isa.VecTOC1)
 	th := irq.State.Threads[0]
 	want := CPU{A: 0xAA, B: 0xBB, X: 0x1122, Y: 0x3344, SP: 0x01F6, PC: 0xD200, CCR: cS | cX | cI}
 	if th.CPU != want {
@@ -772,7 +771,7 @@ func TestWAIWokenByInterrupt(t *testing.T) {
 		t.Fatalf("after WAI: status %d %s", th.Status, fmtCPU(th.CPU))
 	}
 	out, dl := successors(m, s)
-	if dl != nil || len(out) != 1 || out[0].Label.IRQ != vecTOC1 {
+	if dl != nil || len(out) != 1 || out[0].Label.IRQ != isa.VecTOC1 {
 		t.Fatalf("a waiting thread only takes the interrupt: %s %v", describe(out), dl)
 	}
 	th = out[0].State.Threads[0]
@@ -813,7 +812,7 @@ func TestSTOPWokenByInterrupt(t *testing.T) {
 		t.Fatalf("status %d", s.Threads[0].Status)
 	}
 	out, _ := successors(m, s)
-	if len(out) != 1 || out[0].Label.IRQ != vecTOC1 {
+	if len(out) != 1 || out[0].Label.IRQ != isa.VecTOC1 {
 		t.Fatalf("%s", describe(out))
 	}
 	th := out[0].State.Threads[0]
@@ -1117,7 +1116,7 @@ func TestReplayRefusesForeignLabels(t *testing.T) {
 	// An interrupt the machine was not configured with (no --irq).
 	m := testMachine(t, code, vec, nil, Config{})
 	s := advance(t, m, m.Initial(), 2)
-	if _, _, ok := m.Replay(s, Label{Thread: 0, IRQ: vecTOC1}); ok {
+	if _, _, ok := m.Replay(s, Label{Thread: 0, IRQ: isa.VecTOC1}); ok {
 		t.Error("replay of an interrupt that is not enabled accepted")
 	}
 
@@ -1164,8 +1163,8 @@ func TestMachineConfigErrors(t *testing.T) {
 	if len(KindNames()) != 10 {
 		t.Errorf("KindNames: %v", KindNames())
 	}
-	if IRQName(vecTOC1) != "toc1" || IRQName(26) != "xirq" || IRQName(16) != "toc5" {
-		t.Errorf("IRQName: %s %s %s", IRQName(vecTOC1), IRQName(26), IRQName(16))
+	if IRQName(isa.VecTOC1) != "toc1" || IRQName(isa.VecXIRQ) != "xirq" || IRQName(isa.VecTOC5) != "toc5" {
+		t.Errorf("IRQName: %s %s %s", IRQName(isa.VecTOC1), IRQName(isa.VecXIRQ), IRQName(isa.VecTOC5))
 	}
 	for _, n := range IRQNames() {
 		if n == "swi" {

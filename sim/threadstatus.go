@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/hc11mc/hc11mc/loader"
+
 // What a thread is doing in a state, for counterexamples: Thread.Status
 // says running, WAI, STOP or exited, but a thread blocked in __mc_lock, one
 // stuck at __mc_assume(0) and one shut out by another thread's atomic
@@ -57,12 +59,12 @@ func (m *Machine) ThreadStatus(s *State, i int) ThreadStatus {
 		st.Kind = StatusStopped
 		return st
 	}
-	if name := m.stubAt(t.PC); name != "" {
-		st.Stub = name
+	if h := m.code[t.PC].hook; h != loader.NoStub {
+		st.Stub = h.String()
 		x := stepper{m: m, s: s, t: t, tid: i}
 		st.Call = x.callSite(t.PC)
-		switch name {
-		case "__mc_lock":
+		switch h {
+		case loader.StubLock:
 			if b := m.ReadMem(s, t.X); b != 0 {
 				st.Kind, st.Lock = StatusLocked, t.X
 				if int(b) <= len(s.Threads) {
@@ -70,7 +72,7 @@ func (m *Machine) ThreadStatus(s *State, i int) ThreadStatus {
 				}
 				return st
 			}
-		case "__mc_assume":
+		case loader.StubAssume:
 			if t.A == 0 {
 				st.Kind = StatusAssume
 				return st
@@ -81,13 +83,4 @@ func (m *Machine) ThreadStatus(s *State, i int) ThreadStatus {
 		st.Kind, st.Owner = StatusShutOut, int(s.Atomic)-1
 	}
 	return st
-}
-
-// stubAt returns the name of the harness stub at pc, or "".
-func (m *Machine) stubAt(pc uint16) string {
-	if h := m.code[pc].hook; h != 0 {
-		_, text := m.Disasm(nil, pc)
-		return text[len("<harness ") : len(text)-1]
-	}
-	return ""
 }

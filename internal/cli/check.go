@@ -65,9 +65,6 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
   hc11mc check fw.elf --irq toc1 --input 0x1003=0,1,255 --max-states 1000000 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.refuseIdle(cmd.Flags()); err != nil {
-				return err
-			}
 			return runCheck(o, args[0], stdout, stderr)
 		},
 	}
@@ -326,7 +323,7 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 func printUncovered(w io.Writer, img *loader.Image, res *search.Result) {
 	var never []string
 	for _, s := range img.Symbols {
-		if s.Kind != loader.SymFunc && !(s.Kind == loader.SymNone && s.Global) || strings.HasPrefix(s.Name, "__mc_") {
+		if s.Kind != loader.SymFunc && !(s.Kind == loader.SymNone && s.Global) || strings.HasPrefix(s.Name, loader.StubPrefix) {
 			continue
 		}
 		if !res.Covered[s.Addr] {
