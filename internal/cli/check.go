@@ -65,6 +65,9 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
   hc11mc check fw.elf --irq toc1 --input 0x1003=0,1,255 --max-states 1000000 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.refuseIdle(cmd.Flags()); err != nil {
+				return err
+			}
 			return runCheck(o, args[0], stdout, stderr)
 		},
 	}
