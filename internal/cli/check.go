@@ -33,6 +33,7 @@ type checkOptions struct {
 	timeout   time.Duration
 	maxMemory int64
 	trace     string
+	traceSVG  string
 	json      bool
 	engine    string
 	compact   bool
@@ -62,6 +63,7 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 2 bad usage or input, 3 incomplete (a limit stopped the search).`,
 		Example: `  hc11mc check testdata/examples/philosophers.elf
   hc11mc check fw.elf --search bfs --preempt calls --trace cex.json
+  hc11mc check fw.elf --trace-svg cex.svg   # the counterexample as a picture
   hc11mc check fw.elf --irq toc1 --input 0x1003=0,1,255 --max-states 1000000 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -87,6 +89,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	durationVar(fs, &o.timeout, "timeout", 0, "stop after this long, e.g. 30s, 5m (0: no limit)")
 	fs.Var(&sizeValue{p: &o.maxMemory}, "max-memory", "stop when the search's memory passes SIZE: "+sizeForms)
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
+	fs.StringVar(&o.traceSVG, "trace-svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
 	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the symbolic engines are not available in this build)")
 	fs.BoolVar(&o.compact, "hash-compact", false, "store 64-bit fingerprints only (less memory; a state may be missed with the printed probability)")
@@ -210,6 +213,11 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if o.trace != "" && first != nil {
 		if err := writeTrace(o.trace, makeTrace(img, m, path, o, first)); err != nil {
 			return usagef("--trace: %v", err)
+		}
+	}
+	if o.traceSVG != "" && first != nil {
+		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, fmt.Sprintf("check --search %s, --preempt %s", strat, m.Config.Preempt)); err != nil {
+			return usagef("--trace-svg: %v", err)
 		}
 	}
 	if o.json {

@@ -11,7 +11,8 @@ import (
 )
 
 func newReplay(stdout, stderr io.Writer) *cobra.Command {
-	return &cobra.Command{
+	var svg string
+	c := &cobra.Command{
 		Use:   "replay TRACE.json",
 		Short: "re-execute a counterexample and confirm its violation",
 		Long: `replay rebuilds the machine a trace was found on (the firmware and the flags
@@ -21,11 +22,20 @@ happens at the end.
 
 Exit codes: 1 the violation is reproduced, 4 it is not (a bug in hc11mc),
 2 the trace or the firmware cannot be read.`,
+		Example: `  hc11mc replay cex.json
+  hc11mc replay cex.json --svg cex.svg   # also draw it: a lane per thread and interrupt handler`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if svg != "" {
+				if err := replaySVG(args[0], svg); err != nil {
+					return err
+				}
+			}
 			return runReplay(args[0], stdout)
 		},
 	}
+	c.Flags().StringVar(&svg, "svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
+	return c
 }
 
 func runReplay(path string, stdout io.Writer) error {
