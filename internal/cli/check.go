@@ -33,7 +33,6 @@ type checkOptions struct {
 	timeout   time.Duration
 	maxMemory int64
 	trace     string
-	traceSVG  string
 	json      bool
 	engine    string
 	compact   bool
@@ -63,7 +62,6 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 2 bad usage or input, 3 incomplete (a limit stopped the search).`,
 		Example: `  hc11mc check testdata/examples/philosophers.elf
   hc11mc check fw.elf --search bfs --preempt calls --trace cex.json
-  hc11mc check fw.elf --trace-svg cex.svg   # the counterexample as a picture
   hc11mc check fw.elf --irq toc1 --input 0x1003=0,1,255 --max-states 1000000 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -89,7 +87,6 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	durationVar(fs, &o.timeout, "timeout", 0, "stop after this long, e.g. 30s, 5m (0: no limit)")
 	fs.Var(&sizeValue{p: &o.maxMemory}, "max-memory", "stop when the search's memory passes SIZE: "+sizeForms)
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
-	fs.StringVar(&o.traceSVG, "trace-svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
 	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the symbolic engines are not available in this build)")
 	fs.BoolVar(&o.compact, "hash-compact", false, "store 64-bit fingerprints only (less memory; a state may be missed with the printed probability)")
@@ -215,11 +212,6 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 			return usagef("--trace: %v", err)
 		}
 	}
-	if o.traceSVG != "" && first != nil {
-		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, fmt.Sprintf("check --search %s, --preempt %s", strat, m.Config.Preempt)); err != nil {
-			return usagef("--trace-svg: %v", err)
-		}
-	}
 	if o.json {
 		printJSON(stdout, img, m, res, first, cs.props)
 	} else {
@@ -254,6 +246,7 @@ func violationOf(img *loader.Image, m *sim.Machine, v *sim.Violation) *violation
 
 func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, f *search.Found) *traceFile {
 	tf := &traceFile{Version: 1, Firmware: path, Load: o.load, Machine: o.machine, Violation: violationOf(img, m, f.Violation)}
+	tf.locate(o.trace)
 	states, _, _ := search.Replay(m, f.Trace)
 	for i, l := range f.Trace {
 		st := traceStep{Thread: l.Thread, Steps: l.Steps, Choice: l.Choice}
@@ -344,54 +337,6 @@ func printUncovered(w io.Writer, img *loader.Image, res *search.Result) {
 	sort.Strings(never)
 	if len(never) > 0 {
 		fmt.Fprintf(w, "  procedures never entered: %s\n", strings.Join(never, ", "))
-	}
-}
-
-// printCounterexample replays the trace and prints one line per transition,
-// marking thread switches, then the registers at the violation.
-func printCounterexample(w io.Writer, img *loader.Image, m *sim.Machine, f search.Found) {
-	states, _, err := search.Replay(m, f.Trace)
-	fmt.Fprintf(w, "counterexample: %d transitions\n", len(f.Trace))
-	prev := -1
-	for i, l := range f.Trace {
-		if i >= len(states) {
-			break
-		}
-		s := states[i]
-		t := &s.Threads[l.Thread]
-		mark := "  "
-		if l.Thread != prev && prev >= 0 {
-			mark = "->"
-		}
-		prev = l.Thread
-		if l.IRQ >= 0 {
-			fmt.Fprintf(w, "%s %4d  thr %d  %s  interrupt %s taken\n", mark, i+1, l.Thread, symAddr(img, t.PC), sim.IRQName(l.IRQ))
-			continue
-		}
-		_, text := m.Disasm(s, t.PC)
-		extra := ""
-		if l.Steps > 1 {
-			extra = fmt.Sprintf("  (+%d more instructions)", l.Steps-1)
-		}
-		if l.Choice > 0 {
-			extra += fmt.Sprintf("  [choice %d]", l.Choice)
-		}
-		loc := ""
-		if le, ok := img.LineAt(t.PC); ok {
-			loc = fmt.Sprintf("  %s:%d", shortFile(le.File), le.Line)
-		}
-		fmt.Fprintf(w, "%s %4d  thr %d  %-28s %s%s%s\n", mark, i+1, l.Thread, symAddr(img, t.PC), text, extra, loc)
-	}
-	if err != nil {
-		fmt.Fprintf(w, "  (the trace did not replay: %v — this is a bug in hc11mc)\n", err)
-		return
-	}
-	last := states[len(states)-1]
-	fmt.Fprintln(w, "registers at the violation:")
-	for i := range last.Threads {
-		t := &last.Threads[i]
-		status := [...]string{"running", "waiting (WAI)", "stopped (STOP)", "exited"}[t.Status]
-		fmt.Fprintf(w, "  thread %d: %s  %s\n", i, sim.TraceFields(last, i, t.Cycles)[len("cyc=")+len(fmt.Sprint(t.Cycles))+1:], status)
 	}
 }
 

@@ -13,8 +13,11 @@ import (
 // reads it: the firmware and every flag that shapes the machine, the
 // violation, and one entry per transition.
 type traceFile struct {
-	Version   int            `json:"hc11mc_trace"`
-	Firmware  string         `json:"firmware"`
+	Version  int    `json:"hc11mc_trace"`
+	Firmware string `json:"firmware"` // absolute (relative to where check ran in older traces)
+	// FromTrace is the firmware's path relative to the trace file's
+	// directory, for a trace moved together with its firmware.
+	FromTrace string         `json:"firmware_from_trace,omitempty"`
 	Load      loadFlags      `json:"load"`
 	Machine   machineFlags   `json:"machine"`
 	Violation *violationJSON `json:"violation"`
@@ -72,12 +75,39 @@ func readTrace(path string) (*traceFile, error) {
 	if tf.Version != 1 || tf.Firmware == "" {
 		return nil, usagef("%s: not an hc11mc trace (no \"hc11mc_trace\": 1 and firmware)", path)
 	}
-	// A firmware path relative to where check ran may be relative to the trace.
-	if _, err := os.Stat(tf.Firmware); err != nil && !filepath.IsAbs(tf.Firmware) {
-		alt := filepath.Join(filepath.Dir(path), tf.Firmware)
-		if _, err := os.Stat(alt); err == nil {
-			tf.Firmware = alt
+	// The firmware is where the trace says, else where it lies relative to
+	// the trace file (a trace moved with its firmware); a relative path in
+	// an older trace, written relative to where check ran, may also be
+	// relative to the trace.
+	if _, err := os.Stat(tf.Firmware); err != nil {
+		var alts []string
+		if tf.FromTrace != "" {
+			alts = append(alts, filepath.Join(filepath.Dir(path), tf.FromTrace))
+		}
+		if !filepath.IsAbs(tf.Firmware) {
+			alts = append(alts, filepath.Join(filepath.Dir(path), tf.Firmware))
+		}
+		for _, alt := range alts {
+			if _, err := os.Stat(alt); err == nil {
+				tf.Firmware = alt
+				break
+			}
 		}
 	}
 	return &tf, nil
+}
+
+// locate records the firmware's path absolute, and relative to the trace
+// file written at tracePath, so that replay finds it from any directory.
+func (tf *traceFile) locate(tracePath string) {
+	abs, err := filepath.Abs(tf.Firmware)
+	if err != nil {
+		return
+	}
+	tf.Firmware = abs
+	if dir, err := filepath.Abs(filepath.Dir(tracePath)); err == nil {
+		if rel, err := filepath.Rel(dir, abs); err == nil {
+			tf.FromTrace = filepath.ToSlash(rel)
+		}
+	}
 }

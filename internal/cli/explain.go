@@ -1,0 +1,531 @@
+package cli
+
+// Counterexamples as check and replay show them: one line per transition
+// (for a transition of many instructions, where it started and ended; for
+// an interrupt, where it landed), then at the violation every thread's
+// registers and status, and memory: the bytes the violation involves and
+// the variables the trace read or wrote, with their values.
+//
+// What a transition read and wrote comes from re-executing it one
+// instruction at a time: before each, sim.Machine.NextAccess gives the
+// operand it reads or writes (its effective address, one or two bytes, or
+// the lock byte of __mc_lock and __mc_unlock), with the values before and
+// after. Stack pushes and pulls, and operands inside the thread's own live
+// stack (its locals), are left out; so are data symbols that hold a
+// thread's stack. Variables are data symbols (loader.Image.IsData): a
+// symbol of size 1 or 2 (its declared size, else the distance to the next
+// symbol) is one variable, 2 bytes read big-endian as the 68HC11 does; a
+// larger one is shown byte by byte, as name+offset.
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// cexMaxInstructions bounds the instructions re-executed one by one to find
+// what transitions accessed; beyond it, longer transitions are not analysed.
+const cexMaxInstructions = 1 << 20
+
+// cexRecent is how many of its last instructions of the violating thread
+// are searched for the reads that led to the violation.
+const cexRecent = 16
+
+// cexAccess is one operand access of one instruction of the trace.
+type cexAccess struct {
+	step          int // index of the transition
+	thread        int
+	ctx           string // the interrupt handler the thread was in, "" for none
+	instr         int    // instructions of that thread's context before this one, counting from the start
+	addr          uint16
+	size          uint8
+	read, write   bool
+	before, after uint16 // the operand's value before and after, big-endian
+}
+
+// cexStep is one transition.
+type cexStep struct {
+	label         sim.Label
+	before, after *sim.State // after is nil when the transition did not replay
+	ctx           string     // the interrupt handler the thread ran in, "" for none
+}
+
+// cex is a counterexample replayed on its machine.
+type cex struct {
+	img   *loader.Image
+	m     *sim.Machine
+	steps []cexStep
+	acc   []cexAccess
+	final *sim.State     // the state at the violation; nil if the trace did not replay
+	viol  *sim.Violation // what the replay ended with
+	err   error          // why the replay failed
+	stack []cexRange     // data symbols that hold stacks
+}
+
+type cexRange struct{ lo, hi int }
+
+// replayCex replays labels on m and works out what each transition
+// accessed.
+func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *cex {
+	states, v, err := search.Replay(m, labels)
+	c := &cex{img: img, m: m, viol: v, err: err}
+	if err == nil {
+		c.final = states[len(states)-1]
+	}
+	type frame struct {
+		name string
+		sp   uint16 // SP before the interrupt stacked its frame
+	}
+	frames := map[int][]frame{}
+	count := map[string]int{} // instructions per context
+	budget := cexMaxInstructions
+	for i, l := range labels {
+		if i >= len(states) {
+			break
+		}
+		st := cexStep{label: l, before: states[i]}
+		if i+1 < len(states) {
+			st.after = states[i+1]
+		}
+		t := &st.before.Threads[l.Thread]
+		fs := frames[l.Thread]
+		for len(fs) > 0 && t.SP >= fs[len(fs)-1].sp {
+			fs = fs[:len(fs)-1]
+		}
+		if len(fs) > 0 {
+			st.ctx = fs[len(fs)-1].name
+		}
+		if l.IRQ >= 0 {
+			fs = append(fs, frame{sim.IRQName(l.IRQ), t.SP})
+		}
+		frames[l.Thread] = fs
+		c.steps = append(c.steps, st)
+		if l.IRQ >= 0 || st.after == nil {
+			continue
+		}
+		key := fmt.Sprintf("%d/%s", l.Thread, st.ctx)
+		if l.Steps == 1 {
+			c.note(i, st, st.before, st.after, count[key])
+			count[key]++
+			continue
+		}
+		if int(l.Steps) > budget {
+			count[key] += int(l.Steps)
+			continue
+		}
+		budget -= int(l.Steps)
+		s := st.before
+		for k := uint32(1); k <= l.Steps; k++ {
+			one := sim.Label{Thread: l.Thread, IRQ: -1, Steps: 1}
+			if k == l.Steps {
+				one.Choice = l.Choice
+			}
+			ns, _, ok := m.Replay(s, one)
+			if !ok {
+				break
+			}
+			c.note(i, st, s, ns, count[key])
+			count[key]++
+			s = ns
+		}
+	}
+	if c.final != nil {
+		for _, t := range c.final.Threads {
+			if t.InitSP == 0 {
+				continue
+			}
+			if j, ok := img.DataSymbolAt(t.InitSP); ok {
+				lo := int(img.Symbols[j].Addr)
+				c.stack = append(c.stack, cexRange{lo, lo + img.Extent(j)})
+			}
+		}
+	}
+	return c
+}
+
+// note records the access the instruction of thread st.label.Thread from s
+// to ns made, unless it is private to the thread's stack.
+func (c *cex) note(i int, st cexStep, s, ns *sim.State, instr int) {
+	tid := st.label.Thread
+	a, ok := c.m.NextAccess(s, tid)
+	if !ok {
+		return
+	}
+	t := &s.Threads[tid]
+	if top := t.InitSP; top != 0 && a.Addr > t.SP && a.Addr <= top {
+		return // a local in the thread's own stack frame
+	}
+	c.acc = append(c.acc, cexAccess{step: i, thread: tid, ctx: st.ctx, instr: instr,
+		addr: a.Addr, size: a.Size, read: a.Read, write: a.Write,
+		before: c.value(s, a.Addr, int(a.Size)), after: c.value(ns, a.Addr, int(a.Size))})
+}
+
+func (c *cex) value(s *sim.State, a uint16, n int) uint16 {
+	var v uint16
+	for k := 0; k < n; k++ {
+		v = v<<8 | uint16(c.m.ReadMem(s, a+uint16(k)))
+	}
+	return v
+}
+
+// cexVar is a variable as counterexamples show it: a data symbol of one or
+// two bytes, or one byte of a larger one.
+type cexVar struct {
+	name string
+	addr uint16
+	size int
+}
+
+// variable returns the variable that holds addr; ok is false for an
+// address no data symbol holds, or one inside a stack.
+func (c *cex) variable(addr uint16) (cexVar, bool) {
+	j, ok := c.img.DataSymbolAt(addr)
+	if !ok {
+		return cexVar{}, false
+	}
+	s := c.img.Symbols[j]
+	for _, r := range c.stack {
+		if int(s.Addr) >= r.lo && int(s.Addr) < r.hi {
+			return cexVar{}, false
+		}
+	}
+	if n := c.img.Extent(j); n <= 2 {
+		return cexVar{s.Name, s.Addr, n}, true
+	}
+	return cexVar{offsetName(s.Name, addr-s.Addr), addr, 1}, true
+}
+
+func offsetName(name string, off uint16) string {
+	if off == 0 {
+		return name
+	}
+	return fmt.Sprintf("%s+0x%x", name, off)
+}
+
+// formatValue prints a value of n bytes in hex and decimal.
+func formatValue(v uint16, n int) string {
+	if n == 2 {
+		return fmt.Sprintf("0x%04X (%d)", v, v)
+	}
+	return fmt.Sprintf("0x%02X (%d)", v, v)
+}
+
+// memAddr prints a data address as 0x0001 <fork+0x1>.
+func memAddr(img *loader.Image, a uint16) string {
+	if name, base, ok := img.MemoryName(a); ok {
+		return fmt.Sprintf("0x%04X <%s>", a, offsetName(name, a-base))
+	}
+	return fmt.Sprintf("0x%04X", a)
+}
+
+// who names a thread and the interrupt handler it ran.
+func who(thread int, ctx string) string {
+	if ctx != "" {
+		return fmt.Sprintf("thread %d (%s handler)", thread, ctx)
+	}
+	return fmt.Sprintf("thread %d", thread)
+}
+
+// stepLine prints transition i the way check lists it.
+func (c *cex) stepLine(w io.Writer, i int, prev int) {
+	st := c.steps[i]
+	l := st.label
+	t := &st.before.Threads[l.Thread]
+	mark := "  "
+	if l.Thread != prev && prev >= 0 {
+		mark = "->"
+	}
+	if l.IRQ >= 0 {
+		land := ""
+		if st.after != nil {
+			land = " -> " + symAddr(c.img, st.after.Threads[l.Thread].PC)
+		}
+		fmt.Fprintf(w, "%s %4d  thr %d  %-28s interrupt %s taken%s\n", mark, i+1, l.Thread, symAddr(c.img, t.PC), sim.IRQName(l.IRQ), land)
+		return
+	}
+	_, text := c.m.Disasm(st.before, t.PC)
+	fmt.Fprintf(w, "%s %4d  thr %d  %-28s %s%s%s\n", mark, i+1, l.Thread, symAddr(c.img, t.PC), text, c.source(t.PC), c.extra(i))
+}
+
+// extra describes a transition beyond its first instruction: how many it
+// ran and where the last was, and the nondeterministic choice.
+func (c *cex) extra(i int) string {
+	st := c.steps[i]
+	l := st.label
+	s := ""
+	if l.Steps > 1 {
+		s = fmt.Sprintf("  (%d instructions", l.Steps)
+		if st.after != nil {
+			last := st.after.Threads[l.Thread].PrevPC
+			s += ", the last " + symAddr(c.img, last) + c.source(last)
+		}
+		s += ")"
+	}
+	if l.Choice > 0 {
+		s += fmt.Sprintf("  [choice %d]", l.Choice)
+	}
+	return s
+}
+
+func (c *cex) source(pc uint16) string {
+	if le, ok := c.img.LineAt(pc); ok {
+		return fmt.Sprintf("  %s:%d", shortFile(le.File), le.Line)
+	}
+	return ""
+}
+
+// registers prints a thread's registers, with PC as given.
+func registers(t *sim.Thread, pc uint16) string {
+	return fmt.Sprintf("PC=%04x A=%02x B=%02x X=%04x Y=%04x SP=%04x CCR=%02x", pc, t.A, t.B, t.X, t.Y, t.SP, t.CCR)
+}
+
+// threadPC is the PC to show for thread i at the violation: for the thread
+// that violated a property, the instruction or harness call the violation
+// names (the thread's own PC has moved past it).
+func (c *cex) threadPC(i int) uint16 {
+	t := &c.final.Threads[i]
+	if v := c.viol; v != nil && v.Thread == i && v.Kind != sim.KindDeadlock && v.Kind != sim.KindReach {
+		return v.PC
+	}
+	return t.PC
+}
+
+// status says what thread i is doing at the violation.
+func (c *cex) status(i int) string {
+	s, t := c.final, &c.final.Threads[i]
+	st := c.m.ThreadStatus(s, i)
+	var parts []string
+	if v := c.viol; v != nil && v.Thread == i && c.threadPC(i) != t.PC {
+		what := "violated " + v.Kind.String() + " at this instruction"
+		if name, _, _ := c.img.CodeSymbolAt(t.PrevPC); strings.HasPrefix(name, "__mc_") {
+			what = fmt.Sprintf("violated %s at this call of %s", v.Kind, name)
+		}
+		parts = append(parts, fmt.Sprintf("%s (PC after it: %s)", what, symAddr(c.img, t.PC)))
+	}
+	called := ""
+	if st.Stub != "" {
+		called = fmt.Sprintf(", in %s called from %s", st.Stub, symAddr(c.img, st.Call))
+	}
+	switch st.Kind {
+	case sim.StatusLocked:
+		held := "held by no thread"
+		if st.Holder >= 0 {
+			held = fmt.Sprintf("held by thread %d", st.Holder)
+		}
+		parts = append(parts, fmt.Sprintf("blocked on lock %s (%s)%s", memAddr(c.img, st.Lock), held, called))
+	case sim.StatusAssume:
+		parts = append(parts, "blocked by __mc_assume(0): this path goes no further"+called)
+	case sim.StatusShutOut:
+		parts = append(parts, fmt.Sprintf("shut out by the atomic section of thread %d", st.Owner))
+	case sim.StatusWaiting:
+		parts = append(parts, "in WAI, waiting for an interrupt")
+	case sim.StatusStopped:
+		parts = append(parts, "stopped (STOP), waiting for an interrupt")
+	case sim.StatusExited:
+		parts = append(parts, "exited")
+	default:
+		if len(parts) == 0 {
+			parts = append(parts, "running"+called)
+		}
+	}
+	if st.Atomic {
+		parts = append(parts, "inside an atomic section")
+	}
+	if st.Critical {
+		parts = append(parts, "inside a critical section")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// printThreads prints every thread's registers and status at the violation.
+func (c *cex) printThreads(w io.Writer) {
+	fmt.Fprintln(w, "threads at the violation:")
+	for i := range c.final.Threads {
+		t := &c.final.Threads[i]
+		fmt.Fprintf(w, "  thread %d: %s  %s\n", i, registers(t, c.threadPC(i)), c.status(i))
+	}
+}
+
+// printMemory prints the bytes the violation involves and the variables
+// the trace accessed, with their values at the violation.
+func (c *cex) printMemory(w io.Writer) {
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	v := c.viol
+	switch {
+	case v == nil:
+	case v.Kind == sim.KindDeadlock:
+		for i := range c.final.Threads {
+			st := c.m.ThreadStatus(c.final, i)
+			if st.Kind != sim.StatusLocked {
+				continue
+			}
+			if len(lines) == 0 {
+				add("  the locks the threads wait for:")
+			}
+			held := "held by no thread"
+			if st.Holder >= 0 {
+				held = fmt.Sprintf("held by thread %d", st.Holder)
+			}
+			add("    %-24s %s: %s; thread %d waits for it", memAddr(c.img, st.Lock), formatValue(c.value(c.final, st.Lock, 1), 1), held, i)
+		}
+	case v.Kind == sim.KindUnlock || v.Kind == sim.KindROMWrite || v.Kind == sim.KindUnmapped:
+		add("  the address the violation names:")
+		add("    %-24s %s", memAddr(c.img, v.Addr), formatValue(c.value(c.final, v.Addr, 1), 1))
+	}
+	if v != nil && v.Thread >= 0 && v.Kind != sim.KindDeadlock {
+		c.recentReads(v.Thread, add)
+	}
+	c.variables(add)
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "memory at the violation:")
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// recentReads lists what the context that violated the property read in
+// its last cexRecent instructions, and which of those bytes changed since.
+func (c *cex) recentReads(thread int, add func(string, ...any)) {
+	if len(c.steps) == 0 {
+		return
+	}
+	ctx := c.steps[len(c.steps)-1].ctx
+	var mine []cexAccess
+	for _, a := range c.acc {
+		if a.thread == thread && a.ctx == ctx {
+			mine = append(mine, a)
+		}
+	}
+	if len(mine) == 0 {
+		return
+	}
+	lastInstr := mine[len(mine)-1].instr
+	header := false
+	for _, a := range mine {
+		if !a.read || lastInstr-a.instr >= cexRecent {
+			continue
+		}
+		if !header {
+			add("  what %s read in its last %d instructions:", who(thread, ctx), cexRecent)
+			header = true
+		}
+		name := memAddr(c.img, a.addr)
+		if a.size == 2 {
+			name = memAddr(c.img, a.addr) + " (2 bytes)"
+		}
+		changed := ""
+		for _, b := range c.acc {
+			if b.step > a.step && b.write && overlaps(a, b) {
+				changed = fmt.Sprintf("  changed since: written at step %d by %s", b.step+1, who(b.thread, b.ctx))
+			}
+		}
+		add("    step %4d  %-30s read %s%s", a.step+1, name, formatValue(a.before, int(a.size)), changed)
+	}
+}
+
+func overlaps(a, b cexAccess) bool {
+	return int(a.addr) < int(b.addr)+int(b.size) && int(b.addr) < int(a.addr)+int(a.size)
+}
+
+// cexHist is a variable the trace accessed, with the accesses.
+type cexHist struct {
+	v             cexVar
+	writes, reads []cexAccess
+}
+
+// history returns the variables the trace accessed, by address.
+func (c *cex) history() []*cexHist {
+	byAddr := map[uint16]*cexHist{}
+	for _, a := range c.acc {
+		for k := 0; k < int(a.size); k++ {
+			v, ok := c.variable(a.addr + uint16(k))
+			if !ok {
+				continue
+			}
+			h := byAddr[v.addr]
+			if h == nil {
+				h = &cexHist{v: v}
+				byAddr[v.addr] = h
+			}
+			if a.write && (len(h.writes) == 0 || h.writes[len(h.writes)-1] != a) {
+				h.writes = append(h.writes, a)
+			}
+			if a.read && (len(h.reads) == 0 || h.reads[len(h.reads)-1] != a) {
+				h.reads = append(h.reads, a)
+			}
+		}
+	}
+	var all []*cexHist
+	for _, h := range byAddr {
+		all = append(all, h)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].v.addr < all[j].v.addr })
+	return all
+}
+
+// notes says who last wrote and read a variable, and how often.
+func (h *cexHist) notes() string {
+	var notes []string
+	var lw cexAccess
+	if n := len(h.writes); n > 0 {
+		lw = h.writes[n-1]
+		notes = append(notes, fmt.Sprintf("last written at step %d by %s", lw.step+1, who(lw.thread, lw.ctx)))
+	}
+	if n := len(h.reads); n > 0 && h.reads[n-1] != lw {
+		a := h.reads[n-1]
+		notes = append(notes, fmt.Sprintf("last read at step %d by %s", a.step+1, who(a.thread, a.ctx)))
+	}
+	notes = append(notes, fmt.Sprintf("%s, %s", count(len(h.writes), "write"), count(len(h.reads), "read")))
+	return strings.Join(notes, "; ")
+}
+
+// variables lists the variables the trace accessed, their values at the
+// violation, and the last writes and reads.
+func (c *cex) variables(add func(string, ...any)) {
+	all := c.history()
+	if len(all) == 0 {
+		return
+	}
+	width := 0
+	for _, h := range all {
+		width = max(width, len(h.v.name))
+	}
+	add("  variables the trace read or wrote:")
+	for _, h := range all {
+		add("    %-*s  0x%04X  %-14s %s", width, h.v.name, h.v.addr, formatValue(c.value(c.final, h.v.addr, h.v.size), h.v.size), h.notes())
+	}
+}
+
+// count spells "1 write", "3 reads".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// printCounterexample replays the trace and prints one line per transition,
+// marking thread switches, then the threads and memory at the violation.
+func printCounterexample(w io.Writer, img *loader.Image, m *sim.Machine, f search.Found) {
+	c := replayCex(img, m, f.Trace)
+	fmt.Fprintf(w, "counterexample: %d transitions\n", len(f.Trace))
+	prev := -1
+	for i := range c.steps {
+		c.stepLine(w, i, prev)
+		prev = c.steps[i].label.Thread
+	}
+	if c.err != nil || c.final == nil {
+		fmt.Fprintf(w, "  (the trace did not replay: %v — this is a bug in hc11mc)\n", c.err)
+		return
+	}
+	c.printThreads(w)
+	c.printMemory(w)
+}
