@@ -71,8 +71,8 @@ type Options struct {
 	// math.MaxInt.
 	Estimate  func(s *sim.State) int
 	Seed      uint64
-	MaxStates int           // stop after storing this many states (0: no bound)
-	Timeout   time.Duration // 0: none
+	MaxStates int           // stop after this run stores this many states (0: no bound); see Resume
+	Timeout   time.Duration // this run's time; 0: none
 	MaxMemory int64         // bytes; 0: none
 	Compact   bool          // hash compaction
 	All       bool          // keep going after a violation, reporting each kind once
@@ -82,6 +82,8 @@ type Options struct {
 	// Resume continues the search saved by Result.SaveFrontier instead of
 	// starting from the initial state; Key must be the key it was saved
 	// with (it names the firmware and every option that shapes the states).
+	// The limits apply to the run they are given to: the states and the
+	// time of the runs before do not count against MaxStates and Timeout.
 	Resume io.Reader
 	Key    string
 }
@@ -113,7 +115,8 @@ type Stats struct {
 	StatesExpanded int     `json:"states_expanded"`
 	Transitions    int     `json:"transitions"`
 	MaxDepth       int     `json:"max_depth"`
-	Seconds        float64 `json:"seconds"`
+	Seconds        float64 `json:"seconds"`       // this run's
+	SecondsTotal   float64 `json:"seconds_total"` // with the runs before a resume
 	PeakMemory     int64   `json:"peak_memory_bytes"`
 	Frontier       int     `json:"frontier"`
 	Instructions   uint64  `json:"instructions"`
@@ -305,6 +308,10 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	f := newFrontier(&opts)
 	var seq uint64
 	reported := map[sim.Kind]bool{}
+	// earlier is the time of the runs before a resume, resumed the states
+	// they stored: neither counts against this run's limits.
+	var earlier float64
+	var resumed int
 	key := func(s *sim.State, depth int) int {
 		if opts.Estimate == nil {
 			return depth
@@ -337,7 +344,11 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		for _, k := range sn.Reported {
 			reported[k] = true
 		}
-		start = start.Add(-time.Duration(sn.Stats.Seconds * float64(time.Second)))
+		earlier = sn.Stats.SecondsTotal
+		if earlier == 0 {
+			earlier = sn.Stats.Seconds // saved when Seconds was the total
+		}
+		resumed = st.n
 	} else {
 		init := m.Initial()
 		id, _ := st.insert(init, 0, sim.Label{})
@@ -363,6 +374,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		res.Limit = limit
 		res.Stats.StatesStored = st.n
 		res.Stats.Seconds = time.Since(start).Seconds()
+		res.Stats.SecondsTotal = earlier + res.Stats.Seconds
 		res.Stats.Frontier = f.len()
 		res.Stats.Instructions = simStats.Instructions
 		res.Stats.RunBoundHits = simStats.RunBoundHits
@@ -489,7 +501,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			if ctx.Err() != nil {
 				return finish(Incomplete, "interrupted")
 			}
-			if opts.MaxStates > 0 && st.n >= opts.MaxStates {
+			if opts.MaxStates > 0 && st.n-resumed >= opts.MaxStates {
 				return finish(Incomplete, fmt.Sprintf("--max-states %d", opts.MaxStates))
 			}
 			now := time.Now()
@@ -508,7 +520,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 						Frontier: f.len(), Memory: mem, Elapsed: now.Sub(start)})
 				}
 			}
-		} else if opts.MaxStates > 0 && st.n >= opts.MaxStates {
+		} else if opts.MaxStates > 0 && st.n-resumed >= opts.MaxStates {
 			return finish(Incomplete, fmt.Sprintf("--max-states %d", opts.MaxStates))
 		}
 	}

@@ -83,8 +83,8 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "estimate for best/astar: none, hamming, fsm, aicfg, efsm")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG for aicfg and efsm")
 	uintVar(fs, &o.seed, nil, "seed", 1, 0, math.MaxUint64, "seed for --search random")
-	countVar(fs, &o.maxStates, "max-states", 0, 0, math.MaxInt, "stop after storing N states (0: no bound)")
-	durationVar(fs, &o.timeout, "timeout", 0, "stop after this long, e.g. 30s, 5m (0: no limit)")
+	countVar(fs, &o.maxStates, "max-states", 0, 0, math.MaxInt, "stop after this run stores N states (0: no bound); with --resume, N more than the saved search had")
+	durationVar(fs, &o.timeout, "timeout", 0, "stop after this run has taken this long, e.g. 30s, 5m (0: no limit); with --resume the earlier runs' time does not count")
 	fs.Var(&sizeValue{p: &o.maxMemory}, "max-memory", "stop when the search's memory passes SIZE: "+sizeForms)
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
@@ -307,8 +307,12 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
 		printUncovered(w, img, res)
 	}
-	fmt.Fprintf(w, "%d states stored, %d expanded, %d transitions, max depth %d, %.2fs, peak memory %d MiB\n",
-		st.StatesStored, st.StatesExpanded, st.Transitions, st.MaxDepth, st.Seconds, st.PeakMemory>>20)
+	secs := fmt.Sprintf("%.2fs", st.Seconds)
+	if o.resume != "" {
+		secs += fmt.Sprintf(" (%.2fs in all runs)", st.SecondsTotal)
+	}
+	fmt.Fprintf(w, "%d states stored, %d expanded, %d transitions, max depth %d, %s, peak memory %d MiB\n",
+		st.StatesStored, st.StatesExpanded, st.Transitions, st.MaxDepth, secs, st.PeakMemory>>20)
 	if res.Omission > 0 {
 		fmt.Fprintf(w, "hash compaction: probability that a state was missed ≤ %.3g\n", res.Omission)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -183,5 +184,63 @@ func TestOneVocabulary(t *testing.T) {
 				t.Errorf("%v: %q does not say %q", tt.args, msg, w)
 			}
 		}
+	}
+}
+
+type resumeJSON struct {
+	Verdict string `json:"verdict"`
+	Limit   string `json:"limit"`
+	Stats   struct {
+		StatesStored int     `json:"states_stored"`
+		Seconds      float64 `json:"seconds"`
+		SecondsTotal float64 `json:"seconds_total"`
+	} `json:"stats"`
+}
+
+func checkResumeJSON(t *testing.T, args ...string) resumeJSON {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := Main(args, nil, &out, &errb); code != ExitIncomplete {
+		t.Fatalf("%v: exit %d, want 3: %s", args, code, errb.String())
+	}
+	var r resumeJSON
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("%v: %v in %q", args, err, out.String())
+	}
+	return r
+}
+
+// The limits of a resumed search apply to the run they are given to: the
+// earlier run's time does not count against --timeout, nor its states
+// against --max-states; the report gives this run's time and the total.
+func TestResumeLimitsApplyToThisRun(t *testing.T) {
+	img := "../../testdata/models/irq_counter.elf"
+	dir := t.TempDir()
+	fr := filepath.Join(dir, "frontier")
+	base := []string{"check", img, "--irq", "toc1", "--search", "bfs", "--json"}
+	first := checkResumeJSON(t, append(base, "--timeout", "1s", "--save-frontier", fr)...)
+	if !strings.Contains(first.Limit, "--timeout") || first.Stats.Seconds < 1 {
+		t.Fatalf("first run: %+v", first)
+	}
+	rest := checkResumeJSON(t, append(base, "--timeout", "500ms", "--resume", fr)...)
+	if !strings.Contains(rest.Limit, "--timeout") || rest.Stats.Seconds < 0.45 || rest.Stats.Seconds >= first.Stats.Seconds {
+		t.Errorf("resumed with --timeout 500ms: ran %.2fs (%+v)", rest.Stats.Seconds, rest)
+	}
+	if want := first.Stats.Seconds + rest.Stats.Seconds; rest.Stats.SecondsTotal < want-0.01 || rest.Stats.SecondsTotal > want+0.01 {
+		t.Errorf("seconds_total %.3f, want %.3f + %.3f", rest.Stats.SecondsTotal, first.Stats.Seconds, rest.Stats.Seconds)
+	}
+
+	fr2 := filepath.Join(dir, "frontier2")
+	part := checkResumeJSON(t, append(base, "--max-states", "1000", "--save-frontier", fr2)...)
+	more := checkResumeJSON(t, append(base, "--max-states", "1000", "--resume", fr2)...)
+	if got := more.Stats.StatesStored - part.Stats.StatesStored; got < 1000 || got > 1100 || !strings.Contains(more.Limit, "--max-states") {
+		t.Errorf("resumed with --max-states 1000: %d more states (%+v), want 1000 more", got, more)
+	}
+
+	// The text report gives both times.
+	var out, errb bytes.Buffer
+	Main([]string{"check", img, "--irq", "toc1", "--search", "bfs", "--max-states", "10", "--resume", fr2}, nil, &out, &errb)
+	if !strings.Contains(out.String(), "in all runs") {
+		t.Errorf("the resumed run's report does not give the time of all runs:\n%s", out.String())
 	}
 }
