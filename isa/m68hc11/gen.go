@@ -1,7 +1,8 @@
 //go:build ignore
 
-// gen reads opcodes.txt and writes tables.go: the Op enumeration and the four
-// [256]Info opcode tables. Run it with `go generate ./isa/m68hc11`.
+// gen reads opcodes.txt and writes tables.go: the Op enumeration, the four
+// [256]Info opcode tables and the four [256]Effects tables. Run it with
+// `go generate ./isa/m68hc11`.
 package main
 
 import (
@@ -22,6 +23,8 @@ type row struct {
 	length, cycles int
 	ccr            string
 	line           int
+
+	flags, reads, writes, mem, stack, other string
 }
 
 var modes = map[string]string{
@@ -51,10 +54,11 @@ func main() {
 			continue
 		}
 		fs := strings.Fields(line)
-		if len(fs) != 7 {
-			log.Fatalf("opcodes.txt:%d: want 7 fields, have %d", n, len(fs))
+		if len(fs) != 13 {
+			log.Fatalf("opcodes.txt:%d: want 13 fields, have %d", n, len(fs))
 		}
-		r := row{mnem: fs[2], mode: fs[3], ccr: fs[6], line: n}
+		r := row{mnem: fs[2], mode: fs[3], ccr: fs[6], line: n,
+			flags: fs[7], reads: fs[8], writes: fs[9], mem: fs[10], stack: fs[11], other: fs[12]}
 		switch fs[0] {
 		case "-":
 		case "18", "1A", "CD":
@@ -87,6 +91,9 @@ func main() {
 		}
 		if len(r.ccr) != 8 || strings.Trim(r.ccr, "-01*?") != "" {
 			log.Fatalf("opcodes.txt:%d: bad ccr %q", n, r.ccr)
+		}
+		if _, err := effectsExpr(r); err != nil {
+			log.Fatalf("opcodes.txt:%d: %v", n, err)
 		}
 		k := [2]int{r.page, r.op}
 		if prev, dup := seen[k]; dup {
@@ -136,6 +143,20 @@ func main() {
 		}
 		b.WriteString("\t},\n")
 	}
+	b.WriteString("}\n\n")
+	b.WriteString("// effects holds what each opcode reads and writes, indexed like tables.\n")
+	b.WriteString("var effects = [4][256]Effects{\n")
+	for pi, p := range []int{0, 0x18, 0x1A, 0xCD} {
+		fmt.Fprintf(&b, "\t%d: {\n", pi)
+		for _, r := range rows {
+			if r.page != p {
+				continue
+			}
+			e, _ := effectsExpr(r)
+			fmt.Fprintf(&b, "\t\t0x%02X: %s,\n", r.op, e)
+		}
+		b.WriteString("\t},\n")
+	}
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -148,7 +169,7 @@ func main() {
 
 // ccrExpr turns an SXHINZVC column into a CCREffect literal.
 func ccrExpr(s string) string {
-	flags := []string{"FlagS", "FlagX", "FlagH", "FlagI", "FlagN", "FlagZ", "FlagV", "FlagC"}
+	flags := flagNames
 	var ch, set, clr, und []string
 	for i, c := range s {
 		switch c {
@@ -173,4 +194,111 @@ func ccrExpr(s string) string {
 	add("Cleared", clr)
 	add("Undefined", und)
 	return "CCREffect{" + strings.Join(parts, ", ") + "}"
+}
+
+var flagNames = []string{"FlagS", "FlagX", "FlagH", "FlagI", "FlagN", "FlagZ", "FlagV", "FlagC"}
+
+// effectsExpr turns a row's flags, reads, writes, mem, stack and other
+// columns into an Effects literal, checking their syntax.
+func effectsExpr(r row) (string, error) {
+	var parts []string
+	add := func(field string, fs []string) {
+		if len(fs) > 0 {
+			parts = append(parts, field+": "+strings.Join(fs, " | "))
+		}
+	}
+	if len(r.flags) != 8 || strings.Trim(r.flags, "-rwb") != "" {
+		return "", fmt.Errorf("bad flags %q: want 8 of - r w b", r.flags)
+	}
+	var fr, fw []string
+	for i, c := range r.flags {
+		if c == 'r' || c == 'b' {
+			fr = append(fr, flagNames[i])
+		}
+		if c == 'w' || c == 'b' {
+			fw = append(fw, flagNames[i])
+		}
+	}
+	rr, err := regList(r.reads)
+	if err != nil {
+		return "", fmt.Errorf("reads: %v", err)
+	}
+	rw, err := regList(r.writes)
+	if err != nil {
+		return "", fmt.Errorf("writes: %v", err)
+	}
+	add("RegsRead", rr)
+	add("RegsWritten", rw)
+	switch r.mode {
+	case "idx", "bidx", "bridx":
+		add("AddrRegs", []string{"RegX"})
+	case "idy", "bidy", "bridy":
+		add("AddrRegs", []string{"RegY"})
+	}
+	add("CCRRead", fr)
+	add("CCRWritten", fw)
+	switch r.mem {
+	case "-", "ea":
+	case "r1", "r2":
+		parts = append(parts, "MemRead: true", "MemWidth: "+r.mem[1:])
+	case "w1", "w2":
+		parts = append(parts, "MemWritten: true", "MemWidth: "+r.mem[1:])
+	case "rw1":
+		parts = append(parts, "MemRead: true", "MemWritten: true", "MemWidth: 1")
+	default:
+		return "", fmt.Errorf("bad mem %q", r.mem)
+	}
+	switch ea := r.mode != "inh" && r.mode != "rel" && !strings.HasPrefix(r.mode, "imm"); {
+	case r.mem == "-" && ea:
+		return "", fmt.Errorf("mode %s has an effective address: mem must say how it is used", r.mode)
+	case r.mem != "-" && !ea:
+		return "", fmt.Errorf("mode %s has no effective address, but mem is %q", r.mode, r.mem)
+	}
+	switch s := r.stack; {
+	case s == "-":
+	case strings.HasPrefix(s, "push") || strings.HasPrefix(s, "pull"):
+		n, err := strconv.Atoi(s[4:])
+		if err != nil || n < 1 || n > 9 {
+			return "", fmt.Errorf("bad stack %q", s)
+		}
+		if !strings.Contains(r.reads, "SP") || !strings.Contains(r.writes, "SP") {
+			return "", fmt.Errorf("stack %q: reads and writes must list SP", s)
+		}
+		field := "StackPush"
+		if s[:4] == "pull" {
+			field = "StackPull"
+		}
+		parts = append(parts, field+": "+s[4:])
+	default:
+		return "", fmt.Errorf("bad stack %q", s)
+	}
+	switch r.other {
+	case "-":
+	case "halt":
+		parts = append(parts, "Halt: true")
+	case "vector":
+		parts = append(parts, "Vector: true")
+	default:
+		return "", fmt.Errorf("bad other %q", r.other)
+	}
+	return "{" + strings.Join(parts, ", ") + "}", nil
+}
+
+// regList reads a register list such as "D,X" into Regs constant names.
+func regList(s string) ([]string, error) {
+	if s == "-" {
+		return nil, nil
+	}
+	names := map[string]string{"A": "RegA", "B": "RegB", "D": "RegD", "X": "RegX", "Y": "RegY", "SP": "RegSP"}
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range strings.Split(s, ",") {
+		c, ok := names[n]
+		if !ok || seen[n] {
+			return nil, fmt.Errorf("bad register list %q", s)
+		}
+		seen[n] = true
+		out = append(out, c)
+	}
+	return out, nil
 }

@@ -2,7 +2,8 @@
 //
 // It knows the complete instruction set of the 68HC11 — every opcode on the
 // unprefixed page and on the three prefix pages 0x18, 0x1A and 0xCD — with its
-// addressing mode, length, cycle count and the condition-code bits it changes.
+// addressing mode, length, cycle count, the condition-code bits it changes,
+// and what it reads and writes.
 // The tables come from opcodes.txt, a readable file with one row per opcode,
 // through `go generate` (gen.go writes tables.go, which is checked in).
 //
@@ -10,6 +11,47 @@
 // GNUSyntax prints an Inst the way `m68hc11-objdump -d` does, so that listings
 // can be compared line by line. The package does not execute instructions:
 // that is package sim, which uses these tables for lengths and cycles.
+// It also holds the other facts of the chip that more than one package
+// needs: the condition-code bit masks (FlagC … FlagS) and the interrupt
+// vector table's layout and names (vectors.go).
+//
+// # What an instruction reads and writes
+//
+// EffectsOf (or Inst.Effects) gives, per opcode, the registers, CCR bits,
+// memory operand and stack bytes it reads and writes: one source for the
+// liveness analysis, the partial-order reduction's independence relation,
+// register resolution in package icfg and a symbolic engine. The data is in
+// opcodes.txt's last six columns; an Effects is a small value from a table,
+// and looking it up never allocates. The choices behind it:
+//
+//   - Read means the instruction's results depend on the value; written
+//     means it may change. Anything written and not read is overwritten
+//     from the read set alone, so liveness may count it as killed. The PC
+//     and the instruction's own bytes are outside the sets.
+//   - The index register of an indexed mode is AddrRegs, not RegsRead,
+//     unless the result depends on it too (CPX n,X). JMP and JSR use
+//     their effective address as the target: MemWidth 0.
+//   - Stack traffic (StackPush, StackPull) is addressed by SP, which such
+//     an instruction reads and writes; the return address that JSR, BSR,
+//     SWI and WAI push is a pushed byte like any other.
+//   - A CCR bit the manual leaves undefined (?, only DAA's V) is neither
+//     read nor written: the simulator keeps its value, and the effects
+//     describe what the checker executes. TAP and RTI read X, which they
+//     can clear but not set; SWI reads I (it stacks the CCR) and sets it.
+//   - TEST is described as the illegal-opcode trap it takes outside the
+//     special test modes, which the checker does not model: it stacks the
+//     registers, sets I and takes the PC from the vector table (Vector).
+//     The vector table is image data, not a state read.
+//   - WAI and STOP may halt the thread until an interrupt (Halt); STOP
+//     reads S, which decides whether it does.
+//   - What package sim keeps beside the registers for the harness — thread
+//     0's stack top recorded by its first LDS, a thread ending on an RTS
+//     from its empty stack, the shadow call stack — is not in the sets.
+//
+// The sets are exact, not just safe: package sim's
+// TestEffectsAgainstSimulator checks on random states of every opcode that
+// nothing outside them is read or changed and that every item listed is
+// needed.
 //
 // Divergences from the GNU tools, both deliberate: opcode 0x00 prints as
 // "test" (the 68HC11's name; objdump uses the 68HC12's "bgnd"), and undefined

@@ -1,0 +1,133 @@
+package m68hc11
+
+import "strings"
+
+// Regs is a set of CPU registers, one bit per register. D is A and B.
+type Regs uint8
+
+// The registers. RegD is the pair A:B; the PC is not in any set.
+const (
+	RegA Regs = 1 << iota
+	RegB
+	RegX
+	RegY
+	RegSP
+
+	RegD   = RegA | RegB
+	RegAll = RegA | RegB | RegX | RegY | RegSP
+)
+
+// Has reports whether every register of o is in r.
+func (r Regs) Has(o Regs) bool { return r&o == o }
+
+// String lists the registers as opcodes.txt spells them ("A,B,X"), or "-".
+func (r Regs) String() string {
+	if r == 0 {
+		return "-"
+	}
+	var b strings.Builder
+	for i, n := range [...]string{"A", "B", "X", "Y", "SP"} {
+		if r&(1<<i) != 0 {
+			if b.Len() > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(n)
+		}
+	}
+	return b.String()
+}
+
+// Effects is what an instruction reads and writes, apart from the PC and its
+// own bytes (immediate values, masks, offsets). An input the instruction does
+// not read cannot change anything it writes; a location it does not write
+// keeps its value. Writes are "may" writes — IDIV by zero leaves D — but a
+// location written and not read is always overwritten with a value computed
+// from the read set alone, so a liveness analysis may treat it as killed.
+// See the package doc for the choices behind TEST, DAA's V and the harness.
+type Effects struct {
+	RegsRead    Regs // registers the results depend on (the index register of the address aside)
+	RegsWritten Regs // registers the instruction may change
+	// AddrRegs is the index register added to the operand to form the
+	// effective address (X or Y in the indexed modes, else none). It is read
+	// for the address only; when it also feeds the result (CPX n,X) it is in
+	// RegsRead too.
+	AddrRegs   Regs
+	CCRRead    uint8 // CCR bits the results depend on (FlagC, FlagZ ...)
+	CCRWritten uint8 // CCR bits the instruction may change
+	MemRead    bool  // the MemWidth bytes at the effective address are read
+	MemWritten bool  // the MemWidth bytes at the effective address may be written
+	// MemWidth is the number of bytes accessed at the effective address: 1
+	// or 2, or 0 when the instruction has no memory operand. JMP and JSR
+	// have an effective address but use it only as the target: width 0.
+	MemWidth uint8
+	// StackPush is the number of bytes stored at SP, SP-1, ...; SP goes
+	// down by as many. StackPull is the number loaded from SP+1, SP+2, ...;
+	// SP goes up by as many. Either implies SP in RegsRead and RegsWritten.
+	StackPush, StackPull uint8
+	// Halt: the thread may stop until an interrupt (WAI; STOP when S is
+	// clear, which is why STOP reads S).
+	Halt bool
+	// Vector: the next PC comes from the vector table (SWI; TEST, which
+	// outside the special test modes traps as an illegal opcode).
+	Vector bool
+}
+
+// EffectsOf returns what opcode op on page p reads and writes: the zero
+// Effects for an undefined opcode. It never allocates.
+func EffectsOf(p Page, op byte) Effects { return effects[pageIndex(p)][op] }
+
+// Effects returns what the instruction reads and writes.
+func (i Inst) Effects() Effects { return effects[pageIndex(i.Page)][i.Opcode] }
+
+// String formats the effects much as opcodes.txt's last six columns spell
+// them (flags, reads, writes, mem, stack, other), followed by "addr X" or
+// "addr Y" for an indexed mode. JMP and JSR's "ea" shows as "-".
+func (e Effects) String() string {
+	var b strings.Builder
+	for i := 7; i >= 0; i-- {
+		r, w := e.CCRRead>>i&1 != 0, e.CCRWritten>>i&1 != 0
+		switch {
+		case r && w:
+			b.WriteByte('b')
+		case r:
+			b.WriteByte('r')
+		case w:
+			b.WriteByte('w')
+		default:
+			b.WriteByte('-')
+		}
+	}
+	b.WriteString(" " + e.RegsRead.String() + " " + e.RegsWritten.String() + " ")
+	mem := "-"
+	if e.MemWidth > 0 {
+		mem = ""
+		if e.MemRead {
+			mem += "r"
+		}
+		if e.MemWritten {
+			mem += "w"
+		}
+		mem += string(rune('0' + e.MemWidth))
+	}
+	b.WriteString(mem)
+	switch {
+	case e.StackPush > 0:
+		b.WriteString(" push" + string(rune('0'+e.StackPush)))
+	case e.StackPull > 0:
+		b.WriteString(" pull" + string(rune('0'+e.StackPull)))
+	default:
+		b.WriteString(" -")
+	}
+	switch {
+	case e.Halt:
+		b.WriteString(" halt")
+	case e.Vector:
+		b.WriteString(" vector")
+	default:
+		b.WriteString(" -")
+	}
+	if e.AddrRegs != 0 {
+		b.WriteString(" addr " + e.AddrRegs.String())
+	}
+	return b.String()
+}
