@@ -76,8 +76,13 @@ type Options struct {
 	MaxMemory int64         // bytes; 0: none
 	Compact   bool          // hash compaction
 	All       bool          // keep going after a violation, reporting each kind once
-	Ignore    map[sim.Kind]bool
-	Progress  func(Progress) // called about once a second
+	// Reduce turns on partial-order reduction: where the machine offers
+	// a transition that may stand for all of a state's
+	// (sim.Expander.AmpleCandidates), the search follows it alone,
+	// provided the state it leads to is new (the cycle proviso).
+	Reduce   bool
+	Ignore   map[sim.Kind]bool
+	Progress func(Progress) // called about once a second
 
 	// Resume continues the search saved by Result.SaveFrontier instead of
 	// starting from the initial state; Key must be the key it was saved
@@ -121,7 +126,10 @@ type Stats struct {
 	Frontier       int     `json:"frontier"`
 	Instructions   uint64  `json:"instructions"`
 	RunBoundHits   uint64  `json:"run_bound_hits,omitempty"`
-	StoreBytes     int64   `json:"store_bytes"`
+	// Reduced counts the states expanded by one transition alone
+	// (partial-order reduction) instead of all of theirs.
+	Reduced    int   `json:"states_reduced,omitempty"`
+	StoreBytes int64 `json:"store_bytes"`
 }
 
 // Found is one violation with the path to it.
@@ -445,45 +453,61 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		stop := false
 		par.Set(n.s, st)
-		dl := exp.ExpandBatch(n.s, &simStats, func(b []sim.Succ) {
-			if stop {
-				return
+		// push stores the new state sc, the successor of n by l with id
+		// cid, in the frontier.
+		push := func(sc *sim.State, l sim.Label, cid uint32) {
+			seq++
+			nn := node{id: cid, depth: n.depth + 1, key: key(sc, n.depth+1), seq: seq}
+			if packing && f.len() >= packAbove {
+				packBuf = st.pack(packBuf[:0], sc)
+				nn.packed = bytes.Clone(packBuf)
+			} else {
+				nn.s = exp.Keep(sc)
 			}
-			st.reserve(len(b))
-			for i := range b {
-				if b[i].Violation == nil {
-					st.prepareFrom(i, b[i].State, &par, b[i].Label.Thread)
+			if opts.Compact {
+				nn.trail = &trail{parent: n.trail, label: l}
+			}
+			f.push(nn)
+		}
+		if opts.Reduce && exp.AmpleCandidates(n.s, &simStats, func(next *sim.State, l sim.Label) bool {
+			st.prepareFrom(0, next, &par, l.Thread)
+			cid, isNew := st.insertKey(0, n.id, l)
+			if isNew {
+				push(next, l, cid)
+			}
+			return isNew
+		}) {
+			res.Stats.Transitions++
+			res.Stats.Reduced++
+		} else {
+			dl := exp.ExpandBatch(n.s, &simStats, func(b []sim.Succ) {
+				if stop {
+					return
 				}
-			}
-			for i := range b {
-				sc := &b[i]
-				res.Stats.Transitions++
-				if sc.Violation != nil {
-					if stop = report(sc.Violation, &n, &sc.Label); stop {
-						return
+				st.reserve(len(b))
+				for i := range b {
+					if b[i].Violation == nil {
+						st.prepareFrom(i, b[i].State, &par, b[i].Label.Thread)
 					}
-					continue
 				}
-				cid, isNew := st.insertKey(i, n.id, sc.Label)
-				if !isNew {
-					continue
+				for i := range b {
+					sc := &b[i]
+					res.Stats.Transitions++
+					if sc.Violation != nil {
+						if stop = report(sc.Violation, &n, &sc.Label); stop {
+							return
+						}
+						continue
+					}
+					cid, isNew := st.insertKey(i, n.id, sc.Label)
+					if isNew {
+						push(sc.State, sc.Label, cid)
+					}
 				}
-				seq++
-				nn := node{id: cid, depth: n.depth + 1, key: key(sc.State, n.depth+1), seq: seq}
-				if packing && f.len() >= packAbove {
-					packBuf = st.pack(packBuf[:0], sc.State)
-					nn.packed = bytes.Clone(packBuf)
-				} else {
-					nn.s = exp.Keep(sc.State)
-				}
-				if opts.Compact {
-					nn.trail = &trail{parent: n.trail, label: sc.Label}
-				}
-				f.push(nn)
+			})
+			if stop || dl != nil && report(dl, &n, nil) {
+				return finish(Violated, "")
 			}
-		})
-		if stop || dl != nil && report(dl, &n, nil) {
-			return finish(Violated, "")
 		}
 		if nx := f.next(); nx != nil && nx.s != nil {
 			prefetch.Slice(nx.s.Threads)

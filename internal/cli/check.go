@@ -33,9 +33,11 @@ type checkOptions struct {
 	timeout   time.Duration
 	maxMemory int64
 	trace     string
+	traceSVG  string
 	json      bool
 	engine    string
 	compact   bool
+	reduce    string
 	all       bool
 	ignore    []string
 	quiet     bool
@@ -62,6 +64,7 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 2 bad usage or input, 3 incomplete (a limit stopped the search).`,
 		Example: `  hc11mc check testdata/examples/philosophers.elf
   hc11mc check fw.elf --search bfs --preempt calls --trace cex.json
+  hc11mc check fw.elf --trace-svg cex.svg   # the counterexample as a picture
   hc11mc check fw.elf --irq toc1 --input 0x1003=0,1,255 --max-states 1000000 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -87,8 +90,10 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	durationVar(fs, &o.timeout, "timeout", 0, "stop after this run has taken this long, e.g. 30s, 5m (0: no limit); with --resume the earlier runs' time does not count")
 	fs.Var(&sizeValue{p: &o.maxMemory}, "max-memory", "stop when the search's memory passes SIZE: "+sizeForms)
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
+	fs.StringVar(&o.traceSVG, "trace-svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
 	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the symbolic engines are not available in this build)")
+	fs.StringVar(&o.reduce, "reduce", "por", reduceHelp)
 	fs.BoolVar(&o.compact, "hash-compact", false, "store 64-bit fingerprints only (less memory; a state may be missed with the printed probability)")
 	fs.BoolVar(&o.all, "all", false, "keep going after a violation and report each kind once")
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "properties not to report: "+strings.Join(sim.KindNames(), ", "))
@@ -148,9 +153,14 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 	}
 	opts := search.Options{Strategy: strat, Estimate: est, Seed: o.seed, MaxStates: o.maxStates,
 		Timeout: o.timeout, MaxMemory: o.maxMemory, Compact: o.compact, All: o.all, Ignore: ignore}
+	if opts.Reduce, err = parseReduce(o.reduce); err != nil {
+		return nil, err
+	}
 	opts.Key = machineKey(img, o)
+	props := propertiesOf(m, ignore)
+	props.Reductions = reductionsOf(&opts, m)
 	return &checkSetup{img: img, m: m, opts: opts, strat: strat, est: est, note: note,
-		props: propertiesOf(m, ignore), warn: symbolWarning(img, &o.load, path)}, nil
+		props: props, warn: symbolWarning(img, &o.load, path)}, nil
 }
 
 func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
@@ -212,6 +222,11 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 			return usagef("--trace: %v", err)
 		}
 	}
+	if o.traceSVG != "" && first != nil {
+		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, fmt.Sprintf("check --search %s, --preempt %s", strat, m.Config.Preempt)); err != nil {
+			return usagef("--trace-svg: %v", err)
+		}
+	}
 	if o.json {
 		printJSON(stdout, img, m, res, first, cs.props)
 	} else {
@@ -266,6 +281,9 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 	if len(props.Unchecked) > 0 {
 		out["properties_unchecked"] = props.Unchecked
 	}
+	if len(props.Reductions) > 0 {
+		out["reductions"] = props.Reductions
+	}
 	if first != nil {
 		out["violation"] = violationOf(img, m, first.Violation)
 		out["trace_length"] = len(first.Trace)
@@ -313,6 +331,7 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 	}
 	fmt.Fprintf(w, "%d states stored, %d expanded, %d transitions, max depth %d, %s, peak memory %d MiB\n",
 		st.StatesStored, st.StatesExpanded, st.Transitions, st.MaxDepth, secs, st.PeakMemory>>20)
+	printConditions(w, m, res, props.Reductions)
 	if res.Omission > 0 {
 		fmt.Fprintf(w, "hash compaction: probability that a state was missed ≤ %.3g\n", res.Omission)
 	}
@@ -355,10 +374,12 @@ func shortFile(f string) string {
 // that a saved frontier is only resumed on the same machine.
 func machineKey(img *loader.Image, o *checkOptions) string {
 	mem := img.Memory()
+	por, _ := parseReduce(o.reduce)
 	flags, _ := json.Marshal(struct {
-		L loadFlags
-		M machineFlags
-	}{o.load, o.machine})
+		L      loadFlags
+		M      machineFlags
+		Reduce bool `json:",omitempty"`
+	}{o.load, o.machine, por})
 	return fmt.Sprintf("%s (image %016x, flags %016x)", img.Path, xxhash.Sum64(mem[:]), xxhash.Sum64(flags))
 }
 

@@ -51,8 +51,10 @@ var strategies = [][]string{
 }
 
 // TestModels: on every model with a known verdict, every strategy gives
-// that verdict, exhaustive runs agree on the number of states, BFS traces
-// are the shortest, and every trace replays.
+// that verdict, with and without partial-order reduction; without it,
+// exhaustive runs agree on the number of states and BFS traces are the
+// shortest; with it, no run stores more states than the same strategy
+// without; every trace replays.
 func TestModels(t *testing.T) {
 	for _, dir := range []string{"../../testdata/models", "../../testdata/bench"} {
 		testModels(t, dir)
@@ -69,37 +71,47 @@ func testModels(t *testing.T, dir string) {
 			stored := -1
 			bfsLen := -1
 			for _, s := range append(strategies, extraStrategies...) {
-				args := append([]string{"check", file, "--json", "--max-states", "2000000"}, e.Flags...)
-				args = append(args, s...)
-				trace := filepath.Join(t.TempDir(), "cex.json")
-				args = append(args, "--trace", trace)
-				r, code := runJSON(t, args...)
-				if r.Verdict != e.Expect {
-					t.Errorf("%v: verdict %s (limit %q), want %s", s, r.Verdict, r.Limit, e.Expect)
-					continue
-				}
-				if e.Expect == "verified" {
-					if code != ExitVerified {
-						t.Errorf("%v: exit %d", s, code)
+				plainStored := -1
+				for _, reduce := range []string{"none", "por"} {
+					args := append([]string{"check", file, "--json", "--max-states", "2000000", "--reduce", reduce}, e.Flags...)
+					args = append(args, s...)
+					trace := filepath.Join(t.TempDir(), "cex.json")
+					args = append(args, "--trace", trace)
+					r, code := runJSON(t, args...)
+					if r.Verdict != e.Expect {
+						t.Errorf("%v --reduce %s: verdict %s (limit %q), want %s", s, reduce, r.Verdict, r.Limit, e.Expect)
+						continue
 					}
-					if stored >= 0 && r.Stats.StatesStored != stored {
-						t.Errorf("%v: %d states, another strategy stored %d", s, r.Stats.StatesStored, stored)
+					if reduce == "por" && r.Stats.StatesStored > plainStored && e.Expect == "verified" {
+						t.Errorf("%v: --reduce por stored %d states, none %d", s, r.Stats.StatesStored, plainStored)
 					}
-					stored = r.Stats.StatesStored
-					continue
-				}
-				if code != ExitViolation || r.Violation == nil || r.Violation.Kind != e.Property {
-					t.Errorf("%v: exit %d violation %+v, want %s", s, code, r.Violation, e.Property)
-					continue
-				}
-				if s[1] == "bfs" {
-					bfsLen = r.TraceLength
-				} else if bfsLen >= 0 && r.TraceLength < bfsLen {
-					t.Errorf("%v: trace of %d transitions is shorter than BFS's %d", s, r.TraceLength, bfsLen)
-				}
-				var out, errb bytes.Buffer
-				if c := Main([]string{"replay", trace}, nil, &out, &errb); c != ExitViolation {
-					t.Errorf("%v: replay exit %d: %s%s", s, c, errb.String(), lastLines(out.String()))
+					if e.Expect == "verified" {
+						if code != ExitVerified {
+							t.Errorf("%v --reduce %s: exit %d", s, reduce, code)
+						}
+						if reduce == "none" {
+							if stored >= 0 && r.Stats.StatesStored != stored {
+								t.Errorf("%v: %d states, another strategy stored %d", s, r.Stats.StatesStored, stored)
+							}
+							stored, plainStored = r.Stats.StatesStored, r.Stats.StatesStored
+						}
+						continue
+					}
+					if code != ExitViolation || r.Violation == nil || r.Violation.Kind != e.Property {
+						t.Errorf("%v --reduce %s: exit %d violation %+v, want %s", s, reduce, code, r.Violation, e.Property)
+						continue
+					}
+					if reduce == "none" {
+						if s[1] == "bfs" {
+							bfsLen = r.TraceLength
+						} else if bfsLen >= 0 && r.TraceLength < bfsLen {
+							t.Errorf("%v: trace of %d transitions is shorter than BFS's %d", s, r.TraceLength, bfsLen)
+						}
+					}
+					var out, errb bytes.Buffer
+					if c := Main([]string{"replay", trace}, nil, &out, &errb); c != ExitViolation {
+						t.Errorf("%v --reduce %s: replay exit %d: %s%s", s, reduce, c, errb.String(), lastLines(out.String()))
+					}
 				}
 			}
 		})

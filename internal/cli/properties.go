@@ -14,6 +14,9 @@ import (
 type propertyReport struct {
 	Checked   []string        `json:"properties_checked"`
 	Unchecked []uncheckedJSON `json:"properties_unchecked,omitempty"`
+	// Reductions are the state-space reductions that ran (they keep the
+	// verdicts of --reduce none).
+	Reductions []string `json:"reductions,omitempty"`
 }
 
 type uncheckedJSON struct {

@@ -1,0 +1,134 @@
+package sim
+
+import "github.com/hc11mc/hc11mc/loader"
+
+// Partial-order reduction (--reduce por) for --preempt every.
+//
+// At a state s, instead of every enabled transition, a search may follow
+// one transition τ of one thread t alone when {τ} is an ample set in the
+// sense of Clarke, Grumberg and Peled (Model Checking, 1999, §10.5;
+// Godefroid's persistent sets, LNCS 1032, 1996, ch. 4):
+//
+//	C0  {τ} is not empty.
+//	C1  (persistence) no transition that depends on τ can run, from s,
+//	    before τ does.
+//	C2  (invisibility) τ is not a violation.
+//	C3  (cycle proviso) every cycle of the reduced graph has a state where
+//	    every transition is followed.
+//
+// AmpleCandidates offers τ only when it is a *register-only* instruction:
+// its bytes are read-only memory (nothing can rewrite it), and by the
+// instruction set's effects table (isa Effects) it reads and writes no
+// memory and no stack, does not halt and does not trap — it touches t's
+// registers and flags only — and t can take no interrupt at s (CCR masks
+// every --irq: an interrupt is t's own transition, and it writes t's
+// stack, which other threads could read). Then, from s, as long as t does
+// not move:
+//
+//  1. τ is t's only transition: it is deterministic (no __mc_nondet, no
+//     --input read), and since only t changes t's CCR, no interrupt
+//     becomes takeable on t.
+//  2. Every transition σ of another thread u — its instructions, its
+//     interrupts, its harness calls, the threads it creates — reads and
+//     writes u's registers, memory, the thread list and the atomic-section
+//     owner, never t's registers; τ reads and writes nothing else. So σ is
+//     enabled, and does the same, whether τ ran or not, and τ's outcome
+//     does not depend on σ.
+//
+// The one dependency is an atomic section: u's __mc_atomic_begin shuts t
+// out (disables τ) until u's __mc_atomic_end. So {τ} is not persistent in
+// the textbook sense, and the argument is made directly. Let w be a path
+// of the full graph from s to a violation of kind K (the violating
+// transition last) or to a deadlock. If τ is in w, by 2 it commutes to the
+// front: τ·w' with |w'| = |w|-1 reaches the same state and the same
+// violation. If τ is not in w, τ·w is a path (by 2) whose states are w's
+// with τ applied to t, whose transitions violate exactly as w's do, and
+// whose last state is a deadlock when w's is (t could not move there
+// although τ was enabled, so it was shut out by an atomic section that
+// still holds after τ). So the shortest distance to a violation of kind K
+// (or to a deadlock) from τ(s) is at most that from s, and smaller when
+// the shortest path from s moves t. C2 is checked on τ itself: a τ whose
+// execution is a violation (the stack range, a --reach goal, an illegal
+// opcode) is not offered.
+//
+// The cycle proviso is the caller's: search accepts τ only when the state
+// it leads to is new. Then a chain of states each expanded by its τ alone
+// goes through states not stored before, so it is finite and ends at a
+// state expanded in full (its τ's successor was already stored), where the
+// first transition of a shortest path is followed. By induction on the
+// distance, the reduced search finds a violation of every kind (and a
+// deadlock) that the full search finds, whatever its order; it may find a
+// different one first, and a counterexample of another length, which
+// replays like any other (its transitions are transitions of the full
+// graph). This is the argument of Godefroid's persistent sets (LNCS 1032,
+// 1996, Theorem 4.3) and of Clarke, Grumberg and Peled's ample sets
+// (Model Checking, 1999, §10.5: C0 non-empty, C1 persistence, C2
+// invisibility, C3 the cycle proviso), redone for the atomic section; the
+// proviso is the "successor already stored" variant, which holds for any
+// search order (Bošnački, Leue and Lluch-Lafuente, SPIN 2005, discuss
+// weaker ones for breadth-first search). TestReduceDifferential (package
+// search) checks it on random programs against --reduce none, and fails
+// when any one of the conditions above is dropped.
+//
+// What this leaves out: instructions that touch memory, even a thread's
+// own stack, are never followed alone. A private stack is not decidable
+// from one state in machine code — any thread may form any address, and
+// stack addresses escape — and the analysis that would bound what other
+// threads can touch is not built; such instructions are expanded in full,
+// which costs states but never a verdict.
+
+// registerOnly reports whether the instruction at pc can be the lone
+// transition of an ample set: decoded from read-only bytes, no harness
+// stub, and by its effects touching registers and flags only.
+func (m *Machine) registerOnly(pc uint16) bool {
+	c := &m.code[pc]
+	if !c.ok || c.hook != loader.NoStub {
+		return false
+	}
+	ef := c.in.Effects()
+	return c.in.Mode != 0 && ef.MemWidth == 0 && !ef.MemRead && !ef.MemWritten &&
+		ef.StackPush == 0 && ef.StackPull == 0 && !ef.Halt && !ef.Vector
+}
+
+// reducible reports whether the machine allows partial-order reduction at
+// all: under --preempt every (the other modes merge instructions into
+// transitions, which the argument above does not cover).
+func (m *Machine) reducible() bool { return m.Config.Preempt == PreemptEvery }
+
+// AmpleCandidates offers, one by one in thread order, the transitions of s
+// that may each stand for all of s's transitions (see the comment above):
+// for each thread whose next instruction is register-only and that can
+// take no interrupt, the state that instruction leads to, on a scratch
+// state valid during the call. accept decides (the cycle proviso: the
+// state must be new) and returns true to take it, which ends the offers.
+// AmpleCandidates reports whether one was taken; if not, the caller
+// expands s in full.
+func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State, l Label) bool) bool {
+	m := e.m
+	if !m.reducible() || s.Atomic != 0 {
+		return false
+	}
+	s.Freeze()
+	for i := range s.Threads {
+		t := &s.Threads[i]
+		if t.Status != Running || !m.registerOnly(t.PC) {
+			continue
+		}
+		interruptible := false
+		for _, v := range m.irqs {
+			interruptible = interruptible || m.canTake(t, v)
+		}
+		if interruptible {
+			continue
+		}
+		ns := e.slot(0, s)
+		steps, choices, ev, v := m.run(ns, i, 0, 0, st)
+		if v != nil || choices != 1 || ev == evBlocked || ev == evInfeasible || ev == evViolation {
+			continue
+		}
+		if accept(ns, Label{Thread: i, IRQ: -1, Steps: steps}) {
+			return true
+		}
+	}
+	return false
+}
