@@ -14,9 +14,11 @@
 //	         runtime stack frame by frame on AICFG(k), with memo tables so
 //	         that a stack seen before costs one lookup (end of Section 3.2)
 //
-// It is not the search (package search orders, stores and expands states),
-// it does not read states (the caller passes each thread's PC and return
-// addresses, and the memory for hamming), and it does not simulate.
+// It is not the search (package search orders, stores and expands states)
+// and it does not simulate (package sim does). A Heuristic works on plain
+// values — each thread's PC and return addresses, and the memory for
+// hamming — and StateEstimate reads these from a sim.State to give the
+// search its estimate of whole states (see "Whole states" below).
 //
 // # Unit and values
 //
@@ -55,6 +57,24 @@
 // where the memory term is 0 except for hamming, whose per-thread terms are
 // 0. HammingDistance takes the state's bytes, the target valuation laid out
 // the same way, and a mask of the bits that count.
+//
+// # Whole states
+//
+// NewStateEstimate builds, for one sim.Machine, what package search ranks
+// states by: the value above, with each live thread's return addresses read
+// from its runtime stack (sim.Machine.Returns), or hamming's goal bytes
+// read from memory. It disassembles the image once and aims at the first
+// property of StateConfig.Aims (AimOrder when empty: reach, error, assert,
+// mutex, deadlock) that has a target, and returns ErrNoTarget when none
+// has; the CLI then searches without an estimate. Inf is the only value
+// meaning "unreachable"; the search gives estimates no meaning beyond their
+// order, so such states simply come last.
+//
+// # The paper's figures
+//
+// PaperRows holds Tables 1 and 2 of the paper (states generated and seconds
+// taken before the error, under BFS, DFS, the FSM and the extended FSM
+// distance; PaperColumns), which `hc11mc bench` prints beside its own.
 //
 // # Interrupts
 //

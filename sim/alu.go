@@ -5,10 +5,10 @@ import isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 // The arithmetic of the 68HC11, one function per operation, each returning
 // the result and the new condition codes. These are the definitions of the
 // M68HC11 Reference Manual, Appendix A (the Boolean formulas under each
-// instruction); exec.go only moves operands in and out. They are the single
-// place where an instruction's arithmetic is defined: a second value domain
-// (bit-vector terms) re-implements this file's functions and is checked
-// against them exhaustively on 8-bit operands.
+// instruction); exec.go moves operands in and out and forms the results
+// that are one Go operator (see the package doc). They work on concrete
+// values only, and the tests check them against a reference model written
+// in plain integer arithmetic (alu_test.go).
 
 func b2u(b bool) uint8 {
 	if b {

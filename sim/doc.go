@@ -10,14 +10,24 @@
 //
 // # Semantics in one place
 //
-// The arithmetic of every instruction is one function in alu.go, taking
-// and returning plain values (result and condition codes); exec.go only
-// computes effective addresses and moves operands. A second value domain —
-// bit-vector terms for a symbolic engine — implements the same functions
-// and is checked against them operation by operation; the concrete path
-// pays nothing for this (see BenchmarkRunLoop). The tests check these
-// functions against an independent model written from the manual's Boolean
-// formulas, exhaustively on 8-bit operands.
+// The condition-code arithmetic of the instruction set is one function per
+// operation in alu.go — additions and subtractions, shifts and rotates,
+// increments, NEG, COM, TST, CLR, DAA, MUL, IDIV and FDIV, the N, Z and V
+// updates of loads, stores and logic, and the branch conditions — taking and
+// returning plain values: the result and the new CCR. exec.go computes
+// effective addresses, moves operands in and out, forms the results that
+// are one Go operator (AND, ORA, EOR, BSET, BCLR, ABX, INX and the like)
+// and the direct writes of the CCR (CLC … SEI, TAP), and leaves every flag
+// that depends on a result to alu.go; the CCR bit masks are package
+// isa/m68hc11's (FlagC … FlagS). The functions work on concrete values
+// only: no other value domain implements them, and there is no symbolic
+// engine. The tests execute real instructions and compare them with a
+// reference model written from what each flag means (carry out of bit 3 or
+// 7, signed overflow, borrow) in plain integer arithmetic: on every 8-bit
+// operand (with every third CCR value for the read-modify-write
+// instructions), on every CCR value for the branches, on every D for ASLD
+// and LSRD, on boundary and random values for the other 16-bit operations
+// and the divides, and on the manual's table for DAA.
 //
 // # States
 //

@@ -1,8 +1,9 @@
-// Package cli is the hc11mc command line: one cobra command per verb, each
-// with an options struct and a run function that tests call in-process.
-// Errors are printed once, here, and mapped to the exit codes of the
-// design: 0 verified, 1 violation found, 2 bad usage or bad input,
-// 3 incomplete, 4 a trace that does not replay.
+// Package cli is the hc11mc command line: one cobra command per verb; the
+// verbs with many flags (check, run, cfg, estimate, bench) keep them in an
+// options struct read by a run function. The tests run every command
+// in-process through Main. Errors are printed once, here, and mapped to
+// the exit codes of the design: 0 verified, 1 violation found, 2 bad usage
+// or bad input, 3 incomplete, 4 a trace that does not replay.
 package cli
 
 import (
