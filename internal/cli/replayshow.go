@@ -238,6 +238,8 @@ func (c *cex) writeReplayJSON(w io.Writer, r *replayJSON, ws []watched) {
 		}
 		r.Final = f
 	}
-	b, _ := json.MarshalIndent(r, "", "  ")
-	fmt.Fprintln(w, string(b))
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // instructions print as "jsr 0xd002 <__mc_assert>"
+	enc.SetIndent("", "  ")
+	enc.Encode(r)
 }
