@@ -18,11 +18,10 @@
 // # What an instruction reads and writes
 //
 // EffectsOf (or Inst.Effects) gives, per opcode, the registers, CCR bits,
-// memory operand and stack bytes it reads and writes: one source for the
-// liveness analysis, the partial-order reduction's independence relation,
-// register resolution in package icfg and a symbolic engine. The data is in
-// opcodes.txt's last six columns; an Effects is a small value from a table,
-// and looking it up never allocates. The choices behind it:
+// memory operand and stack bytes it reads and writes, written once for
+// every analysis of the firmware that needs to know them. The data is in
+// opcodes.txt's last six columns; an Effects is a small value from a
+// table, and looking it up never allocates. The choices behind it:
 //
 //   - Read means the instruction's results depend on the value; written
 //     means it may change. Anything written and not read is overwritten
