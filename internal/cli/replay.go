@@ -10,6 +10,7 @@ import (
 )
 
 func newReplay(stdout, stderr io.Writer) *cobra.Command {
+	var svg string
 	var ro replayOptions
 	c := &cobra.Command{
 		Use:   "replay TRACE.json",
@@ -21,13 +22,21 @@ happens at the end.
 
 Exit codes: 1 the violation is reproduced, 4 it is not (a bug in hc11mc),
 2 the trace or the firmware cannot be read.`,
+		Example: `  hc11mc replay cex.json
+  hc11mc replay cex.json --svg cex.svg   # also draw it: a lane per thread and interrupt handler`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if svg != "" {
+				if err := replaySVG(args[0], svg); err != nil {
+					return err
+				}
+			}
 			return runReplay(args[0], stdout, ro)
 		},
 	}
 	c.Flags().StringSliceVar(&ro.watch, "watch", nil, "SYM[:N],...: a column per variable (a symbol or an address; N bytes wide) at every step")
 	c.Flags().BoolVar(&ro.json, "json", false, "print the steps, the watched values and the state at the violation as one JSON object")
+	c.Flags().StringVar(&svg, "svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	return c
 }
 
