@@ -536,6 +536,12 @@ func (b *svgBuilder) highlight(final *sim.State, v *sim.Violation) {
 			involve(v.Addr, "the lock __mc_unlock was called on")
 		}
 	}
+	if len(why) == 0 {
+		b.t.Rule = "Nothing is highlighted: no thread waits for a lock."
+		if v.Kind != sim.KindDeadlock {
+			b.t.Rule = fmt.Sprintf("Nothing is highlighted: the violating code read no shared memory in its last %d instructions.", svgWindow)
+		}
+	}
 	b.t.Rule += " A box is a run of one thread's steps in one lane; a long one lists its first and last steps and every highlighted one."
 	lastWrite := map[[2]int]int{} // (address, lane) → step
 	for i := range steps {

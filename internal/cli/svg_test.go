@@ -258,10 +258,10 @@ func TestTraceSVGPhilosophers(t *testing.T) {
 	}
 }
 
-// benchFlags returns the manifest's flags for a benchmark model.
-func benchFlags(t *testing.T, name string) (file string, flags []string) {
+// manifestFlags returns the manifest's flags for a model in dir.
+func manifestFlags(t *testing.T, dir, name string) (file string, flags []string) {
 	t.Helper()
-	b, err := os.ReadFile("../../testdata/bench/manifest.json")
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func benchFlags(t *testing.T, name string) (file string, flags []string) {
 	}
 	for _, m := range ms {
 		if m.Name == name {
-			return filepath.Join("../../testdata/bench", m.File), m.Flags
+			return filepath.Join(dir, m.File), m.Flags
 		}
 	}
 	t.Fatalf("no model %s in the manifest", name)
@@ -282,7 +282,7 @@ func benchFlags(t *testing.T, name string) (file string, flags []string) {
 }
 
 func TestTraceSVGInterrupt(t *testing.T) {
-	file, flags := benchFlags(t, "irq_lostupdate")
+	file, flags := manifestFlags(t, "../../testdata/bench", "irq_lostupdate")
 	dir := t.TempDir()
 	svg, trace := filepath.Join(dir, "cex.svg"), filepath.Join(dir, "cex.json")
 	var out, errb bytes.Buffer
@@ -376,5 +376,26 @@ func TestTraceSVGUnwritable(t *testing.T) {
 	code := Main([]string{"check", "../../testdata/examples/philosophers.elf", "-q", "--trace-svg", bad}, nil, &out, &errb)
 	if code != ExitUsage || !strings.Contains(errb.String(), "--trace-svg") {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// A deadlock with no lock in it (a thread in WAI that no interrupt can
+// wake): nothing is highlighted, the rule says why, the lane says WAI.
+func TestTraceSVGNoLock(t *testing.T) {
+	file, flags := manifestFlags(t, "../../testdata/models", "wai")
+	svg := filepath.Join(t.TempDir(), "cex.svg")
+	var out, errb bytes.Buffer
+	if code := Main(append([]string{"check", file, "-q", "--trace-svg", svg}, flags...), nil, &out, &errb); code != ExitViolation {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	doc := parseSVG(t, svg)
+	s := readSVGSummary(t, doc)
+	var rule string
+	for _, r := range doc.all("rule") {
+		rule += r.text() + " "
+	}
+	if len(s.accesses) != 0 || !strings.Contains(rule, "Nothing is highlighted: no thread waits for a lock") ||
+		s.ends[0] != "!waits in WAI" || s.violKind != "deadlock" {
+		t.Errorf("accesses %v, rule %q, end %q, violation %s", s.accesses, rule, s.ends[0], s.violKind)
 	}
 }

@@ -298,8 +298,12 @@ func (r *renderer) drawBox(b *box) {
 			}
 		}
 		if s == final && r.t.Violation.Lane == b.lane {
-			r.printf(`<rect class="violating" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="3" fill="#ffe0e0" stroke="%s" stroke-width="1.5"/>`,
-				b.x+2, y-0.5, b.w-4, lineH+1, red)
+			fill := "#ffe0e0"
+			if len(l.marks) > 0 {
+				fill = "none" // keep the highlight's colour
+			}
+			r.printf(`<rect class="violating" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="3" fill="%s" stroke="%s" stroke-width="1.5"/>`,
+				b.x+2, y-0.5, b.w-4, h+1, fill, red)
 		}
 		num, sym, text, more := stepCols(s)
 		r.printf(`<text x="%.1f" y="%.1f" text-anchor="end" %s font-size="11" fill="%s">%s</text>`, numX, base, codeFont, grey, esc(num))

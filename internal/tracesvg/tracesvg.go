@@ -166,8 +166,9 @@ const (
 	padY      = 6.0
 	laneGap   = 44.0
 	minLaneW  = 250.0
-	maxText   = 44 // characters of an instruction before it is cut
-	maxSym    = 22 // characters of a symbol before it is cut
+	minWidth  = 560.0 // of the drawing, margins aside
+	maxText   = 44    // characters of an instruction before it is cut
+	maxSym    = 22    // characters of a symbol before it is cut
 	hopH      = 26.0
 	headerH   = 44.0
 	arrowHead = 7.0
@@ -484,7 +485,7 @@ func (r *renderer) layout() {
 		r.laneX[i] = x
 		x += r.laneW[i] + laneGap
 	}
-	r.width = math.Max(x-laneGap+margin, 2*margin+math.Max(r.legendW, runes(t.Title)*11))
+	r.width = math.Max(x-laneGap+margin, 2*margin+max(r.legendW, runes(t.Title)*11, runes(t.Subtitle)*textW, minWidth))
 
 	y := margin + 22 // title baseline
 	if t.Subtitle != "" {
