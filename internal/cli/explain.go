@@ -101,7 +101,11 @@ func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *cex {
 			st.ctx = fs[len(fs)-1].name
 		}
 		if l.IRQ >= 0 {
-			fs = append(fs, frame{sim.IRQName(l.IRQ), t.SP})
+			sp := t.SP
+			if t.Status == sim.Waiting {
+				sp += 9 // WAI stacked the frame already
+			}
+			fs = append(fs, frame{sim.IRQName(l.IRQ), sp})
 		}
 		frames[l.Thread] = fs
 		c.steps = append(c.steps, st)
