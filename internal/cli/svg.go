@@ -247,7 +247,7 @@ func (b *svgBuilder) handlerLane(v int) int {
 	}
 	name := sim.IRQName(v)
 	ln := tracesvg.Lane{Kind: tracesvg.HandlerLane, Title: name + " handler",
-		Note: fmt.Sprintf("vector 0x%04X → %s", 0xFFC0+2*v, strings.Trim(b.sym(b.img.Vectors[v]), "<>"))} // the table starts at 0xFFC0
+		Note: fmt.Sprintf("vector 0x%04X → %s", isa.VectorAddr(v), strings.Trim(b.sym(b.img.Vectors[v]), "<>"))}
 	b.t.Lanes = append(b.t.Lanes, ln)
 	b.handler[v] = len(b.t.Lanes) - 1
 	return b.handler[v]
