@@ -306,7 +306,7 @@ func (c *cex) status(i int) string {
 	var parts []string
 	if v := c.viol; v != nil && v.Thread == i && c.threadPC(i) != t.PC {
 		what := "violated " + v.Kind.String() + " at this instruction"
-		if name, _, _ := c.img.CodeSymbolAt(t.PrevPC); strings.HasPrefix(name, "__mc_") {
+		if name, _, _ := c.img.CodeSymbolAt(t.PrevPC); strings.HasPrefix(name, loader.StubPrefix) {
 			what = fmt.Sprintf("violated %s at this call of %s", v.Kind, name)
 		}
 		parts = append(parts, fmt.Sprintf("%s (PC after it: %s)", what, symAddr(c.img, t.PC)))

@@ -115,26 +115,20 @@ type svgBuilder struct {
 	csEnter  []bool     // per step: a call of __mc_cs_enter
 	handler  map[int]int
 	frames   [][]frame
-	stubs    map[uint16]string // harness stub addresses
+	stubs    map[uint16]loader.Stub // harness stub addresses
 }
 
-// stubNames are the harness routines (DESIGN.md) whose memory effects the
-// drawing needs to know.
-var stubNames = []string{"__mc_nondet", "__mc_assume", "__mc_assert", "__mc_error",
-	"__mc_thread_create", "__mc_thread_exit", "__mc_yield", "__mc_lock",
-	"__mc_unlock", "__mc_atomic_begin", "__mc_atomic_end", "__mc_cs_enter", "__mc_cs_exit"}
-
-// stubAt reports whether the harness routine name has its stub at pc.
-func (b *svgBuilder) stubAt(name string, pc uint16) bool { return b.stubs[pc] == name }
+// stubAt reports whether the harness routine h has its stub at pc.
+func (b *svgBuilder) stubAt(h loader.Stub, pc uint16) bool { return b.stubs[pc] == h }
 
 // drawTrace replays labels and builds the picture's input.
 func drawTrace(img *loader.Image, m *sim.Machine, labels []sim.Label, subtitle string) *tracesvg.Trace {
 	states, v, err := search.Replay(m, labels)
 	final := states[len(states)-1]
-	b := &svgBuilder{img: img, m: m, t: &tracesvg.Trace{}, handler: map[int]int{}, stubs: map[uint16]string{}}
-	for _, n := range stubNames {
-		if s, ok := img.Lookup(n); ok && s.Kind != loader.SymSection && s.Kind != loader.SymFile {
-			b.stubs[s.Addr] = n
+	b := &svgBuilder{img: img, m: m, t: &tracesvg.Trace{}, handler: map[int]int{}, stubs: map[uint16]loader.Stub{}}
+	for h := loader.NoStub + 1; h < loader.NumStubs; h++ {
+		if a, ok := img.StubAddr(h); ok {
+			b.stubs[a] = h
 		}
 	}
 	for blk := 0; blk < 65536/sim.PageSize; blk++ {
@@ -375,12 +369,12 @@ func (b *svgBuilder) instruction(pre, post *sim.State, i int) (acc []access, isR
 		}
 	}
 	switch b.stubs[pc] {
-	case "__mc_lock", "__mc_unlock":
+	case loader.StubLock, loader.StubUnlock:
 		read(th.X)
 		return acc, false, false
-	case "__mc_cs_enter":
+	case loader.StubCSEnter:
 		return acc, false, true
-	case "":
+	case loader.NoStub:
 	default:
 		return acc, false, false
 	}
@@ -439,7 +433,7 @@ func (b *svgBuilder) ends(final *sim.State, v *sim.Violation) {
 			ln.End, ln.Alert = "waits in WAI", deadlock
 		case th.Status == sim.Stopped:
 			ln.End, ln.Alert = "stopped (STOP)", deadlock
-		case b.stubAt("__mc_lock", th.PC):
+		case b.stubAt(loader.StubLock, th.PC):
 			held := b.m.ReadMem(final, th.X)
 			ln.End = fmt.Sprintf("at __mc_lock of %s", b.addrName(th.X))
 			if held != 0 {
@@ -505,7 +499,7 @@ func (b *svgBuilder) highlight(final *sim.State, v *sim.Violation) {
 		b.t.Rule = "Highlighted: for each lock a blocked thread waits for, the last write to it in each lane."
 		for i := range final.Threads {
 			th := &final.Threads[i]
-			if th.Status == sim.Running && b.stubAt("__mc_lock", th.PC) {
+			if th.Status == sim.Running && b.stubAt(loader.StubLock, th.PC) {
 				involve(th.X, fmt.Sprintf("thread %d waits for this lock", i))
 			}
 		}
