@@ -244,3 +244,27 @@ func diffLines(want, got string) string {
 	}
 	return b.String()
 }
+
+// An S-record image with an nm file: its data symbols (types d and b)
+// name memory operands and are the variables shown at the violation.
+func TestNMDataSymbols(t *testing.T) {
+	nm := filepath.Join(t.TempDir(), "tick_torn.nm")
+	os.WriteFile(nm, []byte(`00000002 d budget
+00000003 b last
+00000005 b stack0
+00000000 d ticks
+0000d002 T __mc_assert
+0000d005 T __mc_thread_exit
+0000d00d T _start
+0000d016 t main
+0000d031 t ma_assert
+0000d036 t read_ticks
+0000d03d t toc1_isr
+`), 0o644)
+	out := run(t, ExitViolation, "check", "../../testdata/models/tick_torn.s19", "--symbols", nm, "--irq", "toc1", "-q")
+	for _, want := range []string{"ldaa 0x0 <ticks>  ", "ldab 0x1 <ticks+0x1>  ", "ticks   0x0000  0x0100 (256)", "last    0x0003  0x00FF (255)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
