@@ -262,7 +262,7 @@ func TestNMDataSymbols(t *testing.T) {
 0000d03d t toc1_isr
 `), 0o644)
 	out := run(t, ExitViolation, "check", "../../testdata/models/tick_torn.s19", "--symbols", nm, "--irq", "toc1", "-q")
-	for _, want := range []string{"ldaa 0x0 <ticks>  ", "ldab 0x1 <ticks+0x1>  ", "ticks   0x0000  0x0100 (256)", "last    0x0003  0x00FF (255)"} {
+	for _, want := range []string{"ldaa 0x0 <ticks>\n", "ldab 0x1 <ticks+0x1>\n", "ticks   0x0000  0x0100 (256)", "last    0x0003  0x00FF (255)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
