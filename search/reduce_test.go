@@ -23,6 +23,7 @@ import (
 // by exiting or looping back to its start (cycles).
 const (
 	stubBase   = 0xE000 // the harness stubs: one RTS each
+	subOrg     = 0xDC00 // three subroutines of one instruction and an RTS, then one of two
 	handlerOrg = 0xD800
 	sharedLo   = 0x00
 	lockByte   = 0x08
@@ -83,7 +84,11 @@ func body(r *rand.Rand, org uint16, n int, handler, irqs bool) []byte {
 		case 16:
 			p = []byte{0x4D, 0x26, 0} // tsta; bne forward (patched below)
 		case 17:
-			p = []byte{0x18, 0x30, 0x18, 0xE6, 0x00} // tsy; ldab 0,y
+			if r.IntN(2) == 0 {
+				p = []byte{0x18, 0x30, 0x18, 0xE6, 0x00} // tsy; ldab 0,y
+			} else {
+				p = []byte{0xBD, subOrg >> 8, subOrg & 0xFF + byte(3*r.IntN(3))} // jsr one of the subroutines
+			}
 		case 18:
 			if !handler {
 				p = append(append(jsr("__mc_atomic_begin"), 0x7C, 0x00, shared()), jsr("__mc_atomic_end")...)
@@ -120,8 +125,9 @@ func body(r *rand.Rand, org uint16, n int, handler, irqs bool) []byte {
 	return code
 }
 
-// randomProgram builds an image and the machine to check it on.
-func randomProgram(t *testing.T, r *rand.Rand) (*sim.Machine, string) {
+// randomProgram builds an image and the machines to check it on: plain,
+// and eliminating dead data.
+func randomProgram(t *testing.T, r *rand.Rand) (*sim.Machine, *sim.Machine, string) {
 	irqs := r.IntN(3) == 0
 	threads := 1 + r.IntN(2)
 	rom := make([]byte, 0x10000-0xD000)
@@ -145,6 +151,14 @@ func randomProgram(t *testing.T, r *rand.Rand) (*sim.Machine, string) {
 	for i := range stubs {
 		put(stubBase+2*uint16(i), []byte{0x39})
 	}
+	// The subroutines: at subOrg, subOrg+3 and subOrg+6; the last reads
+	// B and the flags, then falls into an RTS at subOrg+8 or makes up a
+	// return address (a foreign return: dead-data elimination must say).
+	sub := []byte{0x4F, 0x01, 0x39, 0x16, 0x01, 0x39, 0x1B, 0x24, 0x01, 0x39}
+	if r.IntN(4) == 0 {
+		sub = append(sub[:9], 0x18, 0xCE, 0xD0, 0x00, 0x18, 0x3C, 0x39) // ldy #0xD000; pshy; rts
+	}
+	put(subOrg, sub)
 	hooks := map[string]uint16{}
 	for _, s := range stubs {
 		hooks[s] = stubAddr(s)
@@ -160,12 +174,18 @@ func randomProgram(t *testing.T, r *rand.Rand) (*sim.Machine, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := sim.NewMachine(img, sim.Config{Entry: 0xD000, IRQs: irq, Preempt: sim.PreemptEvery,
-		Stacks: []sim.StackRange{{Thread: -1, Lo: 0x0100, Hi: 0x01FF}}})
+	cfg := sim.Config{Entry: 0xD000, IRQs: irq, Preempt: sim.PreemptEvery,
+		Stacks: []sim.StackRange{{Thread: -1, Lo: 0x0100, Hi: 0x01FF}}}
+	m, err := sim.NewMachine(img, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m, fmt.Sprintf("%d threads, irq %v, code %x / %x / %x", threads+1, irqs, main, rom[0x400:0x420], rom[0x600:0x620])
+	cfg.Dead = true
+	md, err := sim.NewMachine(img, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, md, fmt.Sprintf("%d threads, irq %v, code %x / %x / %x", threads+1, irqs, main, rom[0x400:0x420], rom[0x600:0x620])
 }
 
 // kinds is the set of violation kinds a search found.
@@ -178,19 +198,21 @@ func kinds(r *Result) map[sim.Kind]bool {
 }
 
 // TestReduceDifferential: on random multi-threaded programs, the search
-// with partial-order reduction finds exactly the kinds of violation the
-// plain search finds (with --all: every kind), and reaches the same
-// verdict when both are exhaustive; every counterexample it reports
-// replays; it never stores more states.
+// with partial-order reduction, and with it and dead-data elimination,
+// finds exactly the kinds of violation the plain search finds (with --all:
+// every kind), and reaches the same verdict when both are exhaustive;
+// every counterexample it reports replays; it never stores more states.
+// A program that makes up a return address is flagged by the machine
+// (ForeignReturns) instead, as the search then reports.
 func TestReduceDifferential(t *testing.T) {
 	n := 300
 	if testing.Short() {
 		n = 60
 	}
 	r := rand.New(rand.NewPCG(11, 12))
-	compared, reducedSome := 0, 0
+	compared, reducedSome, foreign, deadSmaller := 0, 0, 0, 0
 	for i := range n {
-		m, desc := randomProgram(t, r)
+		m, md, desc := randomProgram(t, r)
 		for _, strat := range []Strategy{BFS, DFS} {
 			opts := Options{Strategy: strat, All: true, MaxStates: 20000}
 			full := Run(context.Background(), m, opts)
@@ -198,6 +220,21 @@ func TestReduceDifferential(t *testing.T) {
 			red := Run(context.Background(), m, opts)
 			if full.Verdict == Incomplete || red.Verdict == Incomplete {
 				continue
+			}
+			dead := Run(context.Background(), md, opts)
+			switch {
+			case md.ForeignReturns() > 0:
+				foreign++
+			case dead.Verdict != full.Verdict || !maps.Equal(kinds(full), kinds(dead)):
+				t.Fatalf("program %d (%s), %s: --reduce none %s %v, por,dead %s %v", i, desc, strat, full.Verdict, kinds(full), dead.Verdict, kinds(dead))
+			case dead.Stats.StatesStored < red.Stats.StatesStored:
+				deadSmaller++
+			}
+			for _, f := range dead.Found {
+				_, v, err := Replay(md, f.Trace)
+				if err != nil || v == nil || v.Kind != f.Violation.Kind {
+					t.Fatalf("program %d (%s), %s: the %s counterexample of por,dead does not replay: %v, %v", i, desc, strat, f.Violation.Kind, v, err)
+				}
 			}
 			compared++
 			if red.Stats.Reduced > 0 {
@@ -217,7 +254,10 @@ func TestReduceDifferential(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d comparisons, %d with some reduction", compared, reducedSome)
+	t.Logf("%d comparisons, %d with some reduction, %d smaller with dead-data elimination, %d with foreign returns", compared, reducedSome, deadSmaller, foreign)
+	if foreign == 0 || deadSmaller < n/10 {
+		t.Errorf("the programs do not exercise dead-data elimination")
+	}
 	if compared < n || reducedSome < n/2 {
 		t.Errorf("%d comparisons of exhaustive runs, %d with some reduction: the programs do not exercise the reduction", compared, reducedSome)
 	}

@@ -357,7 +357,9 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			earlier = sn.Stats.Seconds // saved when Seconds was the total
 		}
 		resumed = st.n
+		st.canon = m.CanonicalKey
 	} else {
+		st.canon = m.CanonicalKey
 		init := m.Initial()
 		id, _ := st.insert(init, 0, sim.Label{})
 		f.push(node{s: init, id: id, key: key(init, 0)})

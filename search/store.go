@@ -39,6 +39,9 @@ import (
 // them), not by the store.
 type store struct {
 	compact bool
+	// canon, when not nil, is the key threads are numbered by
+	// (sim.Machine.CanonicalKey); nil is sim.Thread.Key.
+	canon func(*sim.Thread) sim.ThreadKey
 	gen     uint64 // tags pages with this store's intern ids
 
 	pages   []uint32 // open addressing on page contents' hashes: id+1, 0 empty
@@ -139,7 +142,13 @@ func (st *store) ThreadID(t *sim.Thread) uint32 {
 	if t.Tag>>32 == st.gen {
 		return uint32(t.Tag)
 	}
-	id := st.ctxs.intern(t.Key())
+	var k sim.ThreadKey
+	if st.canon != nil {
+		k = st.canon(t)
+	} else {
+		k = t.Key()
+	}
+	id := st.ctxs.intern(k)
 	t.Tag = st.gen<<32 | uint64(id)
 	return id
 }
@@ -153,6 +162,9 @@ func (st *store) PageID(p *sim.Page) uint32 {
 	p.Tag = st.gen<<32 | uint64(id)
 	return id
 }
+
+// ThreadKeyOf returns the key of context id (sim.Interner).
+func (st *store) ThreadKeyOf(id uint32) sim.ThreadKey { return st.ctxs.keys[id] }
 
 // LoadThread sets t's identity to context id's (sim.Resolver).
 func (st *store) LoadThread(t *sim.Thread, id uint32) bool {

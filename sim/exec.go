@@ -585,6 +585,9 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			slot := t.SP + 1
 			npc = x.pull16()
 			t.popShadow(slot)
+			if x.m.live != nil && x.m.retSite[npc/64]&(1<<(npc%64)) == 0 {
+				x.m.foreignReturns.Add(1)
+			}
 			ev = evSched
 		case isa.RTI:
 			ccr := x.pull8()

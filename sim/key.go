@@ -54,12 +54,16 @@ func (s *State) sched() [2]byte { return [2]byte{s.Atomic, s.AtomicDepth} }
 // An Interner numbers the parts that many states share — thread contexts
 // by their ThreadKey, pages by their contents — so that a state's key is a
 // short string of small numbers (SPIN's COLLAPSE compression). Equal keys
-// must get equal ids and different keys different ones; an interner may
+// must get equal ids and different keys different ones. The key an
+// interner numbers a thread by may be its canonical key
+// (Machine.CanonicalKey, which zeroes dead registers) rather than Key;
+// ThreadKeyOf returns it, so that a packed state keeps the rest. It may
 // cache a thread's or a page's id in its Tag field (the simulator clears
 // a thread's Tag whenever the thread changes, and a page reachable from a
 // kept state is never written again).
 type Interner interface {
 	ThreadID(t *Thread) uint32
+	ThreadKeyOf(id uint32) ThreadKey
 	PageID(p *Page) uint32
 }
 
@@ -161,7 +165,13 @@ func (s *State) AppendPacked(b []byte, in Interner) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
 	for i := range s.Threads {
 		t := &s.Threads[i]
-		b = binary.AppendUvarint(b, uint64(in.ThreadID(t)))
+		id := in.ThreadID(t)
+		// What the thread's key has beyond the key it is numbered by
+		// (dead registers, zeroed in a canonical key): usually nothing.
+		k, c := t.Key(), in.ThreadKeyOf(id)
+		b = binary.AppendUvarint(b, uint64(id))
+		b = binary.AppendUvarint(b, k[0]^c[0])
+		b = binary.AppendUvarint(b, k[1]^c[1])
 		b = binary.AppendUvarint(b, uint64(t.PrevPC))
 		b = binary.AppendUvarint(b, t.Cycles)
 		b = binary.AppendUvarint(b, uint64(t.Dropped))
@@ -209,6 +219,16 @@ func (s *State) Unpack(b []byte, npages int, r Resolver) error {
 		id := next()
 		if bad || id > 1<<32-1 || !r.LoadThread(t, uint32(id)) {
 			return fmt.Errorf("%w: thread %d has no context", ErrPacked, len(s.Threads)-1)
+		}
+		d0, d1 := next(), next()
+		if d0 != 0 || d1 != 0 {
+			tag, k := t.Tag, t.Key()
+			k = ThreadKey{k[0] ^ d0, k[1] ^ d1}
+			if bad || !k.Valid() {
+				return fmt.Errorf("%w: thread %d", ErrPacked, len(s.Threads)-1)
+			}
+			t.SetKey(k)
+			t.Tag = tag // the id is that of the key it is numbered by
 		}
 		if t.Status > Exited {
 			return fmt.Errorf("%w: thread %d has status %d", ErrPacked, len(s.Threads)-1, t.Status)

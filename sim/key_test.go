@@ -36,6 +36,8 @@ func (m *mapInterner) ThreadID(t *Thread) uint32 {
 	return id
 }
 
+func (m *mapInterner) ThreadKeyOf(id uint32) ThreadKey { return m.tkeys[id] }
+
 func (m *mapInterner) PageID(p *Page) uint32 {
 	id, ok := m.pages[p.Data]
 	if !ok {

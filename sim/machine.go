@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
@@ -64,6 +65,9 @@ type Config struct {
 	// Reach lists goal addresses (--reach): a thread arriving at one is a
 	// KindReach violation.
 	Reach []uint16
+	// Dead turns on dead-data elimination (see live.go): CanonicalKey
+	// zeroes the registers and CCR bits that are dead at a thread's PC.
+	Dead bool
 	// MaxRun bounds the instructions one thread runs back to back inside
 	// one transition when preemption is not at every instruction; the
 	// transition ends there (counted in Machine.RunBoundHits). Default 100000.
@@ -105,6 +109,13 @@ type Machine struct {
 	// HookAddr is the address of each harness stub (0 when absent).
 	HookAddr [loader.NumStubs]uint16
 	HasHook  [loader.NumStubs]bool
+
+	// live is what is live at each address (see live.go), nil without
+	// Config.Dead; retSite marks the return sites it assumes RTS goes to,
+	// and foreignReturns counts the returns anywhere else.
+	live           []uint16
+	retSite        [65536 / 64]uint64
+	foreignReturns atomic.Uint64
 }
 
 // NewMachine prepares an image for simulation.
@@ -199,6 +210,9 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 			m.HasHook[h] = true
 			m.code[a].hook = h
 		}
+	}
+	if cfg.Dead {
+		m.computeLiveness()
 	}
 	return m, nil
 }

@@ -93,7 +93,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.traceSVG, "trace-svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
 	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the symbolic engines are not available in this build)")
-	fs.StringVar(&o.reduce, "reduce", "por", reduceHelp)
+	fs.StringVar(&o.reduce, "reduce", "por,dead", reduceHelp)
 	fs.BoolVar(&o.compact, "hash-compact", false, "store 64-bit fingerprints only (less memory; a state may be missed with the printed probability)")
 	fs.BoolVar(&o.all, "all", false, "keep going after a violation and report each kind once")
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "properties not to report: "+strings.Join(sim.KindNames(), ", "))
@@ -121,6 +121,11 @@ type checkSetup struct {
 // setupCheck loads the firmware and builds the machine, the heuristic and
 // the search options from the flags; bench uses it for every run too.
 func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
+	por, dead, err := parseReduce(o.reduce)
+	if err != nil {
+		return nil, err
+	}
+	o.machine.Dead = dead
 	strat, err := search.ParseStrategy(o.strategy)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -153,9 +158,7 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 	}
 	opts := search.Options{Strategy: strat, Estimate: est, Seed: o.seed, MaxStates: o.maxStates,
 		Timeout: o.timeout, MaxMemory: o.maxMemory, Compact: o.compact, All: o.all, Ignore: ignore}
-	if opts.Reduce, err = parseReduce(o.reduce); err != nil {
-		return nil, err
-	}
+	opts.Reduce = por
 	opts.Key = machineKey(img, o)
 	props := propertiesOf(m, ignore)
 	props.Reductions = reductionsOf(&opts, m)
@@ -213,6 +216,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if opts.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
+	checkForeignReturns(m, res)
 	var first *search.Found
 	if len(res.Found) > 0 {
 		first = &res.Found[0]
@@ -374,12 +378,13 @@ func shortFile(f string) string {
 // that a saved frontier is only resumed on the same machine.
 func machineKey(img *loader.Image, o *checkOptions) string {
 	mem := img.Memory()
-	por, _ := parseReduce(o.reduce)
+	por, dead, _ := parseReduce(o.reduce)
 	flags, _ := json.Marshal(struct {
 		L      loadFlags
 		M      machineFlags
 		Reduce bool `json:",omitempty"`
-	}{o.load, o.machine, por})
+		Dead   bool `json:",omitempty"`
+	}{o.load, o.machine, por, dead})
 	return fmt.Sprintf("%s (image %016x, flags %016x)", img.Path, xxhash.Sum64(mem[:]), xxhash.Sum64(flags))
 }
 

@@ -21,6 +21,9 @@ type machineFlags struct {
 	Entry   string   `json:"entry,omitempty"`
 	Reach   []string `json:"reach,omitempty"`
 	MaxRun  int      `json:"max_run,omitempty"`
+	// Dead is --reduce dead (check's flag, not the machine's behaviour:
+	// a trace replays the same without it).
+	Dead bool `json:"-"`
 }
 
 func (f *machineFlags) register(fs *pflag.FlagSet, preemptDefault string) {
@@ -42,6 +45,7 @@ func (f *machineFlags) config(img *loader.Image) (sim.Config, error) {
 	}
 	cfg.IRQs = f.IRQ
 	cfg.MaxRun = f.MaxRun
+	cfg.Dead = f.Dead
 	cfg.Entry = img.Entry
 	for _, in := range f.Input {
 		a, vals, _ := strings.Cut(in, "=")
