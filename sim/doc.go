@@ -35,8 +35,8 @@
 // I/O registers) in 64-byte pages shared between states until written
 // (copy on write), and the scheduler's flags. Equal states have equal
 // hashes: Hash and Equal cover the registers, the top of each thread's
-// stack, its status and critical-section depth, the atomic-section owner,
-// and memory. Cycle counts, the shadow call stack and the previous PC are
+// stack, its status and critical-section depth, the atomic-section owner
+// and its nesting depth, and memory. Cycle counts, the shadow call stack and the previous PC are
 // bookkeeping outside the identity; nothing the simulator decides depends
 // on them. Read-only memory is not part of a state.
 //
