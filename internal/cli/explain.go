@@ -92,6 +92,9 @@ func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *cex {
 		if i+1 < len(states) {
 			st.after = states[i+1]
 		}
+		if l.Thread < 0 || l.Thread >= len(st.before.Threads) {
+			break // the step that did not replay: no such thread
+		}
 		t := &st.before.Threads[l.Thread]
 		fs := frames[l.Thread]
 		for len(fs) > 0 && t.SP >= fs[len(fs)-1].sp {
