@@ -193,8 +193,8 @@ func (s *State) AppendPacked(b []byte, in Interner) []byte {
 var ErrPacked = errors.New("not a packed state")
 
 // Unpack makes s the state AppendPacked wrote into b, for a machine whose
-// states have npages pages (any number if npages < 0); its pages are the resolver's, which no state
-// writes (s is frozen). Bytes that AppendPacked did not write give an
+// states have npages pages (any number if npages < 0); its pages are the
+// resolver's, which no state writes (s is frozen). Bytes that AppendPacked did not write give an
 // error wrapping ErrPacked, never a state the simulator could not run.
 func (s *State) Unpack(b []byte, npages int, r Resolver) error {
 	at := 0

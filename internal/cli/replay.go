@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hc11mc/hc11mc/sim"
 )
 
 func newReplay(stdout, stderr io.Writer) *cobra.Command {
@@ -41,25 +40,9 @@ Exit codes: 1 the violation is reproduced, 4 it is not (a bug in hc11mc),
 }
 
 func runReplay(path string, stdout io.Writer, o replayOptions) error {
-	tf, err := readTrace(path)
+	tf, img, m, labels, err := loadTrace(path)
 	if err != nil {
 		return err
-	}
-	img, err := tf.Load.load(tf.Firmware, tf.Machine.Entry, false)
-	if err != nil {
-		return err
-	}
-	m, err := newMachine(img, &tf.Machine)
-	if err != nil {
-		return err
-	}
-	var labels []sim.Label
-	for i := range tf.Steps {
-		l, err := tf.Steps[i].label()
-		if err != nil {
-			return usagef("%s: step %d: %v", path, i+1, err)
-		}
-		labels = append(labels, l)
 	}
 	ws, err := parseWatch(img, o.watch)
 	if err != nil {

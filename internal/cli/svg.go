@@ -65,25 +65,9 @@ func writeTraceSVG(path string, img *loader.Image, m *sim.Machine, labels []sim.
 // replaySVG draws the counterexample in the trace file tracePath into
 // svgPath (replay --svg).
 func replaySVG(tracePath, svgPath string) error {
-	tf, err := readTrace(tracePath)
+	_, img, m, labels, err := loadTrace(tracePath)
 	if err != nil {
 		return err
-	}
-	img, err := tf.Load.load(tf.Firmware, tf.Machine.Entry, false)
-	if err != nil {
-		return err
-	}
-	m, err := newMachine(img, &tf.Machine)
-	if err != nil {
-		return err
-	}
-	var labels []sim.Label
-	for i := range tf.Steps {
-		l, err := tf.Steps[i].label()
-		if err != nil {
-			return usagef("%s: step %d: %v", tracePath, i+1, err)
-		}
-		labels = append(labels, l)
 	}
 	if err := writeTraceSVG(svgPath, img, m, labels, "replay of "+filepath.Base(tracePath)); err != nil {
 		return usagef("--svg: %v", err)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -110,4 +111,30 @@ func (tf *traceFile) locate(tracePath string) {
 			tf.FromTrace = filepath.ToSlash(rel)
 		}
 	}
+}
+
+// loadTrace reads the trace file at path and builds what replaying it
+// needs: the image and the machine it was found on, and its labels.
+func loadTrace(path string) (*traceFile, *loader.Image, *sim.Machine, []sim.Label, error) {
+	tf, err := readTrace(path)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	img, err := tf.Load.load(tf.Firmware, tf.Machine.Entry, false)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	m, err := newMachine(img, &tf.Machine)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	var labels []sim.Label
+	for i := range tf.Steps {
+		l, err := tf.Steps[i].label()
+		if err != nil {
+			return nil, nil, nil, nil, usagef("%s: step %d: %v", path, i+1, err)
+		}
+		labels = append(labels, l)
+	}
+	return tf, img, m, labels, nil
 }
