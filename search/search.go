@@ -27,7 +27,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"time"
 
 	"github.com/hc11mc/hc11mc/internal/prefetch"
@@ -73,7 +72,7 @@ type Options struct {
 	Seed      uint64
 	MaxStates int           // stop after this run stores this many states (0: no bound); see Resume
 	Timeout   time.Duration // this run's time; 0: none
-	MaxMemory int64         // bytes; 0: none
+	MaxMemory int64         // bytes the process may hold (see memory.go); 0: none
 	Compact   bool          // hash compaction
 	All       bool          // keep going after a violation, reporting each kind once
 	// Reduce turns on partial-order reduction: where the machine offers
@@ -83,6 +82,12 @@ type Options struct {
 	Reduce   bool
 	Ignore   map[sim.Kind]bool
 	Progress func(Progress) // called about once a second
+
+	// SaveReserve keeps room under MaxMemory to save the frontier
+	// (Result.SaveFrontier) when a limit stops the search, and to resume
+	// it under the same limit: the search then stops when it holds four
+	// fifths of MaxMemory (see memory.go).
+	SaveReserve bool
 
 	// Resume continues the search saved by Result.SaveFrontier instead of
 	// starting from the initial state; Key must be the key it was saved
@@ -311,6 +316,7 @@ var packAbove = 1 << 16
 // Run searches the states of m reachable from its initial state.
 func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	start := time.Now()
+	defer setGCLimit(opts.MaxMemory)() // from the start: a resumed search's load makes garbage
 	res := &Result{Covered: map[uint16]bool{}}
 	st := newStore(opts.Compact)
 	f := newFrontier(&opts)
@@ -369,6 +375,8 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	var par sim.ParentKey
 	var covered [65536]bool
 	var peak int64
+	mw := memWatch{save: opts.SaveReserve}
+	mw.start(st, f)
 	lastCheck := time.Now()
 	var deadline time.Time
 	if opts.Timeout > 0 {
@@ -392,7 +400,8 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		if b := st.bytes(); b > peak {
 			peak = b
 		}
-		res.Stats.PeakMemory = max(peak, heapBytes())
+		mem, _ := memoryInUse()
+		res.Stats.PeakMemory = max(peak, mem)
 		if opts.Compact {
 			n := float64(st.n)
 			res.Omission = n * n / 2 / math.Pow(2, 64)
@@ -534,16 +543,19 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			if !deadline.IsZero() && now.After(deadline) {
 				return finish(Incomplete, fmt.Sprintf("--timeout %v", opts.Timeout))
 			}
-			if now.Sub(lastCheck) >= time.Second || opts.MaxMemory > 0 && res.Stats.StatesExpanded&16383 == 0 {
-				lastCheck = now
-				mem := heapBytes()
+			progress := now.Sub(lastCheck) >= time.Second
+			if progress || opts.MaxMemory > 0 {
+				mem, free := memoryInUse()
 				peak = max(peak, mem)
-				if opts.MaxMemory > 0 && mem > opts.MaxMemory {
+				if opts.MaxMemory > 0 && mw.need(st, f, mem-free) > opts.MaxMemory {
 					return finish(Incomplete, fmt.Sprintf("--max-memory %d bytes", opts.MaxMemory))
 				}
-				if opts.Progress != nil {
-					opts.Progress(Progress{Stored: st.n, Expanded: res.Stats.StatesExpanded, Depth: res.Stats.MaxDepth,
-						Frontier: f.len(), Memory: mem, Elapsed: now.Sub(start)})
+				if progress {
+					lastCheck = now
+					if opts.Progress != nil {
+						opts.Progress(Progress{Stored: st.n, Expanded: res.Stats.StatesExpanded, Depth: res.Stats.MaxDepth,
+							Frontier: f.len(), Memory: mem, Elapsed: now.Sub(start)})
+					}
 				}
 			}
 		} else if opts.MaxStates > 0 && st.n-resumed >= opts.MaxStates {
@@ -554,10 +566,4 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		return finish(Violated, "")
 	}
 	return finish(Verified, "")
-}
-
-func heapBytes() int64 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
 }

@@ -147,8 +147,8 @@ func TestResume(t *testing.T) {
 	}
 	// A file that passes the checksum but does not hold together is
 	// refused too, never followed into a panic.
-	var good snapshot
-	if err := gob.NewDecoder(bytes.NewReader(saved.Bytes()[:saved.Len()-8])).Decode(&good); err != nil {
+	good, err := readSnapshot(bytes.NewReader(saved.Bytes()))
+	if err != nil {
 		t.Fatal(err)
 	}
 	entry := slices.IndexFunc(good.Table, func(e uint64) bool { return e != 0 })
@@ -170,11 +170,11 @@ func TestResume(t *testing.T) {
 		{"page id", func(sn *snapshot) { sn.Frontier[0].Packed = append(sn.Frontier[0].Packed, 0x80, 0x80, 0x40) }},
 		{"no state", func(sn *snapshot) { sn.Frontier[0].Packed = nil }},
 	} {
-		var sn snapshot
-		if err := gob.NewDecoder(bytes.NewReader(saved.Bytes()[:saved.Len()-8])).Decode(&sn); err != nil {
+		sn, err := readSnapshot(bytes.NewReader(saved.Bytes()))
+		if err != nil {
 			t.Fatal(err)
 		}
-		bad.f(&sn)
+		bad.f(sn)
 		var buf bytes.Buffer
 		if err := sn.write(&buf); err != nil {
 			t.Fatal(err)

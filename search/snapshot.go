@@ -2,7 +2,6 @@ package search
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"encoding/gob"
 	"fmt"
@@ -38,6 +37,10 @@ type snapshot struct {
 	Seq      uint64
 	Reported []sim.Kind
 	Covered  []uint16 // the PCs of the states expanded so far
+
+	// The lengths of PageDat, Ctxs, Arena, Table and Frontier, which
+	// follow the rest in pieces (see write).
+	NPageDat, NCtxs, NArena, NTable, NFrontier int
 }
 
 type savedNode struct {
@@ -48,7 +51,7 @@ type savedNode struct {
 	Trail      []sim.Label // compact mode
 }
 
-const snapshotVersion = 5
+const snapshotVersion = 6
 
 // save writes the search's state.
 func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool, covered map[uint16]bool) error {
@@ -80,12 +83,49 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 	return sn.write(w)
 }
 
-// write encodes sn, followed by the xxhash of the encoding, so that a
-// damaged or truncated file is refused rather than resumed into nonsense.
+// A snapshot is written as a stream of gob messages: first the snapshot
+// without its five large slices but with their lengths, then the slices
+// in pieces (the arena a chunk at a time), then the xxhash of all of it,
+// so that a damaged or truncated file is refused rather than resumed into
+// nonsense. Gob encodes and decodes a message whole, in memory: in one
+// message, a snapshot as large as the search took that much memory again
+// to write, and again to read (and gob refuses messages of a few GiB);
+// in pieces, writing and reading take a piece more than the search held.
+const (
+	piecePages   = 1 << 12 // pages of PageDat per message
+	pieceCtxs    = 1 << 14 // thread contexts of Ctxs per message
+	pieceTable   = 1 << 16 // entries of Table per message
+	pieceNodes   = 1 << 12 // frontier states per message
+	maxPieceHint = 1 << 24 // the most elements a length read from a file reserves room for
+)
+
+// write encodes sn as described above.
 func (sn *snapshot) write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	sum := xxhash.New()
-	if err := gob.NewEncoder(io.MultiWriter(bw, sum)).Encode(sn); err != nil {
+	enc := gob.NewEncoder(io.MultiWriter(bw, sum))
+	hdr := *sn
+	hdr.PageDat, hdr.Ctxs, hdr.Arena, hdr.Table, hdr.Frontier = nil, nil, nil, nil, nil
+	hdr.NPageDat, hdr.NCtxs, hdr.NArena, hdr.NTable, hdr.NFrontier = len(sn.PageDat), len(sn.Ctxs), len(sn.Arena), len(sn.Table), len(sn.Frontier)
+	err := enc.Encode(&hdr)
+	if err == nil {
+		err = putPieces(enc, sn.PageDat, piecePages)
+	}
+	if err == nil {
+		err = putPieces(enc, sn.Ctxs, pieceCtxs)
+	}
+	for _, c := range sn.Arena {
+		if err == nil {
+			err = enc.Encode(c)
+		}
+	}
+	if err == nil {
+		err = putPieces(enc, sn.Table, pieceTable)
+	}
+	if err == nil {
+		err = putPieces(enc, sn.Frontier, pieceNodes)
+	}
+	if err != nil {
 		return err
 	}
 	if _, err := bw.Write(binary.LittleEndian.AppendUint64(nil, sum.Sum64())); err != nil {
@@ -94,31 +134,122 @@ func (sn *snapshot) write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// load reads a snapshot and rebuilds the store and the frontier.
-func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier, *snapshot, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if len(data) < 8 {
-		return nil, nil, nil, fmt.Errorf("not a saved frontier: %d bytes", len(data))
-	}
-	body := data[:len(data)-8]
-	if binary.LittleEndian.Uint64(data[len(body):]) != xxhash.Sum64(body) {
-		// Files of version 3 and before had no checksum: name their
-		// version rather than call them damaged.
-		var old snapshot
-		if gob.NewDecoder(bytes.NewReader(data)).Decode(&old) == nil && old.Version != snapshotVersion {
-			return nil, nil, nil, fmt.Errorf("saved frontier of version %d; this hc11mc reads version %d", old.Version, snapshotVersion)
+// putPieces encodes s in messages of at most n elements.
+func putPieces[T any](enc *gob.Encoder, s []T, n int) error {
+	for len(s) > 0 {
+		k := min(n, len(s))
+		if err := enc.Encode(s[:k]); err != nil {
+			return err
 		}
-		return nil, nil, nil, fmt.Errorf("not a saved frontier, or a damaged one: its checksum does not match")
+		s = s[k:]
 	}
+	return nil
+}
+
+// getPieces decodes the messages putPieces wrote for count elements.
+func getPieces[T any](dec *gob.Decoder, count int) ([]T, error) {
+	s := make([]T, 0, min(count, maxPieceHint))
+	for len(s) < count {
+		var piece []T
+		if err := dec.Decode(&piece); err != nil {
+			return nil, err
+		}
+		if len(piece) == 0 || len(piece) > count-len(s) {
+			return nil, fmt.Errorf("a piece of %d elements where %d are left", len(piece), count-len(s))
+		}
+		s = append(s, piece...)
+	}
+	return s, nil
+}
+
+// hashReader hashes what gob reads through it. It is an io.ByteReader, so
+// gob reads no further than its messages, and the checksum after them is
+// left to read.
+type hashReader struct {
+	r   *bufio.Reader
+	sum *xxhash.Digest
+}
+
+func (h *hashReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	h.sum.Write(p[:n])
+	return n, err
+}
+
+func (h *hashReader) ReadByte() (byte, error) {
+	b, err := h.r.ReadByte()
+	if err == nil {
+		h.sum.Write([]byte{b})
+	}
+	return b, err
+}
+
+// readSnapshot reads what write wrote and checks the checksum; a file of
+// another version is named by its version.
+func readSnapshot(r io.Reader) (*snapshot, error) {
+	hr := &hashReader{r: bufio.NewReaderSize(r, 1<<16), sum: xxhash.New()}
+	dec := gob.NewDecoder(hr)
 	var sn snapshot
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&sn); err != nil {
-		return nil, nil, nil, fmt.Errorf("not a saved frontier: %v", err)
+	if err := dec.Decode(&sn); err != nil {
+		if err == io.EOF {
+			return nil, fmt.Errorf("not a saved frontier: the file is empty")
+		}
+		return nil, fmt.Errorf("not a saved frontier, or a damaged one: %v", err)
 	}
 	if sn.Version != snapshotVersion {
-		return nil, nil, nil, fmt.Errorf("saved frontier of version %d; this hc11mc reads version %d", sn.Version, snapshotVersion)
+		return nil, fmt.Errorf("saved frontier of version %d; this hc11mc reads version %d", sn.Version, snapshotVersion)
+	}
+	for _, n := range []int{sn.NPageDat, sn.NCtxs, sn.NArena, sn.NTable, sn.NFrontier} {
+		if n < 0 || n > 1<<40 {
+			return nil, fmt.Errorf("not a saved frontier, or a damaged one: a length of %d", n)
+		}
+	}
+	if sn.NArena >= maxChunks {
+		return nil, fmt.Errorf("not a saved frontier, or an inconsistent one: %d arena chunks", sn.NArena)
+	}
+	var err error
+	damaged := func(e error) error {
+		if e == io.EOF || e == io.ErrUnexpectedEOF {
+			return fmt.Errorf("not a saved frontier, or a damaged one: it is cut short")
+		}
+		return fmt.Errorf("not a saved frontier, or a damaged one: %v", e)
+	}
+	if sn.PageDat, err = getPieces[[sim.PageSize]byte](dec, sn.NPageDat); err != nil {
+		return nil, damaged(err)
+	}
+	if sn.Ctxs, err = getPieces[sim.ThreadKey](dec, sn.NCtxs); err != nil {
+		return nil, damaged(err)
+	}
+	sn.Arena = make([][]byte, sn.NArena)
+	for i := range sn.Arena {
+		if err := dec.Decode(&sn.Arena[i]); err != nil {
+			return nil, damaged(err)
+		}
+	}
+	if sn.Table, err = getPieces[uint64](dec, sn.NTable); err != nil {
+		return nil, damaged(err)
+	}
+	if sn.Frontier, err = getPieces[savedNode](dec, sn.NFrontier); err != nil {
+		return nil, damaged(err)
+	}
+	var tail [8]byte
+	if _, err := io.ReadFull(hr.r, tail[:]); err != nil {
+		return nil, damaged(err)
+	}
+	if binary.LittleEndian.Uint64(tail[:]) != hr.sum.Sum64() {
+		return nil, fmt.Errorf("not a saved frontier, or a damaged one: its checksum does not match")
+	}
+	if _, err := hr.r.ReadByte(); err != io.EOF {
+		return nil, fmt.Errorf("not a saved frontier, or a damaged one: bytes after its checksum")
+	}
+	return &sn, nil
+}
+
+// load reads a snapshot and rebuilds the store and the frontier.
+func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier, *snapshot, error) {
+	sn, err := readSnapshot(r)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	if sn.Key != key {
 		return nil, nil, nil, fmt.Errorf("the frontier was saved for another firmware or other machine flags (saved for %s)", sn.Key)
@@ -150,18 +281,28 @@ func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier,
 		}
 	}
 	f := newFrontier(opts)
+	// Every state is unpacked, to check it; beyond packAbove of them,
+	// as in the search, the frontier keeps them packed (but depth-first).
+	scratch := &sim.State{}
 	for i, sv := range sn.Frontier {
 		s := &sim.State{}
+		packed := i >= packAbove && opts.Strategy != DFS
+		if packed {
+			s = scratch
+		}
 		if err := s.Unpack(sv.Packed, pages, st); err != nil {
 			return nil, nil, nil, fmt.Errorf("not a saved frontier, or an inconsistent one: frontier state %d: %v", i, err)
 		}
 		n := node{s: s, id: sv.ID, depth: sv.Depth, key: sv.Key, seq: sv.Seq}
+		if packed {
+			n.s, n.packed = nil, sv.Packed
+		}
 		for _, l := range sv.Trail {
 			n.trail = &trail{parent: n.trail, label: l}
 		}
 		f.push(n)
 	}
-	return st, f, &sn, nil
+	return st, f, sn, nil
 }
 
 // check verifies what a resumed search would otherwise trust (the checksum

@@ -74,7 +74,9 @@ with its firmware, its check flags, the expected verdict and, where the model
 is one of the paper's, its row of Rungta & Mercer's Table 1. It runs every
 model under every strategy and prints the states generated before the error
 (Table 1) and the time taken (Table 2), with the paper's figures beside ours,
-then trace lengths and peak memory.
+then trace lengths and peak memory. Each run stops at --max-states, at
+--timeout, and at check's default memory limit (see check --help) unless
+the model's flags give --max-memory.
 
 Strategies are SEARCH or SEARCH+HEURISTIC: bfs, dfs, random, best+fsm,
 best+efsm, best+aicfg, astar+efsm, ... Random runs use seeds 1..--runs and

@@ -45,6 +45,11 @@ type checkOptions struct {
 	saveTo    string
 	resume    string
 	goalMem   []string
+
+	// maxMemorySet says --max-memory was given; memoryNote says what its
+	// default is a share of.
+	maxMemorySet bool
+	memoryNote   string
 }
 
 func newCheck(stdout, stderr io.Writer) *cobra.Command {
@@ -59,6 +64,12 @@ first violation with a counterexample that replay re-executes.
 Properties, all on where the harness makes them meaningful: assert, error,
 deadlock, mutex, unlock, illegal-opcode, rom-write, unmapped, stack (with
 --stack), reach (with --reach: a goal, not an error).
+
+Limits: --max-states, --timeout, and --max-memory, which has a default: a
+search that grows without bound stops with the incomplete report when it
+would hold more than 75% of this machine's memory (or of its cgroup's
+limit), before the kernel kills it. With --resume, --max-states and
+--timeout count this run only.
 
 Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 2 bad usage or input, 3 incomplete (a limit stopped the search).`,
@@ -88,7 +99,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	uintVar(fs, &o.seed, nil, "seed", 1, 0, math.MaxUint64, "seed for --search random")
 	countVar(fs, &o.maxStates, "max-states", 0, 0, math.MaxInt, "stop after this run stores N states (0: no bound); with --resume, N more than the saved search had")
 	durationVar(fs, &o.timeout, "timeout", 0, "stop after this run has taken this long, e.g. 30s, 5m (0: no limit); with --resume the earlier runs' time does not count")
-	fs.Var(&sizeValue{p: &o.maxMemory}, "max-memory", "stop when the search's memory passes SIZE: "+sizeForms)
+	o.registerMaxMemory(fs)
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
 	fs.StringVar(&o.traceSVG, "trace-svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
@@ -204,12 +215,14 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "note: %s\n", note)
 		}
 	}
+	opts.SaveReserve = o.saveTo != ""
 	res := search.Run(ctx, m, opts)
+	res.Limit = o.memoryLimit(res.Limit)
 	if res.Err != nil {
 		return usagef("--resume %s: %v", o.resume, res.Err)
 	}
 	if o.saveTo != "" && res.Verdict == search.Incomplete {
-		if err := saveFrontier(o.saveTo, res); err != nil {
+		if err := withGCLimit(opts.MaxMemory, func() error { return saveFrontier(o.saveTo, res) }); err != nil {
 			return usagef("--save-frontier: %v", err)
 		}
 	}

@@ -3,10 +3,15 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/internal/memlimit"
 )
 
 // usageLine runs hc11mc and returns its exit code and its one line of
@@ -242,5 +247,54 @@ func TestResumeLimitsApplyToThisRun(t *testing.T) {
 	Main([]string{"check", img, "--irq", "toc1", "--search", "bfs", "--max-states", "10", "--resume", fr2}, nil, &out, &errb)
 	if !strings.Contains(out.String(), "in all runs") {
 		t.Errorf("the resumed run's report does not give the time of all runs:\n%s", out.String())
+	}
+}
+
+// heldMemory is the memory the Go runtime holds, less free heap.
+func heldMemory() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64())
+}
+
+// With no --max-memory, a search that grows without bound stops at the
+// default share of the machine's memory, with the usual report (exit 3),
+// and saves its frontier, which resumes under the same default. The
+// machine is made small for the test: 64 MiB more than this process holds,
+// over the share.
+func TestDefaultMemoryLimit(t *testing.T) {
+	debug.FreeOSMemory()
+	machine := (heldMemory() + 64<<20) / memlimit.Share * 100
+	defer func(d func() memlimit.Info) { detectMemory = d }(detectMemory)
+	detectMemory = func() memlimit.Info { return memlimit.Info{Physical: machine} }
+	def := memlimit.Info{Physical: machine}.Default()
+
+	var out, errb bytes.Buffer
+	if code := Main([]string{"check", "--help"}, nil, &out, &errb); code != 0 ||
+		!strings.Contains(out.String(), fmt.Sprintf("default: %d%% of this machine's memory, %s here", memlimit.Share, formatSize(def))) {
+		t.Errorf("check --help does not give the default memory limit:\n%s", out.String())
+	}
+
+	img := "../../testdata/models/irq_counter.elf"
+	args := []string{"check", img, "--irq", "toc1", "--search", "bfs", "--timeout", "60s"}
+	r := checkResumeJSON(t, append(args, "--json")...)
+	if !strings.Contains(r.Limit, "--max-memory "+formatSize(def)) || !strings.Contains(r.Limit, "machine's memory") {
+		t.Errorf("limit %q, want the default memory limit, %s", r.Limit, formatSize(def))
+	}
+
+	fr := filepath.Join(t.TempDir(), "frontier")
+	out.Reset()
+	errb.Reset()
+	debug.FreeOSMemory()
+	code := Main(append(args, "--save-frontier", fr), nil, &out, &errb)
+	text := out.String()
+	if code != ExitIncomplete || !strings.Contains(text, "incomplete") || !strings.Contains(text, "stopped by --max-memory") ||
+		!strings.Contains(text, "covered:") || !strings.Contains(text, "frontier saved to "+fr) {
+		t.Errorf("exit %d, stderr %q, report:\n%s", code, errb.String(), text)
+	}
+	debug.FreeOSMemory()
+	more := checkResumeJSON(t, append(args, "--resume", fr, "--max-states", "1000", "--json")...)
+	if !strings.Contains(more.Limit, "--max-states") {
+		t.Errorf("resumed under the default memory limit: %+v", more)
 	}
 }

@@ -1,0 +1,59 @@
+package search
+
+import (
+	"context"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// endless is a machine whose search never ends: a timer interrupt counts
+// in 32 bits, so every state is new.
+func endless(t *testing.T) *sim.Machine {
+	t.Helper()
+	img, err := loader.Load("../testdata/models/irq_counter.elf", loader.Options{})
+	if err != nil {
+		t.Skip(err)
+	}
+	m, err := sim.NewMachine(img, sim.Config{Entry: img.Entry, IRQs: []string{"toc1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// A search with a memory limit stops itself near it, having measured what
+// the process holds, and leaves the garbage collector's limit as it was;
+// with room kept for saving and resuming the frontier it stops earlier.
+func TestMaxMemory(t *testing.T) {
+	m := endless(t)
+	debug.FreeOSMemory()
+	held, _ := memoryInUse()
+	limit := held + 96<<20
+	gcBefore := debug.SetMemoryLimit(-1)
+	res := Run(context.Background(), m, Options{Strategy: BFS, MaxMemory: limit})
+	if gcAfter := debug.SetMemoryLimit(-1); gcAfter != gcBefore {
+		t.Errorf("the GC's memory limit was %d before the search, %d after", gcBefore, gcAfter)
+	}
+	if res.Verdict != Incomplete || !strings.HasPrefix(res.Limit, "--max-memory") {
+		t.Fatalf("verdict %v, limit %q", res.Verdict, res.Limit)
+	}
+	st := res.Stats
+	t.Logf("limit %d MiB: %d states, peak %d MiB, store %d MiB", limit>>20, st.StatesStored, st.PeakMemory>>20, st.StoreBytes>>20)
+	if st.PeakMemory > limit+limit/20 {
+		t.Errorf("peak memory %d MiB, limit %d MiB", st.PeakMemory>>20, limit>>20)
+	}
+	if st.PeakMemory < limit/2 || st.StatesStored < 100000 {
+		t.Errorf("stopped early: %d states, peak %d MiB of %d MiB", st.StatesStored, st.PeakMemory>>20, limit>>20)
+	}
+	res = nil
+	debug.FreeOSMemory()
+	held, _ = memoryInUse()
+	saving := Run(context.Background(), m, Options{Strategy: BFS, MaxMemory: held + 96<<20, SaveReserve: true})
+	if saving.Verdict != Incomplete || saving.Stats.StatesStored > st.StatesStored*9/10 || saving.Stats.StatesStored < st.StatesStored/2 {
+		t.Errorf("with room to save: %d states (%q), without %d", saving.Stats.StatesStored, saving.Limit, st.StatesStored)
+	}
+}
