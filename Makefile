@@ -5,11 +5,11 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test demo tools lint bench objdump-diff results testdata clean
+.PHONY: all build test demo tools z3 lint bench objdump-diff results testdata clean
 
 all: build
 
-build:
+build: z3
 	$(GO) build -o $(BIN) ./cmd/hc11mc
 
 ## test: the whole suite (the README's test command; CI runs it)
@@ -23,8 +23,21 @@ test: tools
 demo: build
 	./$(BIN) check testdata/examples/philosophers.elf; test $$? -eq 1
 
-## tools: install the GNU binutils for the 68HC11 and Graphviz (tests that need them skip without)
-tools:
+## z3: the Z3 library and headers (libz3-dev) the symbolic engine links; nothing builds without them
+z3:
+	@if [ ! -f /usr/include/z3.h ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing libz3-dev"; \
+	    (apt-get install -y -qq libz3-dev >/dev/null 2>&1 || \
+	     (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq libz3-dev >/dev/null 2>&1)) || \
+	     { echo "could not install libz3-dev: package symbolic cannot be built"; exit 1; }; \
+	  else \
+	    echo "missing libz3-dev (z3.h); to build: sudo apt-get install libz3-dev"; exit 1; \
+	  fi; \
+	fi
+
+## tools: libz3-dev, then the GNU binutils for the 68HC11 and Graphviz (tests that need them skip without)
+tools: z3
 	@missing=""; \
 	command -v m68hc11-objdump >/dev/null 2>&1 || missing="$$missing binutils-m68hc1x"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
