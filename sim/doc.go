@@ -76,10 +76,7 @@
 //   - SWI and illegal opcodes (TEST included, outside test modes) trap
 //     through their vectors when the image installs them; otherwise they
 //     are illegal-opcode violations.
-//   - --preempt shared counts as shared every access to writable memory
-//     outside the thread's own live stack (from SP+1 to the top of its
-//     stack).
-//   - Under calls, yield and shared preemption a transition runs one thread
+//   - Under calls and yield preemption a transition runs one thread
 //     to its next scheduling point, but at most Config.MaxRun instructions
 //     (then the search continues from there and the cut is counted), and a
 //     nondeterministic choice always ends a transition, so a label carries

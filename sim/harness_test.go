@@ -910,7 +910,6 @@ func TestReplay(t *testing.T) {
 		}},
 		{"locks", func() *Machine { return harnessMachine(t, lockProg(), nil, Config{}) }},
 		{"locks-calls", func() *Machine { return harnessMachine(t, lockProg(), nil, Config{Preempt: PreemptCalls}) }},
-		{"locks-shared", func() *Machine { return harnessMachine(t, lockProg(), nil, Config{Preempt: PreemptShared}) }},
 		{"irq", func() *Machine {
 			return irqMachine(t, cat(insLDS, b(0x0E), b(0x7C, 0x00, 0x51), b(0x3E), b(0x20, 0xF9)), Config{})
 		}},
@@ -961,32 +960,6 @@ func TestReplay(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestPreemptShared(t *testing.T) {
-	code := cat(insLDS, // D000
-		b(0x86, 0x01),       // D003 ldaa #1
-		b(0x36),             // D005 psha: the thread's own stack
-		b(0x30),             // D006 tsx
-		b(0xE6, 0x00),       // D007 ldab 0,x: reads the own stack
-		b(0x7C, 0x00, 0x40), // D009 inc 0x0040: shared
-		b(0xC6, 0x02),       // D00C ldab #2
-		b(0x32),             // D00E pula
-		b(0x97, 0x41),       // D00F staa *0x41: shared
-		insBRA)              // D011
-	m := testMachine(t, code, nil, nil, Config{Preempt: PreemptShared, MaxRun: 30})
-	want := []struct {
-		steps uint32
-		pc    uint16
-	}{{5, 0xD009}, {3, 0xD00F}, {30, 0xD011}}
-	s := m.Initial()
-	for i, w := range want {
-		out, _ := successors(m, s)
-		if len(out) != 1 || out[0].Label.Steps != w.steps || out[0].State.Threads[0].PC != w.pc {
-			t.Fatalf("transition %d: want %d steps to %04X: %s", i, w.steps, w.pc, describe(out))
-		}
-		s = out[0].State
 	}
 }
 
@@ -1145,7 +1118,7 @@ func TestMachineConfigErrors(t *testing.T) {
 	if _, err := NewMachine(img, Config{IRQs: []string{"toc1"}}); err != nil {
 		t.Errorf("--irq toc1: %v", err)
 	}
-	for i, n := range []string{"every", "calls", "yield", "shared"} {
+	for i, n := range []string{"every", "calls", "yield"} {
 		p, err := ParsePreempt(n)
 		if err != nil || p != Preempt(i) || p.String() != n {
 			t.Errorf("ParsePreempt(%q) = %v, %v", n, p, err)
@@ -1153,6 +1126,9 @@ func TestMachineConfigErrors(t *testing.T) {
 	}
 	if _, err := ParsePreempt("sometimes"); err == nil {
 		t.Error("bad --preempt accepted")
+	}
+	if _, err := ParsePreempt("shared"); err == nil || !strings.Contains(err.Error(), "removed") || !strings.Contains(err.Error(), "--preempt every") {
+		t.Errorf("--preempt shared: %v, want an error saying it was removed and to use --preempt every", err)
 	}
 	for _, n := range []string{"assert", "error", "deadlock", "mutex", "unlock", "illegal-opcode", "rom-write", "unmapped", "stack", "reach"} {
 		k, ok := ParseKind(n)

@@ -13,15 +13,16 @@ import (
 // Preempt is the choice of scheduling points (--preempt).
 type Preempt uint8
 
-// Scheduling-point modes of DESIGN.md.
+// Scheduling-point modes of DESIGN.md. Every is the hardware's
+// atomicity; calls and yield are coarser models of it, which can miss
+// races that every finds.
 const (
-	PreemptEvery  Preempt = iota // before every instruction
-	PreemptCalls                 // at JSR/BSR/RTS/RTI and harness calls
-	PreemptYield                 // at harness calls only
-	PreemptShared                // before instructions touching shared memory, and harness calls
+	PreemptEvery Preempt = iota // before every instruction
+	PreemptCalls                // at JSR/BSR/RTS/RTI and harness calls
+	PreemptYield                // at harness calls only
 )
 
-var preemptNames = []string{"every", "calls", "yield", "shared"}
+var preemptNames = []string{"every", "calls", "yield"}
 
 func (p Preempt) String() string { return preemptNames[p] }
 
@@ -32,7 +33,12 @@ func ParsePreempt(s string) (Preempt, error) {
 			return Preempt(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown --preempt %q: use every, calls, yield or shared", s)
+	if s == "shared" {
+		return 0, fmt.Errorf("--preempt shared was removed: it ran the instructions it took for private to their thread " +
+			"without a thread switch or an interrupt between them, and so could miss races that --preempt every finds; " +
+			"use the default, --preempt every, whose reductions (--reduce) are sound")
+	}
+	return 0, fmt.Errorf("unknown --preempt %q: use every, calls or yield", s)
 }
 
 // IRQNames lists the interrupt names --irq accepts: the vectors from sci

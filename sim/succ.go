@@ -376,43 +376,8 @@ func (m *Machine) schedPoint(s *State, t *Thread) bool {
 			return true
 		}
 		return false
-	case PreemptShared:
-		return m.touchesShared(s, t)
 	}
 	return true
-}
-
-// touchesShared reports whether the next instruction of t reads or writes
-// writable memory outside t's own live stack (SP+1 up to the stack top it
-// was created with). Stack pushes and pulls are private.
-func (m *Machine) touchesShared(s *State, t *Thread) bool {
-	if !m.code[t.PC].ok {
-		return true
-	}
-	in := m.code[t.PC].in
-	var ea uint16
-	switch in.Mode {
-	case isa.Dir, isa.Ext, isa.BitDir, isa.BrDir:
-		ea = in.Operand
-	case isa.IdxX, isa.BitIdxX, isa.BrIdxX:
-		ea = t.X + in.Operand
-	case isa.IdxY, isa.BitIdxY, isa.BrIdxY:
-		ea = t.Y + in.Operand
-	default:
-		return false
-	}
-	switch in.Op {
-	case isa.JMP, isa.JSR:
-		return false
-	}
-	if !m.Writable(ea) && !m.Writable(ea+1) {
-		return false
-	}
-	top := t.InitSP
-	if top == 0 {
-		top = 0xffff
-	}
-	return !(ea > t.SP && ea <= top)
 }
 
 // Replay executes one labelled transition on a copy of s, as Successors

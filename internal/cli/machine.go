@@ -27,13 +27,15 @@ type machineFlags struct {
 }
 
 func (f *machineFlags) register(fs *pflag.FlagSet, preemptDefault string) {
-	fs.StringVar(&f.Preempt, "preempt", preemptDefault, "scheduling points: every (before every instruction), calls (JSR/BSR/RTS/RTI and harness calls), yield (harness calls only), shared (instructions touching shared memory)")
+	fs.StringVar(&f.Preempt, "preempt", preemptDefault, "scheduling points: every (before every instruction, as on the hardware; the reductions of --reduce keep its verdicts), "+
+		"calls (JSR/BSR/RTS/RTI and harness calls), yield (harness calls only); calls and yield are coarser models of atomicity, "+
+		"not reductions: they can miss races that every finds")
 	fs.StringSliceVar(&f.IRQ, "irq", nil, "interrupts that may be taken where CCR.I = 0: "+strings.Join(sim.IRQNames(), ", "))
 	fs.StringArrayVar(&f.Input, "input", nil, "ADDR[=v1,v2,...]: reads of ADDR return any of the values (default all 256) (repeatable)")
 	fs.StringArrayVar(&f.Stack, "stack", nil, "[THREAD:]LO-HI: SP must stay in this range (the stack property) (repeatable)")
 	fs.StringVar(&f.Entry, "entry", "", "start thread 0 at this symbol or address instead of the reset vector")
 	fs.StringArrayVar(&f.Reach, "reach", nil, "SYM|ADDR: a goal; reaching it is reported (property reach) (repeatable)")
-	countVar(fs, &f.MaxRun, "max-run", 100000, 1, math.MaxInt, "most instructions one thread runs back to back inside one transition (--preempt calls|yield|shared)")
+	countVar(fs, &f.MaxRun, "max-run", 100000, 1, math.MaxInt, "most instructions one thread runs back to back inside one transition (--preempt calls|yield)")
 }
 
 // config turns the flags into a sim.Config for img.

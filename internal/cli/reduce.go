@@ -53,19 +53,16 @@ func printConditions(w io.Writer, m *sim.Machine, res *search.Result, reductions
 			strings.Join(reductions, ", "), res.Stats.Reduced, res.Stats.StatesExpanded)
 	}
 	if p := m.Config.Preempt; p != sim.PreemptEvery && res.Verdict != search.Violated {
-		fmt.Fprintf(w, "note: under --preempt %s threads switch only at %s, a coarser model of atomicity than the hardware's: "+
+		fmt.Fprintf(w, "note: under --preempt %s threads switch only at %s, a coarser model of atomicity than the hardware's, not a reduction: "+
 			"it can miss races that --preempt every finds\n", p, preemptPoints(p))
 	}
 }
 
 func preemptPoints(p sim.Preempt) string {
-	switch p {
-	case sim.PreemptCalls:
+	if p == sim.PreemptCalls {
 		return "calls, returns and harness calls"
-	case sim.PreemptYield:
-		return "harness calls"
 	}
-	return "instructions that touch memory outside the thread's stack"
+	return "harness calls"
 }
 
 // checkForeignReturns turns a verified verdict into an incomplete one when

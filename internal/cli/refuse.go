@@ -69,7 +69,7 @@ func (o *checkOptions) refuseIdle(fs *pflag.FlagSet) error {
 	case fs.Changed("goal-mem") && !(guided && o.heuristic == "hamming"):
 		return usagef("--goal-mem: the memory valuation to aim at belongs to --heuristic hamming under --search best or astar (%s)", here)
 	case fs.Changed("max-run") && o.machine.Preempt == "every":
-		return usagef("--max-run: with --preempt every each transition is one instruction; --max-run bounds the longer transitions of --preempt calls, yield and shared")
+		return usagef("--max-run: with --preempt every each transition is one instruction; --max-run bounds the longer transitions of --preempt calls and yield")
 	}
 	return nil
 }

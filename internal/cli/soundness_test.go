@@ -88,3 +88,30 @@ func TestSoundness(t *testing.T) {
 		})
 	}
 }
+
+// TestPreemptSharedRemoved: --preempt shared, which reported the first
+// eight soundness models verified, is refused with exit 2 and a message
+// that says why and what to use; --help calls the coarser modes that
+// remain models of atomicity, not reductions.
+func TestPreemptSharedRemoved(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main([]string{"check", "../../testdata/soundness/stack_escape.elf", "--preempt", "shared"}, nil, &out, &errb)
+	if code != ExitUsage {
+		t.Fatalf("--preempt shared: exit %d, want 2", code)
+	}
+	for _, w := range []string{"removed", "miss races", "--preempt every", "sound"} {
+		if !bytes.Contains(errb.Bytes(), []byte(w)) {
+			t.Errorf("--preempt shared: the message does not say %q: %s", w, errb.String())
+		}
+	}
+	out.Reset()
+	Main([]string{"check", "--help"}, nil, &out, &errb)
+	for _, w := range []string{"coarser models of atomicity", "not reductions", "miss races"} {
+		if !bytes.Contains(out.Bytes(), []byte(w)) {
+			t.Errorf("check --help does not say %q", w)
+		}
+	}
+	if bytes.Contains(out.Bytes(), []byte("shared (")) || bytes.Contains(out.Bytes(), []byte("|shared")) {
+		t.Errorf("check --help still offers --preempt shared")
+	}
+}

@@ -23,15 +23,16 @@ import (
 // are the operand of an instruction that reads memory (its effective
 // address, one or two bytes) and the lock byte of __mc_lock/__mc_unlock.
 // Stack pushes and pulls, and operands inside the running thread's own live
-// stack (SP+1 up to the top of its stack), are private and not listed, as
-// for --preempt shared.
+// stack (SP+1 up to the top of its stack), are private and not listed: a
+// rule for what the drawing shows, not for what the search explores (another
+// thread may still write there, as testdata/soundness shows).
 //
 // Lanes: one per thread, then one per interrupt vector taken (its handler,
 // whichever thread it interrupted). The step that takes an interrupt
 // pushes a frame (the handler's lane and the SP at its entry) on that
 // thread; the thread's instructions run in the innermost frame's lane until
 // an RTI pulls SP above the frame's entry SP, which pops it. A transition
-// of several instructions (--preempt calls, yield, shared) that returns
+// of several instructions (--preempt calls, yield) that returns
 // from a handler is split there into two steps with the same number.
 //
 // Highlighted accesses. First the addresses the violation involves:
