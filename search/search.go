@@ -27,6 +27,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/hc11mc/hc11mc/internal/prefetch"
@@ -363,6 +364,10 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			earlier = sn.Stats.Seconds // saved when Seconds was the total
 		}
 		resumed = st.n
+		// The load leaves garbage (the file's pieces, the pages it
+		// copied into the store): collect it, so that the memory limit
+		// measures what the search holds.
+		runtime.GC()
 		st.canon = m.CanonicalKey
 	} else {
 		st.canon = m.CanonicalKey

@@ -261,6 +261,13 @@ func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier,
 		return nil, nil, nil, fmt.Errorf("not a saved frontier, or an inconsistent one: %v", err)
 	}
 	st := newStore(sn.Compact)
+	// The intern tables take their size at once: grown an append at a
+	// time, they would leave several copies of themselves as garbage.
+	st.pageDat = make([][sim.PageSize]byte, 0, len(sn.PageDat))
+	st.pageFP = make([]uint64, 0, len(sn.PageDat))
+	st.pages = make([]uint32, hashSize(len(sn.PageDat)))
+	st.ctxs.keys = make([]sim.ThreadKey, 0, len(sn.Ctxs))
+	st.ctxs.table = make([]uint32, hashSize(len(sn.Ctxs)))
 	st.n = sn.N
 	st.tab.t, st.tab.size = sn.Table, sn.TableSize
 	st.arena = sn.Arena
@@ -302,7 +309,19 @@ func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier,
 		}
 		f.push(n)
 	}
+	// What the store and the frontier took over is garbage here.
+	sn.PageDat, sn.Ctxs, sn.Frontier = nil, nil, nil
 	return st, f, sn, nil
+}
+
+// hashSize is the size of an intern table's hash table that holds n
+// entries without growing: a power of two, at least twice n.
+func hashSize(n int) int {
+	size := 1 << 10
+	for size < 2*n {
+		size *= 2
+	}
+	return size
 }
 
 // check verifies what a resumed search would otherwise trust (the checksum
