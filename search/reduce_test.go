@@ -87,7 +87,7 @@ func body(r *rand.Rand, org uint16, n int, handler, irqs bool) []byte {
 			if r.IntN(2) == 0 {
 				p = []byte{0x18, 0x30, 0x18, 0xE6, 0x00} // tsy; ldab 0,y
 			} else {
-				p = []byte{0xBD, subOrg >> 8, subOrg & 0xFF + byte(3*r.IntN(3))} // jsr one of the subroutines
+				p = []byte{0xBD, subOrg >> 8, subOrg&0xFF + byte(3*r.IntN(3))} // jsr one of the subroutines
 			}
 		case 18:
 			if !handler {

@@ -42,7 +42,7 @@ type store struct {
 	// canon, when not nil, is the key threads are numbered by
 	// (sim.Machine.CanonicalKey); nil is sim.Thread.Key.
 	canon func(*sim.Thread) sim.ThreadKey
-	gen     uint64 // tags pages with this store's intern ids
+	gen   uint64 // tags pages with this store's intern ids
 
 	pages   []uint32 // open addressing on page contents' hashes: id+1, 0 empty
 	pageDat [][sim.PageSize]byte

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-
 )
 
 func newReplay(stdout, stderr io.Writer) *cobra.Command {
