@@ -80,9 +80,20 @@ type Options struct {
 	// a transition that may stand for all of a state's
 	// (sim.Expander.AmpleCandidates), the search follows it alone,
 	// provided the state it leads to is new (the cycle proviso).
-	Reduce   bool
+	Reduce bool
+	// Shuffle, when not 0, seeds a generator that permutes each batch
+	// of a state's successors (sim.Expander.ExpandBatch) before they
+	// enter the frontier: depth-first search then follows them in that
+	// order, and the other orders break their ties by it. The members of
+	// a swarm differ by it; 0 keeps the simulator's order.
+	Shuffle  uint64
 	Ignore   map[sim.Kind]bool
 	Progress func(Progress) // called about once a second
+	// Pause, when not nil, is called every 1024 expansions, before the
+	// search looks at its context: a swarm holds its members there to
+	// advance them in rounds of 1024 expansions each, which makes the
+	// member that decides first the same on every run.
+	Pause func()
 
 	// SaveReserve keeps room under MaxMemory to save the frontier
 	// (Result.SaveFrontier) when a limit stops the search, and to resume
@@ -445,6 +456,11 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	packing := opts.Strategy != DFS
 	cur := &sim.State{}
 	var packBuf []byte
+	var shuffle *rand.Rand
+	var order []int
+	if opts.Shuffle != 0 {
+		shuffle = rand.New(rand.NewPCG(opts.Shuffle, opts.Shuffle^0x2545f4914f6cdd1d))
+	}
 	for f.len() > 0 {
 		n := f.pop()
 		if n.packed != nil {
@@ -506,7 +522,18 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 						st.prepareFrom(i, b[i].State, &par, b[i].Label.Thread)
 					}
 				}
-				for i := range b {
+				if shuffle != nil {
+					order = order[:0]
+					for i := range b {
+						order = append(order, i)
+					}
+					shuffle.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+				}
+				for k := range b {
+					i := k
+					if shuffle != nil {
+						i = order[k]
+					}
 					sc := &b[i]
 					res.Stats.Transitions++
 					if sc.Violation != nil {
@@ -538,6 +565,9 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			return finish(Incomplete, "the visited set is full (4 GiB of state records): use --hash-compact")
 		}
 		if res.Stats.StatesExpanded&1023 == 0 {
+			if opts.Pause != nil {
+				opts.Pause()
+			}
 			if ctx.Err() != nil {
 				return finish(Incomplete, "interrupted")
 			}

@@ -45,6 +45,7 @@ type checkOptions struct {
 	saveTo    string
 	resume    string
 	goalMem   []string
+	swarm     swarmFlags
 
 	// maxMemorySet says --max-memory was given; memoryNote says what its
 	// default is a share of.
@@ -61,6 +62,13 @@ func newCheck(stdout, stderr io.Writer) *cobra.Command {
 and interrupts under --preempt, every nondeterministic value — and reports the
 first violation with a counterexample that replay re-executes.
 
+By default it runs a swarm: --workers different searches at once (best-first
+on the extended FSM distance, breadth-first, depth-first, the FSM distance,
+random orders, ...), each with its own visited set. The first to find a
+violation wins and names itself (--swarm-member I/N repeats it alone); a
+member that searches exhaustively proves the verdict verified. --search
+names one search instead.
+
 Properties, all on where the harness makes them meaningful: assert, error,
 deadlock, mutex, unlock, illegal-opcode, rom-write, unmapped, stack (with
 --stack), reach (with --reach: a goal, not an error).
@@ -75,10 +83,12 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 2 bad usage or input, 3 incomplete (a limit stopped the search).`,
 		Example: `  hc11mc check testdata/examples/philosophers.elf
   hc11mc check fw.elf --search bfs --preempt calls --trace cex.json
+  hc11mc check fw.elf --workers 8            # a swarm of eight searches
   hc11mc check fw.elf --trace-svg cex.svg   # the counterexample as a picture
   hc11mc check fw.elf --irq toc1 --input 0x1003=0,1,255 --max-states 1000000 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.defaultSearch(cmd.Flags())
 			if err := o.refuseIdle(cmd.Flags()); err != nil {
 				return err
 			}
@@ -93,7 +103,7 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 func (o *checkOptions) register(fs *pflag.FlagSet) {
 	o.load.register(fs)
 	o.machine.register(fs, "every")
-	fs.StringVar(&o.strategy, "search", "best", "search order: bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
+	fs.StringVar(&o.strategy, "search", "swarm", "search order: swarm (--workers diversified searches at once, the first violation wins; the default unless --heuristic, --k, --goal-mem, --all, --save-frontier or --resume name one search, which then is best), bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "estimate for best/astar: none, hamming, fsm, aicfg, efsm")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG for aicfg and efsm")
 	uintVar(fs, &o.seed, nil, "seed", 1, 0, math.MaxUint64, "seed for --search random")
@@ -112,6 +122,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.saveTo, "save-frontier", "", "when a limit stops the search, save what is left to FILE (continue with --resume FILE)")
 	fs.StringVar(&o.resume, "resume", "", "continue the search saved in FILE by --save-frontier (same firmware, flags and --search)")
 	fs.StringArrayVar(&o.goalMem, "goal-mem", nil, "ADDR=v1,v2,...: the memory valuation --heuristic hamming aims at, bytes from ADDR on (repeatable)")
+	o.registerSwarm(fs)
 	fs.StringVar(&o.aim, "aim", "", "the property the heuristic aims at: reach, error, assert, mutex or deadlock (default: the first of these the firmware can violate)")
 }
 
@@ -178,6 +189,9 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 }
 
 func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
+	if o.strategy == "swarm" {
+		return runSwarmCheck(o, path, stdout, stderr)
+	}
 	cs, err := setupCheck(o, path)
 	if err != nil {
 		return err

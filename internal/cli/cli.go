@@ -88,6 +88,6 @@ Exit codes: 0 verified, 1 violation found, 2 bad usage or input,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usagef("%v (see '%s --help')", err, c.CommandPath())
 	})
-	root.AddCommand(newDisasm(stdout), newRun(stdout, stderr), newCheck(stdout, stderr), newReplay(stdout, stderr), newCfg(stdout), newEstimate(stdout), newBench(stdout, stderr))
+	root.AddCommand(newDisasm(stdout), newRun(stdout, stderr), newCheck(stdout, stderr), newReplay(stdout, stderr), newCfg(stdout), newEstimate(stdout), newBench(stdout, stderr), newSwarm(stdout, stderr))
 	return root
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -71,6 +72,9 @@ func testModels(t *testing.T, dir string) {
 			stored := -1
 			bfsLen := -1
 			for _, s := range append(strategies, extraStrategies...) {
+				if slices.Contains(e.Misses, strategyName(s)) {
+					continue
+				}
 				plainStored := -1
 				for _, reduce := range []string{"none", "por,dead"} {
 					args := append([]string{"check", file, "--json", "--max-states", "2000000", "--reduce", reduce}, e.Flags...)
@@ -116,6 +120,21 @@ func testModels(t *testing.T, dir string) {
 			}
 		})
 	}
+}
+
+// strategyName names a strategy's flags as bench does: SEARCH or
+// SEARCH+HEURISTIC.
+func strategyName(flags []string) string {
+	name := ""
+	for i := 0; i+1 < len(flags); i += 2 {
+		switch flags[i] {
+		case "--search":
+			name = flags[i+1] + name
+		case "--heuristic":
+			name += "+" + flags[i+1]
+		}
+	}
+	return name
 }
 
 func lastLines(s string) string {

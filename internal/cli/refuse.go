@@ -57,9 +57,15 @@ func (o *checkOptions) refuseIdle(fs *pflag.FlagSet) error {
 	contexts := o.heuristic == "aicfg" || o.heuristic == "efsm"
 	distance := contexts || o.heuristic == "fsm"
 	here := "here: --search " + o.strategy + " --heuristic " + o.heuristic
+	if err := o.refuseSwarm(fs); err != nil {
+		return err
+	}
+	if o.strategy == "swarm" {
+		guided, distance = true, true // the members' heuristics aim where --aim says
+	}
 	switch {
-	case fs.Changed("seed") && o.strategy != "random":
-		return usagef("--seed: only --search random makes random choices (the search is %s)", o.strategy)
+	case fs.Changed("seed") && o.strategy != "random" && o.strategy != "swarm":
+		return usagef("--seed: only --search random and the swarm's members make random choices (the search is %s)", o.strategy)
 	case fs.Changed("heuristic") && o.heuristic != "none" && !guided:
 		return usagef("--heuristic %s: only --search best and astar follow a heuristic (the search is %s)", o.heuristic, o.strategy)
 	case fs.Changed("k") && !(guided && contexts):
@@ -76,10 +82,11 @@ func (o *checkOptions) refuseIdle(fs *pflag.FlagSet) error {
 
 // refuseIdle refuses bench's flags that the other flags make idle.
 func (o *benchOptions) refuseIdle(fs *pflag.FlagSet) error {
-	random, contexts := false, false
+	random, contexts, swarm := false, false, false
 	for _, s := range o.strategies {
 		sr, h, _ := strings.Cut(s, "+")
 		random = random || sr == "random"
+		swarm = swarm || sr == "swarm"
 		contexts = contexts || h == "aicfg" || h == "efsm"
 	}
 	switch {
@@ -87,6 +94,8 @@ func (o *benchOptions) refuseIdle(fs *pflag.FlagSet) error {
 		return usagef("--runs: no strategy in --strategies is randomised (random, random+HEURISTIC); the others give the same counts on every run")
 	case fs.Changed("k") && !contexts:
 		return usagef("--k: no strategy in --strategies uses aicfg or efsm, the heuristics with a calling-context bound")
+	case fs.Changed("workers") && !swarm:
+		return usagef("--workers: no strategy in --strategies is the swarm, whose members run in parallel")
 	case fs.Changed("kinds") && fs.Changed("models"):
 		return usagef("--kinds: --models names the models to run; --kinds selects them only without --models")
 	}

@@ -166,7 +166,7 @@ func TestOneVocabulary(t *testing.T) {
 		{[]string{"run", fig1, "--start", "foo", "--entry", "error"}, []string{"--start", "--entry"}},
 		{[]string{"run", fig1, "--preempt", "calls"}, []string{"--preempt", "one schedule"}},
 		{[]string{"run", fig1, "--max-run", "5"}, []string{"--max-run"}},
-		{[]string{"check", fig1, "--seed", "3"}, []string{"--seed", "--search random"}},
+		{[]string{"check", fig1, "--search", "bfs", "--seed", "3"}, []string{"--seed", "--search random"}},
 		{[]string{"check", fig1, "--search", "bfs", "--heuristic", "fsm"}, []string{"--heuristic", "best", "astar"}},
 		{[]string{"check", fig1, "--heuristic", "fsm", "--k", "2"}, []string{"--k", "aicfg", "efsm"}},
 		{[]string{"check", fig1, "--search", "dfs", "--k", "2"}, []string{"--k"}},

@@ -1,0 +1,624 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/spf13/pflag"
+
+	"github.com/hc11mc/hc11mc/search"
+)
+
+// The swarm: many diversified searches at once, the first violation wins
+// (Holzmann, Joshi and Groce's swarm verification). No single search order
+// suits every program: greedy best-first search on the extended FSM
+// distance finds most of the benchmarks' errors first, but on a firmware
+// whose interrupt handler increments a counter while the main loop passes
+// its assertion over and over (testdata/bench/tick_counter.s) it explores
+// millions of states near the assertion, one per value of the counter,
+// while breadth-first search finds the torn read in a few hundred; on other
+// models depth-first search is the lucky one.
+//
+// A member is a plain search.Run with options of its own and a visited set
+// of its own. Its configuration is a function of its index alone (and of
+// --seed): member i of a swarm of N is the same search in every swarm of
+// any size, on any machine, so that `check --swarm-member i/N` repeats it
+// and an array job's tasks need nothing but their index. The order of the
+// list puts the most different searches first, as a swarm of two (a small
+// machine's default) runs only the first two:
+//
+//	0  best+efsm k=1      the single search's default
+//	1  bfs                complete, shortest counterexamples; blind to the heuristic's traps
+//	2  dfs                deep schedules early; cheap
+//	3  best+fsm           the paper's context-insensitive distance
+//	4  random seed S
+//	5  astar+efsm k=1
+//	6  best+efsm k=2
+//	7  dfs shuffle S      depth-first with each state's successors shuffled
+//	8… random seed S+1, dfs shuffle S+1, best+efsm shuffle S, best+fsm shuffle S, then S+2 …
+//
+// where S is --seed (default 1). "shuffle" is search.Options.Shuffle: the
+// successors of each state enter the frontier in a seeded random order,
+// which for best-first search breaks ties between equal estimates. When the
+// firmware gives the heuristic no target, a guided member would be a copy
+// of breadth-first search; it runs as depth-first search with shuffled
+// successors instead, and says so.
+//
+// In one process (--search swarm, the default of check) the members run as
+// goroutines, --workers of them (default: the processor count the Go
+// runtime sees, which follows a cgroup's CPU limit). The first member that
+// finds a violation wins and the others are stopped; when a member ends
+// its search exhaustively (verified), its verdict stands for the swarm,
+// whatever the others had left to do: each member is a complete search of
+// the same state space. When every member stops at a limit, the swarm is
+// incomplete and reports the union of what the members covered. The
+// verdict is the same whichever member wins; the counterexample is that of
+// the winner, which the output names.
+//
+// Separate visited sets, not a shared one. A shared set would let a state
+// that one member stored stop another member's search there: the members
+// would no longer be diverse (each would see only the states no faster
+// member reached), and a member that ran out of frontier would not have
+// searched exhaustively, so its end would prove nothing. Measured on the
+// benchmarks (README, "The swarm"), separate sets lose little: the members
+// that win need few states, and a swarm is for finding errors fast.
+//
+// Memory. The limits of search.Options measure the whole process, which the
+// members share: each member gets the whole of --max-memory as its hard
+// limit (so that nothing dies by the kernel's hand), and the swarm watches
+// the process: when it passes seven eighths of the limit, the member that
+// holds the most states is stopped, its memory is collected, and the others
+// go on. --max-states and --timeout bound each member.
+
+// swarmFlags are check's swarm flags.
+type swarmFlags struct {
+	workers  int
+	member   string // --swarm-member i/N
+	stopFile string
+}
+
+func (o *checkOptions) registerSwarm(fs *pflag.FlagSet) {
+	countVar(fs, &o.swarm.workers, "workers", runtime.GOMAXPROCS(0), 1, 1024, "members of --search swarm, each a search of its own running in parallel (default: the processors here)")
+	fs.StringVar(&o.swarm.member, "swarm-member", "", "I/N: run member I of a swarm of N alone (0 ≤ I < N), as a task of an array job does; its JSON result is for hc11mc swarm merge")
+	fs.StringVar(&o.swarm.stopFile, "stop-file", "", "stop the swarm (incomplete) when FILE exists, and create FILE when it decides: the members of an array job on a shared file system stop each other")
+}
+
+// swarmMember is one search of a swarm.
+type swarmMember struct {
+	Index, Size int
+	Search      string // bfs, dfs, best, astar, random
+	Heuristic   string // for best and astar
+	K           int    // for efsm
+	Seed        uint64 // for random
+	Shuffle     uint64 // search.Options.Shuffle
+	NoTarget    string // set when a guided member runs unguided: what it stands in for
+}
+
+// memberOf returns member i of a swarm of n with the swarm's seed.
+func memberOf(i, n int, seed uint64) swarmMember {
+	m := swarmMember{Index: i, Size: n}
+	switch i {
+	case 0:
+		m.Search, m.Heuristic, m.K = "best", "efsm", 1
+	case 1:
+		m.Search = "bfs"
+	case 2:
+		m.Search = "dfs"
+	case 3:
+		m.Search, m.Heuristic = "best", "fsm"
+	case 4:
+		m.Search, m.Seed = "random", seed
+	case 5:
+		m.Search, m.Heuristic, m.K = "astar", "efsm", 1
+	case 6:
+		m.Search, m.Heuristic, m.K = "best", "efsm", 2
+	case 7:
+		m.Search, m.Shuffle = "dfs", seed
+	default:
+		j := i - 8
+		round := uint64(j / 4)
+		switch j % 4 {
+		case 0:
+			m.Search, m.Seed = "random", seed+1+round
+		case 1:
+			m.Search, m.Shuffle = "dfs", seed+1+round
+		case 2:
+			m.Search, m.Heuristic, m.K, m.Shuffle = "best", "efsm", 1, seed+round
+		case 3:
+			m.Search, m.Heuristic, m.Shuffle = "best", "fsm", seed+round
+		}
+	}
+	return m
+}
+
+// Describe names the member's search: best+efsm k=1, random seed 3, dfs
+// shuffle 2, ...
+func (m swarmMember) Describe() string {
+	s := m.Search
+	if m.Heuristic != "" {
+		s += "+" + m.Heuristic
+	}
+	if m.Heuristic == "efsm" {
+		s += fmt.Sprintf(" k=%d", m.K)
+	}
+	if m.Search == "random" {
+		s += fmt.Sprintf(" seed %d", m.Seed)
+	}
+	if m.Shuffle != 0 {
+		s += fmt.Sprintf(" shuffle %d", m.Shuffle)
+	}
+	if m.NoTarget != "" {
+		s += " (for " + m.NoTarget + ": no target)"
+	}
+	return s
+}
+
+// String is the member as results name it: "1/4 (bfs)".
+func (m swarmMember) String() string {
+	return fmt.Sprintf("%d/%d (%s)", m.Index, m.Size, m.Describe())
+}
+
+// parseMember reads --swarm-member I/N.
+func parseMember(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || strings.TrimLeft(a+b, "0123456789") != "" || n < 1 || i >= n {
+		return 0, 0, usagef("--swarm-member %q: want I/N with 0 ≤ I < N, e.g. 3/8", s)
+	}
+	return i, n, nil
+}
+
+// setupMember builds member sm's search from check's flags.
+func setupMember(o *checkOptions, path string, sm swarmMember) (*checkSetup, swarmMember, error) {
+	co := *o
+	co.strategy, co.heuristic, co.k, co.seed = sm.Search, "none", 1, 1
+	if sm.Heuristic != "" {
+		co.heuristic = sm.Heuristic
+	}
+	if sm.K > 0 {
+		co.k = sm.K
+	}
+	if sm.Search == "random" {
+		co.seed = sm.Seed
+	}
+	cs, err := setupCheck(&co, path)
+	if err != nil {
+		return nil, sm, err
+	}
+	if cs.est == nil && sm.Heuristic != "" {
+		// No target: the member would be breadth-first search again.
+		sm.NoTarget = sm.Describe()
+		sm.Search, sm.Heuristic, sm.K, sm.Shuffle = "dfs", "", 0, o.seed+uint64(sm.Index)
+		cs.strat = search.DFS
+		cs.opts.Strategy = search.DFS
+	}
+	cs.opts.Shuffle = sm.Shuffle
+	return cs, sm, nil
+}
+
+// swarmKey names the firmware and every flag that the members' searches
+// depend on, so that swarm merge combines only the results of one swarm.
+func swarmKey(cs *checkSetup, o *checkOptions, n int) string {
+	b := fmt.Sprintf("%s|n=%d|seed=%d|aim=%s|ignore=%s|compact=%t|max-states=%d", machineKey(cs.img, o), n, o.seed, o.aim,
+		strings.Join(o.ignore, ","), o.compact, o.maxStates)
+	return fmt.Sprintf("%016x", xxhash.Sum64String(b))
+}
+
+// memberRun is one member's search in a swarm.
+type memberRun struct {
+	member swarmMember
+	cs     *checkSetup
+	res    *search.Result
+	// stopped says why the swarm stopped the member: "won" (another
+	// member decided), "memory" (to leave the memory to the others),
+	// "file" (the stop file appeared).
+	stopped string
+}
+
+// swarmOutcome is the result of a swarm run in this process.
+type swarmOutcome struct {
+	runs   []*memberRun
+	winner int            // the member that decided, or -1
+	res    *search.Result // the swarm's result: the winner's verdict and counterexample, the members' totals
+}
+
+// swarmProgress is a snapshot for the progress line.
+type swarmProgress struct {
+	Stored, Running int
+	Memory          int64
+	Elapsed         time.Duration
+}
+
+// processMemory is the memory the Go runtime holds from the system, as the
+// search's own limit measures it.
+func processMemory() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+}
+
+// setupSwarm builds the members of a swarm of n.
+func setupSwarm(o *checkOptions, path string, n int) ([]*memberRun, error) {
+	runs := make([]*memberRun, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cs, sm, err := setupMember(o, path, memberOf(i, n, o.seed))
+			runs[i], errs[i] = &memberRun{member: sm, cs: cs}, err
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return runs, nil
+}
+
+// swarmLimits are what a swarm shares: the memory, and the stop file.
+type swarmLimits struct {
+	maxMemory int64
+	stopFile  string
+}
+
+// stopFileExists says whether the stop file is there.
+func (l swarmLimits) stopFileExists() bool {
+	if l.stopFile == "" {
+		return false
+	}
+	_, err := os.Stat(l.stopFile)
+	return err == nil
+}
+
+// lockstep advances the members of a swarm in rounds of 1024 expansions
+// each (search.Options.Pause): a member that has done its share of a round
+// waits until every other member still searching has done its share too.
+// Among the members that decide (a violation, or an exhaustive end) in a
+// round, the winner is the one that expanded the fewest states, then the
+// lowest index; the others, held at the end of the round, stop there. So the
+// winner, its counterexample and the states each member stored are the
+// same on every run, however the operating system schedules the members —
+// which a race for the first violation would not give — at the price of
+// members that expand states faster than others waiting for them at the
+// end of each round.
+type lockstep struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	live    int // members still searching
+	waiting int // members at the end of the round
+	round   int
+	decided []decision // in this round
+	winner  int
+	decide  func(winner int) // called once, with mu held, when the winner is known
+}
+
+type decision struct{ member, expanded int }
+
+func newLockstep(n int, decide func(int)) *lockstep {
+	l := &lockstep{live: n, winner: -1, decide: decide}
+	l.cond = sync.NewCond(&l.mu)
+	return l
+}
+
+// pause is a member's end of its share of the round.
+func (l *lockstep) pause() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.round
+	l.waiting++
+	if l.waiting == l.live {
+		l.release()
+		return
+	}
+	for l.round == r {
+		l.cond.Wait()
+	}
+}
+
+// leave is a member's end of its search, with its result.
+func (l *lockstep) leave(i int, res *search.Result) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.live--
+	if res.Err == nil && res.Verdict != search.Incomplete {
+		l.decided = append(l.decided, decision{i, res.Stats.StatesExpanded})
+	}
+	if l.waiting == l.live {
+		l.release()
+	}
+}
+
+// release ends the round: the winner is chosen among the members that
+// decided in it, and the members waiting go on (to stop, if there is one).
+func (l *lockstep) release() {
+	if l.winner < 0 && len(l.decided) > 0 {
+		w := l.decided[0]
+		for _, d := range l.decided[1:] {
+			if d.expanded < w.expanded || d.expanded == w.expanded && d.member < w.member {
+				w = d
+			}
+		}
+		l.winner = w.member
+		l.decide(w.member)
+	}
+	l.decided = nil
+	l.round++
+	l.waiting = 0
+	l.cond.Broadcast()
+}
+
+func (l *lockstep) hasWinner() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.winner >= 0
+}
+
+// runSwarm runs the members until one decides or all stop; progress, when
+// not nil, is called about once a second.
+func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress func(swarmProgress)) *swarmOutcome {
+	maxMemory := lim.maxMemory
+	start := time.Now()
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+	n := len(runs)
+	var decidedAt time.Duration
+	ls := newLockstep(n, func(w int) {
+		decidedAt = time.Since(start)
+		cancelAll()
+		if lim.stopFile != "" {
+			os.WriteFile(lim.stopFile, []byte(runs[w].member.String()+"\n"), 0o644)
+		}
+	})
+	type done struct {
+		i   int
+		res *search.Result
+	}
+	ch := make(chan done, n)
+	var mu sync.Mutex
+	stored := make([]int, n)
+	cancels := make([]context.CancelFunc, n)
+	running := make([]bool, n)
+	if lim.stopFileExists() {
+		// Decided before this swarm started: stop at once.
+		for _, r := range runs {
+			r.stopped = "file"
+		}
+		cancelAll()
+	}
+	for i, r := range runs {
+		mctx, cancel := context.WithCancel(ctx)
+		cancels[i], running[i] = cancel, true
+		opts := r.cs.opts
+		opts.Progress = func(p search.Progress) {
+			mu.Lock()
+			stored[i] = p.Stored
+			mu.Unlock()
+		}
+		if n > 1 {
+			opts.Pause = ls.pause
+		}
+		go func() {
+			res := search.Run(mctx, r.cs.m, opts)
+			ls.leave(i, res)
+			ch <- done{i, res}
+		}()
+	}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	lastStop, lastProgress := start, start
+	for left := n; left > 0; {
+		select {
+		case d := <-ch:
+			left--
+			cancels[d.i]()
+			running[d.i] = false
+			runs[d.i].res = d.res
+		case now := <-tick.C:
+			decided := ls.hasWinner()
+			if !decided && lim.stopFileExists() {
+				for j, r := range runs {
+					if running[j] && r.stopped == "" {
+						r.stopped = "file"
+					}
+				}
+				cancelAll()
+			}
+			mem := processMemory()
+			live := 0
+			for _, r := range running {
+				if r {
+					live++
+				}
+			}
+			if maxMemory > 0 && live > 1 && !decided && mem > maxMemory-maxMemory/8 && now.Sub(lastStop) >= time.Second {
+				// The member with the most states leaves its memory
+				// to the others; among equals the later one, so that
+				// the first members run longest.
+				big := -1
+				mu.Lock()
+				for j := range runs {
+					if running[j] && runs[j].stopped == "" && (big < 0 || stored[j] >= stored[big]) {
+						big = j
+					}
+				}
+				mu.Unlock()
+				if big >= 0 {
+					runs[big].stopped = "memory"
+					cancels[big]()
+					lastStop = now
+				}
+			}
+			if progress != nil && now.Sub(lastProgress) >= time.Second {
+				lastProgress = now
+				mu.Lock()
+				total := 0
+				for _, s := range stored {
+					total += s
+				}
+				mu.Unlock()
+				progress(swarmProgress{Stored: total, Running: live, Memory: mem, Elapsed: now.Sub(start)})
+			}
+		}
+	}
+	winner := ls.winner
+	seconds := time.Since(start)
+	if winner >= 0 {
+		seconds = decidedAt
+		for i, r := range runs {
+			if i != winner && r.stopped == "" && r.res.Verdict == search.Incomplete && r.res.Limit == "interrupted" {
+				r.stopped = "won"
+			}
+		}
+	}
+	out := &swarmOutcome{runs: runs, winner: winner}
+	out.res = combine(runs, winner, seconds.Seconds())
+	return out
+}
+
+// combine makes the swarm's result: the winner's verdict, violation and
+// counterexample; the members' stored states, expansions and transitions
+// added up, the deepest depth, the union of the PCs they covered.
+func combine(runs []*memberRun, winner int, seconds float64) *search.Result {
+	res := &search.Result{Covered: map[uint16]bool{}, Verdict: search.Incomplete}
+	st := &res.Stats
+	for _, r := range runs {
+		s := r.res.Stats
+		st.StatesStored += s.StatesStored
+		st.StatesExpanded += s.StatesExpanded
+		st.Transitions += s.Transitions
+		st.MaxDepth = max(st.MaxDepth, s.MaxDepth)
+		st.PeakMemory = max(st.PeakMemory, s.PeakMemory)
+		st.Frontier += s.Frontier
+		st.Instructions += s.Instructions
+		st.RunBoundHits += s.RunBoundHits
+		st.Reduced += s.Reduced
+		st.StoreBytes += s.StoreBytes
+		for pc := range r.res.Covered {
+			res.Covered[pc] = true
+		}
+	}
+	st.Seconds, st.SecondsTotal = seconds, seconds
+	if winner >= 0 {
+		w := runs[winner].res
+		res.Verdict, res.Found, res.Omission = w.Verdict, w.Found, w.Omission
+		return res
+	}
+	res.Limit = swarmLimit(runs)
+	return res
+}
+
+// swarmLimit says what stopped the members of an incomplete swarm.
+func swarmLimit(runs []*memberRun) string {
+	var order []string
+	who := map[string][]string{}
+	for _, r := range runs {
+		l := memberLimit(r)
+		if _, ok := who[l]; !ok {
+			order = append(order, l)
+		}
+		who[l] = append(who[l], strconv.Itoa(r.member.Index))
+	}
+	if len(order) == 1 {
+		if len(runs) == 1 {
+			return order[0]
+		}
+		return order[0] + " (every member)"
+	}
+	var parts []string
+	for _, l := range order {
+		parts = append(parts, fmt.Sprintf("%s (member %s)", l, strings.Join(who[l], ", ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// memberLimit says what stopped one member.
+func memberLimit(r *memberRun) string {
+	switch {
+	case r.stopped == "memory":
+		return "stopped to leave the memory to the other members"
+	case r.stopped == "won":
+		return "stopped: another member decided"
+	case r.stopped == "file":
+		return "stopped: the stop file appeared (another member decided)"
+	case r.res.Err != nil:
+		return r.res.Err.Error()
+	}
+	return memberLimitText(r.res.Limit)
+}
+
+// memberSummary is one member's line in the results: its verdict, what
+// stopped it, its counts.
+type memberSummary struct {
+	Member   string  `json:"member"`
+	Verdict  string  `json:"verdict"`
+	Limit    string  `json:"limit,omitempty"`
+	Stored   int     `json:"states_stored"`
+	Expanded int     `json:"states_expanded"`
+	Depth    int     `json:"max_depth"`
+	Seconds  float64 `json:"seconds"`
+	Trace    int     `json:"trace_length,omitempty"`
+}
+
+func summarize(r *memberRun) memberSummary {
+	s := memberSummary{Member: r.member.String(), Verdict: r.res.Verdict.String(), Stored: r.res.Stats.StatesStored,
+		Expanded: r.res.Stats.StatesExpanded, Depth: r.res.Stats.MaxDepth, Seconds: r.res.Stats.Seconds}
+	if r.res.Verdict == search.Incomplete {
+		s.Limit = memberLimit(r)
+	}
+	if len(r.res.Found) > 0 {
+		s.Trace = len(r.res.Found[0].Trace)
+	}
+	return s
+}
+
+// sortedPCs lists covered PCs in order.
+func sortedPCs(c map[uint16]bool) []int {
+	pcs := make([]int, 0, len(c))
+	for pc := range c {
+		pcs = append(pcs, int(pc))
+	}
+	sort.Ints(pcs)
+	return pcs
+}
+
+// benchSwarm is bench's run of the swarm strategy: the states are those
+// all members stored (the swarm's work), the time the swarm's wall-clock
+// time from the members' start, without their set-up, as for the other
+// strategies.
+func benchSwarm(co *checkOptions, path string, bm benchModel, workers int) (benchRecord, error) {
+	runs, err := setupSwarm(co, path, workers)
+	if err != nil {
+		return benchRecord{}, err
+	}
+	runtime.GC()
+	out := runSwarm(context.Background(), runs, swarmLimits{maxMemory: co.maxMemory}, nil)
+	res := out.res
+	r := benchRecord{Model: bm.Name, Verdict: res.Verdict.String(), States: res.Stats.StatesStored,
+		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit}
+	if out.winner >= 0 {
+		r.Member = runs[out.winner].member.String()
+	}
+	if len(res.Found) > 0 {
+		r.Kind = res.Found[0].Violation.Kind.String()
+		r.TraceLength = len(res.Found[0].Trace)
+	}
+	r.Expected = r.Verdict == bm.Expect && (bm.Expect != "violation" || r.Kind == bm.Property)
+	return r, nil
+}
