@@ -74,6 +74,41 @@ type ChipProfile struct {
 	// LoadedROM makes every byte the image loads read-only even where the
 	// profile has RAM (the "flat" profile: RAM wherever nothing is loaded).
 	LoadedROM bool
+	// Series is the register set of the chip's peripherals: "a" (A1,
+	// A8), "e" (E1, E9) or "f" (F1); "" for a profile without on-chip
+	// peripherals (flat).
+	Series string
+	// Config is the value of the CONFIG register (0x103F) the chip comes
+	// with: its EEPROM cell as shipped.
+	Config uint8
+}
+
+// RAM returns the on-chip RAM where it lies after reset (INIT = 0x01),
+// and false for a profile without one (flat).
+func (c ChipProfile) RAM() (Region, bool) { return c.region("ram", RegionRAM) }
+
+// Registers returns the register block where it lies after reset (INIT =
+// 0x01), and false for a profile without one (flat).
+func (c ChipProfile) Registers() (Region, bool) { return c.region("registers", RegionIO) }
+
+func (c ChipProfile) region(name string, k RegionKind) (Region, bool) {
+	if c.Series == "" {
+		return Region{}, false
+	}
+	for _, r := range c.Regions {
+		if r.Name == name && r.Kind == k {
+			return r, true
+		}
+	}
+	return Region{}, false
+}
+
+// FindChip returns the profile a --chip value names ("" is DefaultChip;
+// "E9", "68hc11e9" and "MC68HC11E9" all name "e9").
+func FindChip(name string) (ChipProfile, error) {
+	c, err := findChip(name)
+	c.Regions = append([]Region(nil), c.Regions...)
+	return c, err
 }
 
 // DefaultChip is the profile used when Options.Chip is empty.
@@ -85,9 +120,23 @@ var regs64 = Region{Lo: 0x1000, Hi: 0x103F, Kind: RegionIO, Name: "registers"}
 // EEPROM of the A and E series.
 var eepromB600 = Region{Lo: 0xB600, Hi: 0xB7FF, Kind: RegionEEPROM, Name: "eeprom"}
 
+// The register block of the F1 after reset: 96 registers.
+var regs96 = Region{Lo: 0x1000, Hi: 0x105F, Kind: RegionIO, Name: "registers"}
+
+// CONFIG as the chips are shipped: NOSEC, NOCOP, ROMON and EEON set (no
+// security, no COP, ROM and EEPROM on) on the A8 and E9; ROMON clear on
+// the ROM-less A1 and E1; on the F1, EE3-EE0 place the EEPROM at 0xFE00.
+const (
+	configROM   = 0x0F
+	configNoROM = 0x0D
+	configF1    = 0xFF
+)
+
 var chips = []ChipProfile{
 	{
 		Name:        "e9",
+		Series:      "e",
+		Config:      configROM,
 		Description: "MC68HC11E9, expanded mode: 512 B RAM, 64 I/O registers, 512 B EEPROM, 12 KiB ROM",
 		Regions: []Region{
 			{Lo: 0x0000, Hi: 0x01FF, Kind: RegionRAM, Name: "ram"},
@@ -98,6 +147,8 @@ var chips = []ChipProfile{
 	},
 	{
 		Name:        "e1",
+		Series:      "e",
+		Config:      configNoROM,
 		Description: "MC68HC11E1 (an E9 with its ROM disabled), expanded mode: 512 B RAM, 64 I/O registers, 512 B EEPROM",
 		Regions: []Region{
 			{Lo: 0x0000, Hi: 0x01FF, Kind: RegionRAM, Name: "ram"},
@@ -107,6 +158,8 @@ var chips = []ChipProfile{
 	},
 	{
 		Name:        "a8",
+		Series:      "a",
+		Config:      configROM,
 		Description: "MC68HC11A8, expanded mode: 256 B RAM, 64 I/O registers, 512 B EEPROM, 8 KiB ROM",
 		Regions: []Region{
 			{Lo: 0x0000, Hi: 0x00FF, Kind: RegionRAM, Name: "ram"},
@@ -117,11 +170,24 @@ var chips = []ChipProfile{
 	},
 	{
 		Name:        "a1",
+		Series:      "a",
+		Config:      configNoROM,
 		Description: "MC68HC11A1 (an A8 with its ROM disabled), expanded mode: 256 B RAM, 64 I/O registers, 512 B EEPROM",
 		Regions: []Region{
 			{Lo: 0x0000, Hi: 0x00FF, Kind: RegionRAM, Name: "ram"},
 			regs64,
 			eepromB600,
+		},
+	},
+	{
+		Name:        "f1",
+		Series:      "f",
+		Config:      configF1,
+		Description: "MC68HC11F1 (no ROM), expanded mode: 1 KiB RAM, 96 I/O registers, 512 B EEPROM at 0xFE00",
+		Regions: []Region{
+			{Lo: 0x0000, Hi: 0x03FF, Kind: RegionRAM, Name: "ram"},
+			regs96,
+			{Lo: 0xFE00, Hi: 0xFFFF, Kind: RegionEEPROM, Name: "eeprom"},
 		},
 	},
 	{

@@ -283,7 +283,7 @@ type effResult struct {
 // step executes the instruction at PC from a copy of s.
 func (env *effEnv) step(s *State) effResult {
 	n := s.Clone()
-	x := stepper{m: env.m, s: n, t: &n.Threads[0], tid: 0, radix: 1}
+	x := stepper{m: env.m, s: n, t: &n.Threads[0], tid: 0, radix: 1, lay: env.m.layout}
 	x.step()
 	var res effResult
 	res.s = n

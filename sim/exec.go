@@ -23,10 +23,12 @@ const (
 	KindUnmapped
 	KindStack
 	KindReach
+	KindWatchdog // the COP was not serviced in time (with a device)
+	KindOutput   // the SCI sent what --expect-output looks for: a goal
 )
 
 var kindNames = [...]string{"", "assert", "error", "deadlock", "mutex", "unlock",
-	"illegal-opcode", "rom-write", "unmapped", "stack", "reach"}
+	"illegal-opcode", "rom-write", "unmapped", "stack", "reach", "watchdog", "output"}
 
 // String returns the property's name as the CLI and JSON spell it.
 func (k Kind) String() string { return kindNames[k] }
@@ -78,6 +80,14 @@ type stepper struct {
 	viol Violation
 	bad  bool
 
+	// With a device: the layout of s (layoutOf), whether the last step
+	// accessed the register block, the thread's cycles when the
+	// transition began, and where to record outputs (nil: nowhere).
+	lay *layout
+	io  bool
+	c0  uint64
+	fx  *[]Output
+
 	// Nondeterminism: the choice index and the mixed-radix position of the
 	// next choice within it; after a step, radix is the number of choices.
 	choice uint64
@@ -107,28 +117,21 @@ func (x *stepper) choose(n uint64) uint64 {
 }
 
 func (x *stepper) read8(a uint16) uint8 {
-	switch x.m.attr[a] {
+	switch x.lay.attr[a] {
 	case attrRAM:
-		return x.s.Pages[x.m.pageOf[a/PageSize]].Data[a%PageSize]
+		return x.s.Pages[x.lay.pageOf[a/PageSize]].Data[a%PageSize]
 	case attrROM:
 		return x.m.rom[a]
-	case attrInput:
-		vals := x.m.inputs[x.m.inputIdx[a]]
-		return vals[x.choose(uint64(len(vals)))]
 	}
-	x.fault(KindUnmapped, x.t.PrevPC, a, "read of unmapped address 0x%04X", a)
-	return 0
+	return x.readSlow(a)
 }
 
 func (x *stepper) write8(a uint16, v uint8) {
-	switch x.m.attr[a] {
-	case attrRAM, attrInput:
-		x.s.page(int(x.m.pageOf[a/PageSize])).Data[a%PageSize] = v
-	case attrROM:
-		x.fault(KindROMWrite, x.t.PrevPC, a, "write of 0x%02X into read-only memory at 0x%04X", v, a)
-	default:
-		x.fault(KindUnmapped, x.t.PrevPC, a, "write of 0x%02X to unmapped address 0x%04X", v, a)
+	if x.lay.attr[a] == attrRAM {
+		x.s.page(int(x.lay.pageOf[a/PageSize])).Data[a%PageSize] = v
+		return
 	}
+	x.writeSlow(a, v)
 }
 
 func (x *stepper) read16(a uint16) uint16 { return uint16(x.read8(a))<<8 | uint16(x.read8(a+1)) }
@@ -171,9 +174,9 @@ func (x *stepper) fetch(pc uint16) (isa.Inst, error) {
 gather:
 	for ; n < 5; n++ {
 		a := pc + uint16(n)
-		switch x.m.attr[a] {
+		switch x.lay.attr[a] {
 		case attrRAM, attrInput:
-			buf[n] = x.s.Pages[x.m.pageOf[a/PageSize]].Data[a%PageSize]
+			buf[n] = x.s.Pages[x.lay.pageOf[a/PageSize]].Data[a%PageSize]
 		case attrROM:
 			buf[n] = x.m.rom[a]
 		default:
@@ -205,7 +208,7 @@ func (x *stepper) step() event {
 func (x *stepper) steps(limit uint64) (uint64, event) {
 	t := x.t
 	t.Tag = 0
-	code := &x.m.code
+	code := x.lay.code
 	stackCheck := len(x.m.stacks) > 0
 	pc := t.PC
 	for n := uint64(0); n < limit; n++ {

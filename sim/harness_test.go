@@ -1130,13 +1130,13 @@ func TestMachineConfigErrors(t *testing.T) {
 	if _, err := ParsePreempt("shared"); err == nil || !strings.Contains(err.Error(), "removed") || !strings.Contains(err.Error(), "--preempt every") {
 		t.Errorf("--preempt shared: %v, want an error saying it was removed and to use --preempt every", err)
 	}
-	for _, n := range []string{"assert", "error", "deadlock", "mutex", "unlock", "illegal-opcode", "rom-write", "unmapped", "stack", "reach"} {
+	for _, n := range []string{"assert", "error", "deadlock", "mutex", "unlock", "illegal-opcode", "rom-write", "unmapped", "stack", "reach", "watchdog", "output"} {
 		k, ok := ParseKind(n)
 		if !ok || k.String() != n {
 			t.Errorf("ParseKind(%q) = %v, %v", n, k, ok)
 		}
 	}
-	if len(KindNames()) != 10 {
+	if len(KindNames()) != 12 {
 		t.Errorf("KindNames: %v", KindNames())
 	}
 	if IRQName(isa.VecTOC1) != "toc1" || IRQName(isa.VecXIRQ) != "xirq" || IRQName(isa.VecTOC5) != "toc5" {

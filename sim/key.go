@@ -281,8 +281,12 @@ func (s *State) Unpack(b []byte, npages int, r Resolver) error {
 // AppendLabel appends l to b in the form ReadLabel reads. The label of a
 // transition that ran one instruction of one thread, with no interrupt and
 // no nondeterministic choice (most labels, under --preempt every), is one
-// byte: the thread's number.
+// byte: the thread's number. An environment event's label is its marker
+// and the event number.
 func AppendLabel(b []byte, l Label) []byte {
+	if l.Event > 0 {
+		return binary.AppendUvarint(append(b, labelEvent), uint64(l.Event))
+	}
 	if l.IRQ == -1 && l.Steps == 1 && l.Choice == 0 && l.Thread >= 0 && l.Thread < labelFull {
 		return append(b, byte(l.Thread))
 	}
@@ -291,8 +295,12 @@ func AppendLabel(b []byte, l Label) []byte {
 	return binary.AppendUvarint(b, l.Choice)
 }
 
-// labelFull starts a label written in full; a one-byte label is below it.
-const labelFull = 0x80
+// labelFull starts a label written in full, labelEvent an environment
+// event's; a one-byte label is below both.
+const (
+	labelFull  = 0x80
+	labelEvent = 0x81
+)
 
 // ReadLabel reads a label AppendLabel wrote at the start of b, and its
 // length in bytes; a length of 0 means b does not start with a label.
@@ -302,6 +310,13 @@ func ReadLabel(b []byte) (Label, int) {
 	}
 	if b[0] < labelFull {
 		return Label{Thread: int(b[0]), IRQ: -1, Steps: 1}, 1
+	}
+	if b[0] == labelEvent {
+		ev, k := binary.Uvarint(b[1:])
+		if k <= 0 || ev == 0 || ev > 1<<32-1 {
+			return Label{}, 0
+		}
+		return Label{IRQ: -1, Event: uint32(ev)}, 1 + k
 	}
 	if len(b) < 3 {
 		return Label{}, 0

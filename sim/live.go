@@ -43,7 +43,7 @@ import (
 // (Stats.ForeignReturns), and a search that saw one reports the
 // elimination unsound for that run rather than a verdict.
 //
-// With interrupts (--irq) nothing is eliminated from registers: taking an
+// With interrupts (--irq, or a device) nothing is eliminated from registers: taking an
 // interrupt stacks every register, so each is live wherever the interrupt
 // mask may be clear. The registers of an exited thread are all dead.
 
@@ -227,7 +227,7 @@ func (m *Machine) CanonicalKey(t *Thread) ThreadKey {
 		return c.Key()
 	}
 	lv := m.live[t.PC]
-	if len(m.irqs) > 0 {
+	if len(m.irqs) > 0 || m.dev != nil {
 		lv |= liveRegs | 0xFF
 	}
 	if lv == liveAll {

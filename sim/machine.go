@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 
+	"github.com/hc11mc/hc11mc/devices"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -78,6 +80,25 @@ type Config struct {
 	// one transition when preemption is not at every instruction; the
 	// transition ends there (counted in Machine.RunBoundHits). Default 100000.
 	MaxRun int
+	// Device, when not nil, is the chip's peripherals (package devices):
+	// accesses of the register block go to it, its interrupts are taken
+	// by their enable bits, the I bit and the hardware's priority, and its
+	// environment events are transitions (see devices.go). nil: the
+	// register block is plain memory, as harness models expect.
+	Device devices.Device
+	// ExpectOutput says that Device watches the SCI's output for a match
+	// (--expect-output): the output property is checked.
+	ExpectOutput bool
+	// Board lists ranges of board hardware outside the chip (--device):
+	// writes are recorded as outputs, reads return any value of the
+	// range's list.
+	Board []BoardRange
+}
+
+// BoardRange is a range of addresses of board hardware (--device LO-HI=v,…).
+type BoardRange struct {
+	Lo, Hi uint16
+	Values []uint8 // what a read may return; empty means 0
 }
 
 // Memory attributes per address.
@@ -86,7 +107,20 @@ const (
 	attrRAM            // writable, in a page
 	attrROM            // read-only: stores are rom-write violations
 	attrInput          // writable, but reads choose among the --input values
+	attrIO             // a register of Config.Device
+	attrBoard          // board hardware (Config.Board)
 )
+
+// layout is the memory map as the state's INIT register places RAM and
+// the register block: what each address is, the page holding it, the
+// decoded-code cache (shared with the reset layout unless RAM or the
+// registers cover read-only bytes), and where the register block starts.
+type layout struct {
+	attr   [65536]uint8
+	pageOf [65536 / PageSize]int16 // writable page index per page-sized block, -1 if none
+	code   *[65536]centry
+	regLo  uint16
+}
 
 // Machine is what does not change while the firmware runs: the memory map,
 // the read-only bytes, the harness addresses, the interrupts. Machines are
@@ -95,15 +129,27 @@ type Machine struct {
 	Image  *loader.Image
 	Config Config
 
-	attr   [65536]uint8
+	// The layout after reset. Its code cache holds, for every address,
+	// the harness routine whose stub is there and the decoded
+	// instruction when its bytes are all read-only.
+	*layout
 	rom    [65536]byte
-	pageOf [65536 / PageSize]int16 // writable page index per page-sized block, -1 if none
 	npages int
 	init   []*Page
 
-	// code caches, for every address, the harness routine whose stub is
-	// there and the decoded instruction when its bytes are all read-only.
-	code     [65536]centry
+	// With a device: the pages of the register block and of the hidden
+	// device state, the on-chip RAM after reset, and the layouts by INIT
+	// value, built when first needed.
+	dev      devices.Device
+	regPage  int
+	regPages int
+	hidPage  int
+	chipRAM  loader.Region
+	regSize  int
+	lays     [256]atomic.Pointer[layout]
+	layMu    sync.Mutex
+	board    []BoardRange
+
 	goal     [65536 / 64]uint64
 	hasGoals bool
 
@@ -126,7 +172,7 @@ type Machine struct {
 
 // NewMachine prepares an image for simulation.
 func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
-	m := &Machine{Image: img, Config: cfg, inputIdx: map[uint16]int{}}
+	m := &Machine{Image: img, Config: cfg, inputIdx: map[uint16]int{}, layout: &layout{code: new([65536]centry)}}
 	if m.Config.MaxRun <= 0 {
 		m.Config.MaxRun = 100000
 	}
@@ -140,11 +186,14 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 			m.attr[x] = uint8(a)
 		}
 	}
+	if err := m.setDevice(img, cfg); err != nil {
+		return nil, err
+	}
 	m.rom = *mem
 	for i := range m.pageOf {
 		m.pageOf[i] = -1
 		for x := i * PageSize; x < (i+1)*PageSize; x++ {
-			if m.attr[x] == attrRAM {
+			if m.attr[x] == attrRAM || m.attr[x] == attrIO {
 				m.pageOf[i] = int16(m.npages)
 				p := &Page{}
 				copy(p.Data[:], mem[i*PageSize:(i+1)*PageSize])
@@ -153,6 +202,9 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 				break
 			}
 		}
+	}
+	if m.dev != nil {
+		m.resetDevice()
 	}
 	addrs := make([]uint16, 0, len(cfg.Inputs))
 	for a := range cfg.Inputs {
@@ -166,6 +218,9 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 			for i := range vals {
 				vals[i] = uint8(i)
 			}
+		}
+		if m.attr[a] == attrIO {
+			return nil, fmt.Errorf("--input 0x%04X is a register of the chip: the peripherals give its inputs", a)
 		}
 		if m.attr[a] != attrRAM {
 			return nil, fmt.Errorf("--input 0x%04X is not in writable memory (RAM or I/O registers); add it with --ram", a)
@@ -193,22 +248,10 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		if m.attr[a] != attrROM {
 			continue
 		}
-		in, err := isa.Decode(m.rom[a:min(a+5, 65536)])
-		if err != nil {
-			continue
-		}
-		ok := true
-		for i := 1; i < int(in.Len); i++ {
-			ok = ok && a+i < 65536 && m.attr[a+i] == attrROM
-		}
-		base := uint8(0)
-		switch {
-		case in.Mode.UsesY():
-			base = 2
-		case in.Mode.Indexed():
-			base = 1
-		}
-		m.code[a].in, m.code[a].ok, m.code[a].base = in, ok, base
+		m.code[a] = m.decodeAt(a)
+	}
+	if m.dev != nil {
+		m.lays[devices.ResetINIT].Store(m.layout)
 	}
 	for h := loader.NoStub + 1; h < loader.NumStubs; h++ {
 		if a, ok := img.StubAddr(h); ok {
@@ -221,6 +264,27 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		m.computeLiveness()
 	}
 	return m, nil
+}
+
+// decodeAt returns the code-cache entry of the read-only bytes at a in
+// the reset layout (no harness routine).
+func (m *Machine) decodeAt(a int) centry {
+	in, err := isa.Decode(m.rom[a:min(a+5, 65536)])
+	if err != nil {
+		return centry{}
+	}
+	ok := true
+	for i := 1; i < int(in.Len); i++ {
+		ok = ok && a+i < 65536 && m.attr[a+i] == attrROM
+	}
+	base := uint8(0)
+	switch {
+	case in.Mode.UsesY():
+		base = 2
+	case in.Mode.Indexed():
+		base = 1
+	}
+	return centry{in: in, ok: ok, base: base}
 }
 
 // centry is one entry of the decoded-code cache.
@@ -268,11 +332,16 @@ func (m *Machine) Initial() *State {
 // heuristics: unmapped addresses read as 0, input registers as the last
 // value written.
 func (m *Machine) ReadMem(s *State, a uint16) uint8 {
-	switch m.attr[a] {
-	case attrRAM, attrInput:
-		return s.Pages[m.pageOf[a/PageSize]].Data[a%PageSize]
+	lay := m.layoutOf(s)
+	switch lay.attr[a] {
+	case attrRAM, attrInput, attrIO:
+		return s.Pages[lay.pageOf[a/PageSize]].Data[a%PageSize]
 	case attrROM:
 		return m.rom[a]
+	case attrBoard:
+		if r := m.boardAt(a); r != nil && len(r.Values) > 0 {
+			return r.Values[0]
+		}
 	}
 	return 0
 }
@@ -289,7 +358,9 @@ func (m *Machine) Returns(s *State, t int, dst []uint16) []uint16 {
 }
 
 // Writable reports whether a is in RAM or the I/O registers.
-func (m *Machine) Writable(a uint16) bool { return m.attr[a] == attrRAM || m.attr[a] == attrInput }
+func (m *Machine) Writable(a uint16) bool {
+	return m.attr[a] == attrRAM || m.attr[a] == attrInput || m.attr[a] == attrIO
+}
 
 // VectorIndex returns the vector index of an interrupt name --irq accepts.
 func VectorIndex(name string) (int, bool) {

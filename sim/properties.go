@@ -29,6 +29,9 @@ type Unchecked struct {
 //   - stack needs a stack range (Config.Stacks); reach is a goal, listed
 //     when Config.Reach names one.
 //   - illegal-opcode, rom-write and unmapped are always checked.
+//   - watchdog needs the chip's peripherals (Config.Device) with the COP
+//     on at power-up (CONFIG's NOCOP clear); output is a goal, listed
+//     when Config.ExpectOutput says the device watches for one.
 func (m *Machine) Properties() (checked []Kind, unchecked []Unchecked) {
 	noSymbols := len(m.Image.Symbols) == 0
 	stub := func(k Kind, hook loader.Stub) {
@@ -58,6 +61,17 @@ func (m *Machine) Properties() (checked []Kind, unchecked []Unchecked) {
 	}
 	if m.hasGoals {
 		checked = append(checked, KindReach)
+	}
+	switch {
+	case m.dev == nil:
+		unchecked = append(unchecked, Unchecked{KindWatchdog, "no on-chip peripherals (--chip, --peripherals)"})
+	case !m.clocked(m.Initial()) || m.Initial().Pages[m.regPage].Data[0x3F]&0x04 != 0:
+		unchecked = append(unchecked, Unchecked{KindWatchdog, "the COP is off: CONFIG's NOCOP bit is set (--config)"})
+	default:
+		checked = append(checked, KindWatchdog)
+	}
+	if m.Config.ExpectOutput && m.dev != nil {
+		checked = append(checked, KindOutput)
 	}
 	return checked, unchecked
 }

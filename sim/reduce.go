@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/hc11mc/hc11mc/loader"
+import (
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+)
 
 // Partial-order reduction (--reduce por) for --preempt every.
 //
@@ -70,6 +73,15 @@ import "github.com/hc11mc/hc11mc/loader"
 // search) checks it on random programs against --reduce none, and fails
 // when any one of the conditions above is dropped.
 //
+// With a device (devices.go) two more kinds of transition exist. An
+// environment event writes only the device's pages and reads nothing of
+// a thread, so it commutes with a register-only τ; but it can make an
+// interrupt pending, which a thread with I clear must take before its
+// next instruction — the event would disable τ. So a thread with I clear
+// is not a candidate when there is a device, as with --irq. And while the
+// device counts CPU cycles (the first 64 cycles, a running COP), every
+// transition writes its counter: AmpleCandidates offers nothing then.
+//
 // What this leaves out: instructions that touch memory, even a thread's
 // own stack, are never followed alone. A private stack is not decidable
 // from one state in machine code — any thread may form any address, and
@@ -105,7 +117,7 @@ func (m *Machine) reducible() bool { return m.Config.Preempt == PreemptEvery }
 // expands s in full.
 func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State, l Label) bool) bool {
 	m := e.m
-	if !m.reducible() || s.Atomic != 0 {
+	if !m.reducible() || s.Atomic != 0 || m.clocked(s) {
 		return false
 	}
 	s.Freeze()
@@ -114,7 +126,7 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 		if t.Status != Running || !m.registerOnly(t.PC) {
 			continue
 		}
-		interruptible := false
+		interruptible := m.dev != nil && t.CCR&isa.FlagI == 0
 		for _, v := range m.irqs {
 			interruptible = interruptible || m.canTake(t, v)
 		}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/hc11mc/hc11mc/devices"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -15,6 +16,11 @@ type RunOptions struct {
 	Steps uint64     // stop after this many instructions (0: no bound)
 	Rand  *rand.Rand // nil: lowest-numbered enabled thread, nondet value 0, no interrupt unless needed
 	Trace io.Writer  // one line per instruction, before it executes; nil for none
+	// With a device: the bytes the SCI receives, in order, each as soon as
+	// the receiver is on and RDRF clear; and a function told of every
+	// output (bytes the SCI sends, port and board writes) as it happens.
+	SCIInput []byte
+	Output   func(Output)
 }
 
 // RunResult is how a run ended.
@@ -36,10 +42,38 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 	for i := range s.Threads {
 		res.Cycles += s.Threads[i].Cycles
 	}
-	x := stepper{m: m, s: s}
+	var fx []Output
+	x := stepper{m: m, s: s, lay: m.layoutOf(s)}
+	if m.dev != nil {
+		x.fx = &fx
+	}
+	flush := func() {
+		if opts.Output != nil {
+			for _, o := range fx {
+				opts.Output(o)
+			}
+		}
+		fx = fx[:0]
+	}
+	feed := opts.SCIInput
 	cur := 0
 	var order []int
 	for opts.Steps == 0 || res.Steps < opts.Steps {
+		if m.dev != nil {
+			var v *Violation
+			feed, v = m.runEnvironment(s, &fx, feed, res.Steps)
+			flush()
+			if v == nil {
+				v = m.runDeviceInterrupt(s, &fx)
+				flush()
+			}
+			if v != nil {
+				res.Violation = v
+				m.finalLine(opts.Trace, s, cur, res.Cycles)
+				return res
+			}
+			x.lay = m.layoutOf(s)
+		}
 		if opts.Rand != nil && len(m.irqs) > 0 && opts.Rand.IntN(16) == 0 {
 			if m.randomInterrupt(s, opts.Rand, &res) {
 				continue
@@ -59,9 +93,20 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 				m.traceLine(opts.Trace, s, i, res.Cycles)
 			}
 			before := x.t.Cycles
+			x.c0 = before
 			ev := x.step()
 			res.Steps++
-			if ev == evOK && opts.Trace == nil && opts.Rand == nil && m.fastOK(s, i) {
+			if m.dev != nil {
+				if ev != evBlocked && ev != evViolation && ev != evInfeasible {
+					if v := m.elapse(s, i, x.t.Cycles-before, &fx); v != nil {
+						x.viol, ev = *v, evViolation
+					}
+				}
+				x.io = false
+				x.lay = m.layoutOf(s)
+				flush()
+			}
+			if ev == evOK && opts.Trace == nil && opts.Rand == nil && m.dev == nil && m.fastOK(s, i) {
 				// Nothing but this thread's own instructions can change
 				// the schedule until the next call, harness call or
 				// violation: run them back to back.
@@ -111,6 +156,10 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 		if m.anyInterrupt(s, opts.Rand, &res) {
 			continue
 		}
+		if m.dev != nil && m.wakeByTime(s, &fx) {
+			flush()
+			continue
+		}
 		live := false
 		for i := range s.Threads {
 			live = live || s.Threads[i].Status != Exited
@@ -126,6 +175,65 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 	res.Reason = "stopped at the --steps bound"
 	m.finalLine(opts.Trace, s, cur, res.Cycles)
 	return res
+}
+
+// runEnvironment makes the environment's events of a plain simulation,
+// before the step after step number steps: the SCI's transmitter finishes
+// at once, the next byte of feed arrives as soon as the receiver can take
+// it, and every 1024 steps a timer source fires. It returns the rest of
+// feed.
+func (m *Machine) runEnvironment(s *State, fx *[]Output, feed []byte, steps uint64) ([]byte, *Violation) {
+	n := m.events(s)
+	timeUsed := steps%1024 != 1023
+	for k := 0; k < n; k++ {
+		e := m.EventInfo(s, k)
+		switch {
+		case e.Kind == devices.EvTxDone,
+			e.Kind == devices.EvReceive && len(feed) > 0 && e.Byte == feed[0],
+			e.Kind == devices.EvTime && !timeUsed:
+			if e.Kind == devices.EvReceive {
+				feed = feed[1:]
+			}
+			if e.Kind == devices.EvTime {
+				timeUsed = true
+			}
+			if v := m.event(s, k, fx); v != nil {
+				return feed, v
+			}
+			// The events are numbered anew in the new state.
+			n, k = m.events(s), -1
+		}
+	}
+	return feed, nil
+}
+
+// runDeviceInterrupt takes the device's pending interrupt on the
+// lowest-numbered thread that takes it.
+func (m *Machine) runDeviceInterrupt(s *State, fx *[]Output) *Violation {
+	if s.Atomic != 0 {
+		return nil
+	}
+	v := m.pending(s)
+	if v < 0 {
+		return nil
+	}
+	for i := range s.Threads {
+		if devTakes(&s.Threads[i]) {
+			return m.interruptObserved(s, i, v, fx)
+		}
+	}
+	return nil
+}
+
+// wakeByTime lets a timer source fire when nothing else can move.
+func (m *Machine) wakeByTime(s *State, fx *[]Output) bool {
+	for k, n := 0, m.events(s); k < n; k++ {
+		if e := m.EventInfo(s, k); e.Kind == devices.EvTime || e.Kind == devices.EvCapture {
+			m.event(s, k, fx)
+			return true
+		}
+	}
+	return false
 }
 
 // fastOK reports whether thread i is the thread the deterministic schedule

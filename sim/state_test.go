@@ -366,7 +366,7 @@ func TestStepAllocs(t *testing.T) {
 	code := b(0x7C, 0x00, 0x50, 0x08, 0x20, 0xFA) // loop: inc 0x50; inx; bra loop
 	m := testMachine(t, code, nil, nil, Config{})
 	s := m.Initial()
-	x := stepper{m: m, s: s, t: &s.Threads[0], tid: 0, radix: 1}
+	x := stepper{m: m, s: s, t: &s.Threads[0], tid: 0, radix: 1, lay: m.layout}
 	allocs := testing.AllocsPerRun(1000, func() {
 		x.radix, x.choice = 1, 0
 		if ev := x.step(); ev != evOK {

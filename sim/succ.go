@@ -9,12 +9,15 @@ import (
 // replayed: the thread that ran, the interrupt it took (if any), how many
 // instructions it executed, and the index of the nondeterministic choice
 // made by the last of them (values of __mc_nondet or of --input reads, in
-// order; 0 when there was none).
+// order; 0 when there was none). A transition of the environment (the
+// device's event k, see devices.go) has Event = k+1, Thread 0, IRQ -1
+// and no steps.
 type Label struct {
 	Thread int    `json:"thread"`
 	IRQ    int    `json:"irq"` // vector index of the interrupt taken, -1 for none
 	Steps  uint32 `json:"steps"`
 	Choice uint64 `json:"choice"`
+	Event  uint32 `json:"event,omitempty"`
 }
 
 // Successor is one transition out of a state.
@@ -181,7 +184,20 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 			b = b[:0]
 		}
 	}
+	pend := -1
+	if m.dev != nil && s.Atomic == 0 {
+		pend = m.pending(s)
+	}
 	for i := range s.Threads {
+		if pend >= 0 && devTakes(&s.Threads[i]) {
+			// The pending interrupt is the thread's only move.
+			ns := e.slot(len(b), s)
+			viol := m.interrupt(ns, i, pend)
+			any = true
+			b = append(b, Succ{ns, Label{Thread: i, IRQ: pend}, viol})
+			emit()
+			continue
+		}
 		if !s.mayRun(i) {
 			continue
 		}
@@ -221,6 +237,13 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 			}
 		}
 	}
+	for k, n := 0, m.events(s); k < n; k++ {
+		ns := e.slot(len(b), s)
+		viol := m.event(ns, k, nil)
+		any = true
+		b = append(b, Succ{ns, Label{Thread: 0, IRQ: -1, Event: uint32(k + 1)}, viol})
+		emit()
+	}
 	if len(b) > 0 {
 		flush(b)
 	}
@@ -250,10 +273,15 @@ func (m *Machine) canTake(t *Thread, v int) bool {
 // interrupt makes thread i take interrupt v: stack the frame (unless WAI
 // already did) and jump through the vector.
 func (m *Machine) interrupt(s *State, i int, v int) *Violation {
-	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1}
+	return m.interruptObserved(s, i, v, nil)
+}
+
+func (m *Machine) interruptObserved(s *State, i int, v int, fx *[]Output) *Violation {
+	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1, lay: m.layoutOf(s), fx: fx}
 	t := x.t
 	t.Tag = 0
 	at := t.PC
+	c0 := t.Cycles
 	if t.Status != Waiting {
 		x.pushFrame(t.PC)
 	}
@@ -264,6 +292,9 @@ func (m *Machine) interrupt(s *State, i int, v int) *Violation {
 	}
 	if x.bad {
 		return x.violation()
+	}
+	if m.dev != nil {
+		return m.elapse(s, i, t.Cycles-c0, fx)
 	}
 	return nil
 }
@@ -306,12 +337,35 @@ func hex4(v uint16) string {
 // steps taken, the number of choices the last step offered, the last event
 // and the violation, if any.
 func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (steps uint32, choices uint64, ev event, v *Violation) {
-	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i}
+	return m.runObserved(s, i, c, maxSteps, st, nil)
+}
+
+// runObserved is run recording the outputs of the transition in fx (nil:
+// nowhere). With a device, the device then learns the cycles the
+// transition took.
+func (m *Machine) runObserved(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output) (steps uint32, choices uint64, ev event, v *Violation) {
+	if m.dev == nil {
+		return m.runThread(s, i, c, maxSteps, st, fx)
+	}
+	c0 := s.Threads[i].Cycles
+	steps, choices, ev, v = m.runThread(s, i, c, maxSteps, st, fx)
+	if v == nil && ev != evBlocked && ev != evInfeasible && ev != evMismatch {
+		if v = m.elapse(s, i, s.Threads[i].Cycles-c0, fx); v != nil {
+			ev = evViolation
+		}
+	}
+	return steps, choices, ev, v
+}
+
+func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output) (steps uint32, choices uint64, ev event, v *Violation) {
+	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, lay: m.layoutOf(s), fx: fx}
+	x.c0 = x.t.Cycles
 	choices = 1
 	for {
 		x.radix = 1
 		x.choice = 0
 		x.choice = c
+		ccr := x.t.CCR
 		ev = x.step()
 		steps++
 		if st != nil {
@@ -333,6 +387,14 @@ func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (st
 		}
 		bound := steps >= uint32(m.Config.MaxRun)
 		stop := x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery || bound || m.schedPoint(s, t)
+		if x.io || (ccr^t.CCR)&isa.FlagI != 0 && m.dev != nil {
+			// An access of the peripherals, or a change of the I bit,
+			// may make an interrupt pending or takeable (or INIT may
+			// have moved the memory map): a scheduling point follows.
+			x.io = false
+			x.lay = m.layoutOf(s)
+			stop = true
+		}
 		if maxSteps > 0 {
 			switch {
 			case steps == maxSteps:
@@ -344,7 +406,7 @@ func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (st
 			continue
 		}
 		if stop {
-			if bound && st != nil && !(x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery || m.schedPoint(s, t)) {
+			if bound && st != nil && !(x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery || m.schedPoint(s, t)) && !x.io {
 				st.RunBoundHits++
 			}
 			return steps, choices, ev, nil
@@ -384,12 +446,34 @@ func (m *Machine) schedPoint(s *State, t *Thread) bool {
 // did, and returns the resulting state and violation. ok is false when the
 // label does not describe a transition of s.
 func (m *Machine) Replay(s *State, l Label) (ns *State, v *Violation, ok bool) {
+	return m.ReplayObserved(s, l, nil)
+}
+
+// ReplayObserved is Replay recording, in fx when not nil, what the
+// transition showed the outside world: bytes the SCI sent, port and
+// board writes.
+func (m *Machine) ReplayObserved(s *State, l Label, fx *[]Output) (ns *State, v *Violation, ok bool) {
 	if l.Thread < 0 || l.Thread >= len(s.Threads) {
 		return nil, nil, false
 	}
 	s.Freeze()
+	if l.Event > 0 {
+		if l.IRQ >= 0 || l.Steps != 0 || l.Choice != 0 || int64(l.Event) > int64(m.events(s)) {
+			return nil, nil, false
+		}
+		ns = s.Clone()
+		return ns, m.event(ns, int(l.Event-1), fx), true
+	}
+	pend := -1
+	if m.dev != nil && s.Atomic == 0 {
+		pend = m.pending(s)
+	}
+	devIRQ := pend >= 0 && devTakes(&s.Threads[l.Thread])
 	ns = s.Clone()
 	if l.IRQ >= 0 {
+		if devIRQ && l.IRQ == pend {
+			return ns, m.interruptObserved(ns, l.Thread, l.IRQ, fx), true
+		}
 		listed := false
 		for _, v := range m.irqs {
 			listed = listed || v == l.IRQ
@@ -397,12 +481,12 @@ func (m *Machine) Replay(s *State, l Label) (ns *State, v *Violation, ok bool) {
 		if !listed || !m.canTake(&s.Threads[l.Thread], l.IRQ) || s.Threads[l.Thread].Status == Exited || s.Atomic != 0 {
 			return nil, nil, false
 		}
-		return ns, m.interrupt(ns, l.Thread, l.IRQ), true
+		return ns, m.interruptObserved(ns, l.Thread, l.IRQ, fx), true
 	}
-	if !s.mayRun(l.Thread) || l.Steps == 0 {
+	if !s.mayRun(l.Thread) || l.Steps == 0 || devIRQ {
 		return nil, nil, false
 	}
-	steps, choices, ev, v := m.run(ns, l.Thread, l.Choice, l.Steps, nil)
+	steps, choices, ev, v := m.runObserved(ns, l.Thread, l.Choice, l.Steps, nil, fx)
 	if ev == evBlocked || ev == evInfeasible || ev == evMismatch || l.Choice >= choices || (steps != l.Steps && v == nil) {
 		return nil, nil, false
 	}

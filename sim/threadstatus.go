@@ -61,7 +61,7 @@ func (m *Machine) ThreadStatus(s *State, i int) ThreadStatus {
 	}
 	if h := m.code[t.PC].hook; h != loader.NoStub {
 		st.Stub = h.String()
-		x := stepper{m: m, s: s, t: t, tid: i}
+		x := stepper{m: m, s: s, t: t, tid: i, lay: m.layoutOf(s)}
 		st.Call = x.callSite(t.PC)
 		switch h {
 		case loader.StubLock:

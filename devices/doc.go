@@ -1,0 +1,90 @@
+// Package devices models the on-chip peripherals of the 68HC11 — the SCI
+// (serial port), the main timer with its real-time interrupt, the parallel
+// ports, the COP watchdog and the system registers (INIT, OPTION, HPRIO,
+// CONFIG) — as the environment of firmware under check: what the firmware
+// reads from and writes to its register block, which interrupts are
+// pending, and which events of the outside world (a byte arriving on the
+// serial line, time passing) may happen next.
+//
+// It is not the CPU (package sim executes instructions) and it does not
+// search (package search). It knows nothing of states beyond the bytes it
+// is given.
+//
+// # How the simulator sees the peripherals
+//
+// The interface is declared here and implemented here: Device, with read,
+// write, pending interrupt, the environment's events and the CPU cycles
+// that elapsed. Package sim imports this package, holds a Device in its
+// configuration, and never names a peripheral; the command line composes
+// one with New from a chip profile (package loader) and the user's flags.
+// A device keeps no state of its own: everything it knows lives in a
+// Block — the register block as the firmware reads it, then hidden bytes
+// (the SCI's flag-clearing sequence, the transmitter, the abstract clock,
+// the COP counter, the output matcher) — which the simulator keeps in
+// pages of each state, so that it is hashed, compared, keyed and packed
+// with the rest of the state (sim/key.go): two states whose peripherals
+// differ in anything observable are different states.
+//
+// # The environment
+//
+// Nondeterminism lives in the outside world, not in the CPU. An event is
+// a transition of its own, with a number that replays exactly (the k-th
+// of Events in a given block):
+//
+//   - SCI receive, when RE is set: a byte of the input alphabet arrives
+//     (one event per byte); with RDRF already set it is an overrun (OR),
+//     one event, since every byte is lost alike; with OR set too nothing
+//     can change and no event is offered.
+//   - SCI transmit: a byte written to SCDR goes to the shift register at
+//     once when it is idle (TDRE stays set, TC clears), otherwise waits in
+//     TDR (TDRE clear); the event "transmitter done" ends the byte being
+//     shifted out, moves a waiting byte on (TDRE set) or sets TC.
+//   - Time (see "The abstract clock").
+//   - Input captures: with an edge selected in TCTL2, an edge on ICx may
+//     come at any time: ICxF sets and TICx takes TCNT.
+//
+// Port inputs read as any value of the domain declared for the register
+// (Options.Inputs), masked by the data-direction register; a register with
+// no domain reads back what was last written.
+//
+// # The abstract clock
+//
+// The CPU and the timer do not share a clock in this model: time passes
+// by events, and an event may happen at any scheduling point. A periodic
+// source — RTI, the counter overflow (TOF), each output compare — fires by
+// an event that sets its flag: RTIF; TOF with TCNT going to 0x0000; OCxF
+// with TCNT going to TOCx. TCNT only takes these values. A source's event
+// is offered while its flag is clear, and only once the source is active:
+// once the firmware has accessed one of its registers (its compare
+// register, the flag or mask register that holds its bit, TCNT for TOF,
+// PACTL for RTI). Before that nothing the firmware does can tell whether
+// the source fired, and a chip's worth of unobserved flags would multiply
+// every state by up to 2^7. So the state space stays finite and small.
+//
+// What it can miss: the relative rates of sources (an RTI every 8192
+// cycles and an output compare every 100 are both "some time later", so
+// orders impossible on a real chip are explored — spurious, never
+// missing); a flag seen set by the very first access that activates its
+// source; the exact TCNT between events (a firmware measuring durations
+// with TCNT sees only the values above); pin actions of output compares,
+// the pulse accumulator and the SPI, which are registers only.
+//
+// The COP watchdog counts real E cycles instead: the cycles of the
+// instructions the firmware executes (Elapse) since its last service
+// (0x55 then 0xAA written to COPRST); reaching the timeout chosen by
+// OPTION's CR1:CR0 (2^15, 2^17, 2^19 or 2^21 cycles) is a violation. The
+// COP runs when CONFIG's NOCOP bit is clear. Time spent in WAI is not
+// counted: a COP that would expire while the firmware waits for an
+// interrupt is missed.
+//
+// # Registers
+//
+// Power-up values are the reference manual's, with bits it leaves
+// undefined at 0. INIT relocates RAM and the register block (the
+// simulator builds the memory map per INIT value); INIT, OPTION's IRQE,
+// DLY, CR1 and CR0 and TMSK2's PR1 and PR0 may be written only once and
+// only in the first 64 E cycles after reset, BPROT's bits cleared only in
+// that time; HPRIO's PSEL only while the I bit is set; TFLG1 and TFLG2
+// are cleared by writing ones. CONFIG, the mode bits of HPRIO and TEST1
+// are not writable (EEPROM programming and test modes are not modelled).
+package devices

@@ -1,0 +1,150 @@
+package devices
+
+// sciWrite is a write of SCDR: it ends the TDRE/TC clearing sequence
+// (a read of SCSR with the bit set, then this write) and hands the byte
+// to the transmitter, which sends it at once when the shift register is
+// idle and otherwise keeps it in TDR.
+func (c *Chip) sciWrite(b *Block, v uint8) Effect {
+	clr := b.Hid[hSCIArm] & (scsrTDRE | scsrTC)
+	b.Reg[rSCSR] &^= clr
+	b.Hid[hSCIArm] &^= clr
+	if b.Reg[rSCCR2]&sccr2TE == 0 {
+		// The transmitter is off: the byte stays in TDR, never sent.
+		b.Hid[hSCITDR] = v
+		return Effect{}
+	}
+	if b.Hid[hSCITx]&txBusy == 0 {
+		// TDR goes to the idle shift register at once: TDRE sets again.
+		b.Hid[hSCITx] |= txBusy
+		b.Reg[rSCSR] |= scsrTDRE
+		return c.sent(b, v)
+	}
+	// A byte written while TDR is full replaces it: the first is lost.
+	b.Hid[hSCITx] |= txFull
+	b.Hid[hSCITDR] = v
+	return Effect{}
+}
+
+// sent reports byte v leaving on the line, and feeds the output matcher.
+func (c *Chip) sent(b *Block, v uint8) Effect {
+	eff := Effect{Sent: true, Byte: v}
+	if c.match != nil && b.Hid[hMatched] == 0 {
+		st := uint16(b.Hid[hMatch])<<8 | uint16(b.Hid[hMatch+1])
+		st = c.match.next(st, v)
+		b.Hid[hMatch], b.Hid[hMatch+1] = uint8(st>>8), uint8(st)
+		if c.match.accept(st) {
+			b.Hid[hMatched] = 1
+			eff.Matched = true
+		}
+	}
+	return eff
+}
+
+// sciPending reports whether the SCI requests its interrupt.
+func (c *Chip) sciPending(b *Block) bool {
+	sr, cr := b.Reg[rSCSR], b.Reg[rSCCR2]
+	return cr&sccr2TIE != 0 && sr&scsrTDRE != 0 ||
+		cr&sccr2TCIE != 0 && sr&scsrTC != 0 ||
+		cr&sccr2RIE != 0 && sr&(scsrRDRF|scsrOR) != 0 ||
+		cr&sccr2ILIE != 0 && sr&scsrIDLE != 0
+}
+
+// rxEvents is the number of receive events in b: one per byte of the
+// alphabet when RDRF is clear, one overrun when RDRF is set and OR clear.
+func (c *Chip) rxEvents(b *Block) int {
+	if b.Reg[rSCCR2]&sccr2RE == 0 {
+		return 0
+	}
+	switch sr := b.Reg[rSCSR]; {
+	case sr&scsrRDRF == 0:
+		return len(c.alpha)
+	case sr&scsrOR == 0:
+		return 1
+	}
+	return 0
+}
+
+// Events is the number of environment events possible in b, in this
+// order: the SCI's receive events, its transmitter finishing, then the
+// timer's sources in priority order.
+func (c *Chip) Events(b *Block) int {
+	n := c.rxEvents(b)
+	if b.Hid[hSCITx]&txBusy != 0 {
+		n++
+	}
+	for i := range sources {
+		if c.timerEvent(b, i) {
+			n++
+		}
+	}
+	return n
+}
+
+// locate finds event k: its kind and, for a timer event, the source; -1
+// when there is no event k.
+func (c *Chip) locate(b *Block, k int) (EventKind, int) {
+	if k < 0 {
+		return 0, -1
+	}
+	if n := c.rxEvents(b); k < n {
+		if b.Reg[rSCSR]&scsrRDRF != 0 {
+			return EvOverrun, 0
+		}
+		return EvReceive, k
+	} else {
+		k -= n
+	}
+	if b.Hid[hSCITx]&txBusy != 0 {
+		if k == 0 {
+			return EvTxDone, 0
+		}
+		k--
+	}
+	for i := range sources {
+		if c.timerEvent(b, i) {
+			if k == 0 {
+				if sources[i].periodic {
+					return EvTime, i
+				}
+				return EvCapture, i
+			}
+			k--
+		}
+	}
+	return 0, -1
+}
+
+// Info describes event k.
+func (c *Chip) Info(b *Block, k int) EventInfo {
+	kind, i := c.locate(b, k)
+	switch kind {
+	case EvReceive:
+		return EventInfo{Kind: kind, Byte: c.alpha[i]}
+	case EvTime, EvCapture:
+		return EventInfo{Kind: kind, Source: sources[i].name}
+	}
+	return EventInfo{Kind: kind}
+}
+
+// Event makes event k happen.
+func (c *Chip) Event(b *Block, k int) Effect {
+	kind, i := c.locate(b, k)
+	switch kind {
+	case EvReceive:
+		b.Reg[rSCDR] = c.alpha[i]
+		b.Reg[rSCSR] |= scsrRDRF
+	case EvOverrun:
+		b.Reg[rSCSR] |= scsrOR
+	case EvTxDone:
+		if b.Hid[hSCITx]&txFull != 0 {
+			b.Hid[hSCITx] &^= txFull
+			b.Reg[rSCSR] |= scsrTDRE
+			return c.sent(b, b.Hid[hSCITDR])
+		}
+		b.Hid[hSCITx] = 0
+		b.Reg[rSCSR] |= scsrTC
+	case EvTime, EvCapture:
+		c.fire(b, i)
+	}
+	return Effect{}
+}

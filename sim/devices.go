@@ -1,0 +1,408 @@
+package sim
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/hc11mc/hc11mc/devices"
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+)
+
+// The peripherals (Config.Device) in the simulator.
+//
+// A state keeps the device's Block in pages: the register block's pages,
+// mapped where INIT puts the block, hold the registers as the firmware
+// reads them, and one more page, mapped at no address and kept after all
+// the others, holds the hidden bytes. So the device's state is hashed,
+// compared, keyed and packed as page contents (key.go), and a transition
+// that does not touch the peripherals shares their pages with its parent.
+// An access of the register block copies the pages into a Block, calls
+// the device and writes back the pages that changed; nothing else on the
+// instruction path knows about devices.
+//
+// Transitions: a pending interrupt (Device.Pending) is taken by a thread
+// whose I bit is clear, before its next instruction — it is that thread's
+// only move, as on the chip; an environment event (Device.Events) is a
+// transition of its own, labelled with Label.Event, at every state. After
+// each transition the device learns the E cycles it took (Device.Elapse)
+// while it asks for them (devices.FlagClocked).
+
+// OutputKind says what a transition showed the outside world.
+type OutputKind uint8
+
+// Kinds of outputs.
+const (
+	OutSCI   OutputKind = iota + 1 // the SCI sent Value
+	OutPort                        // the firmware wrote Value to port register Addr
+	OutBoard                       // the firmware wrote Value to board hardware at Addr
+)
+
+// Output is one thing a transition showed the outside world.
+type Output struct {
+	Kind  OutputKind
+	Addr  uint16
+	Value uint8
+}
+
+var blockPool = sync.Pool{New: func() any { return new(devices.Block) }}
+
+// setDevice marks the register block and the board ranges in the reset
+// layout.
+func (m *Machine) setDevice(img *loader.Image, cfg Config) error {
+	for _, r := range cfg.Board {
+		if r.Hi < r.Lo {
+			return fmt.Errorf("--device 0x%04X-0x%04X: the range is empty", r.Lo, r.Hi)
+		}
+		for a := int(r.Lo); a <= int(r.Hi); a++ {
+			m.attr[a] = attrBoard
+		}
+	}
+	m.board = cfg.Board
+	if cfg.Device == nil {
+		return nil
+	}
+	chip, err := loader.FindChip(img.Chip)
+	if err != nil {
+		return err
+	}
+	regs, ok := chip.Registers()
+	ram, ok2 := chip.RAM()
+	if !ok || !ok2 {
+		return fmt.Errorf("chip profile %q has no on-chip peripherals", chip.Name)
+	}
+	m.dev = cfg.Device
+	m.chipRAM = ram
+	m.regSize = int(regs.Hi-regs.Lo) + 1
+	m.regLo = regs.Lo
+	for a := int(regs.Lo); a <= int(regs.Hi); a++ {
+		m.attr[a] = attrIO
+	}
+	return nil
+}
+
+// resetDevice puts the device's power-up state into the register pages
+// and appends the hidden page; NewMachine has allocated the pages.
+func (m *Machine) resetDevice() {
+	m.regPage = int(m.pageOf[m.regLo/PageSize])
+	m.regPages = (int(m.regLo)%PageSize + m.regSize + PageSize - 1) / PageSize
+	var b devices.Block
+	m.dev.Reset(&b)
+	for k := range m.regPages {
+		m.init[m.regPage+k].Data = [PageSize]byte(b.Reg[k*PageSize : (k+1)*PageSize])
+	}
+	m.hidPage = m.npages
+	m.init = append(m.init, &Page{Data: b.Hid})
+	m.npages++
+}
+
+// HasDevice reports whether the machine has peripherals (Config.Device).
+func (m *Machine) HasDevice() bool { return m.dev != nil }
+
+// layoutOf returns the layout of s: its INIT register's.
+func (m *Machine) layoutOf(s *State) *layout {
+	if m.dev == nil {
+		return m.layout
+	}
+	init := s.Pages[m.regPage].Data[devices.RegINIT]
+	if l := m.lays[init].Load(); l != nil {
+		return l
+	}
+	return m.buildLayout(init)
+}
+
+// buildLayout makes the layout of INIT value init: the reset layout with
+// the on-chip RAM and the register block moved to the 4 KiB boundaries
+// INIT names, the registers above RAM and both above everything else
+// (the reference manual's priority). What they leave behind is the
+// external bus: unmapped.
+func (m *Machine) buildLayout(init uint8) *layout {
+	m.layMu.Lock()
+	defer m.layMu.Unlock()
+	if l := m.lays[init].Load(); l != nil {
+		return l
+	}
+	base := m.layout
+	l := &layout{attr: base.attr, pageOf: base.pageOf, code: base.code}
+	ram := m.chipRAM
+	regEnd := int(base.regLo) + m.regPages*PageSize
+	ramPages := make([]int16, 0, 16)
+	for a := int(ram.Lo); a <= int(ram.Hi); a += PageSize {
+		ramPages = append(ramPages, base.pageOf[a/PageSize])
+	}
+	for a := int(ram.Lo); a <= int(ram.Hi); a++ {
+		l.attr[a] = attrUnmapped
+	}
+	for a := int(base.regLo); a < regEnd; a++ {
+		l.attr[a] = attrUnmapped
+	}
+	for a := int(ram.Lo); a <= int(ram.Hi); a += PageSize {
+		l.pageOf[a/PageSize] = -1
+	}
+	for a := int(base.regLo); a < regEnd; a += PageSize {
+		l.pageOf[a/PageSize] = -1
+	}
+	newRAM := int(init>>4) * 0x1000
+	size := int(ram.Hi-ram.Lo) + 1
+	for k := 0; k < size && newRAM+k < 65536; k++ {
+		l.attr[newRAM+k] = attrRAM
+		if k%PageSize == 0 {
+			l.pageOf[(newRAM+k)/PageSize] = ramPages[k/PageSize]
+		}
+	}
+	l.regLo = uint16(int(init&15) * 0x1000)
+	for k := 0; k < m.regSize; k++ {
+		l.attr[int(l.regLo)+k] = attrIO
+	}
+	for k := range m.regPages {
+		l.pageOf[int(l.regLo)/PageSize+k] = int16(m.regPage + k)
+	}
+	// The code cache holds instructions whose bytes are all read-only:
+	// where RAM or the registers now cover such bytes, it needs its own.
+	covered := false
+	for a := range 65536 {
+		covered = covered || base.attr[a] == attrROM && l.attr[a] != attrROM
+	}
+	if covered {
+		code := *base.code
+		for a := range 65536 {
+			for i := 0; i < 5 && a+i < 65536; i++ {
+				if l.attr[a+i] != attrROM {
+					code[a].ok = false
+				}
+			}
+		}
+		l.code = &code
+	}
+	m.lays[init].Store(l)
+	return l
+}
+
+// boardAt returns the board range holding a.
+func (m *Machine) boardAt(a uint16) *BoardRange {
+	for i := range m.board {
+		if r := &m.board[i]; r.Lo <= a && a <= r.Hi {
+			return r
+		}
+	}
+	return nil
+}
+
+// loadBlock copies the device's pages of s into b.
+func (m *Machine) loadBlock(s *State, b *devices.Block) {
+	for k := range m.regPages {
+		copy(b.Reg[k*PageSize:(k+1)*PageSize], s.Pages[m.regPage+k].Data[:])
+	}
+	b.Hid = s.Pages[m.hidPage].Data
+	b.Elapsed, b.CCR = 0, 0
+}
+
+// storeBlock writes back the pages of b that differ from those of s.
+func (m *Machine) storeBlock(s *State, b *devices.Block) {
+	for k := range m.regPages {
+		d := [PageSize]byte(b.Reg[k*PageSize : (k+1)*PageSize])
+		if d != s.Pages[m.regPage+k].Data {
+			s.page(m.regPage + k).Data = d
+		}
+	}
+	if b.Hid != s.Pages[m.hidPage].Data {
+		s.page(m.hidPage).Data = b.Hid
+	}
+}
+
+// readSlow reads what is neither RAM nor read-only memory.
+func (x *stepper) readSlow(a uint16) uint8 {
+	switch x.lay.attr[a] {
+	case attrInput:
+		vals := x.m.inputs[x.m.inputIdx[a]]
+		return vals[x.choose(uint64(len(vals)))]
+	case attrIO:
+		return x.ioRead(a)
+	case attrBoard:
+		r := x.m.boardAt(a)
+		if len(r.Values) == 0 {
+			return 0
+		}
+		return r.Values[x.choose(uint64(len(r.Values)))]
+	}
+	x.fault(KindUnmapped, x.t.PrevPC, a, "read of unmapped address 0x%04X", a)
+	return 0
+}
+
+// writeSlow writes what is not RAM.
+func (x *stepper) writeSlow(a uint16, v uint8) {
+	switch x.lay.attr[a] {
+	case attrInput:
+		x.s.page(int(x.lay.pageOf[a/PageSize])).Data[a%PageSize] = v
+	case attrIO:
+		x.ioWrite(a, v)
+	case attrBoard:
+		x.output(Output{Kind: OutBoard, Addr: a, Value: v})
+	case attrROM:
+		x.fault(KindROMWrite, x.t.PrevPC, a, "write of 0x%02X into read-only memory at 0x%04X", v, a)
+	default:
+		x.fault(KindUnmapped, x.t.PrevPC, a, "write of 0x%02X to unmapped address 0x%04X", v, a)
+	}
+}
+
+// output records o for an observer (Run, ReplayObserved).
+func (x *stepper) output(o Output) {
+	if x.fx != nil {
+		*x.fx = append(*x.fx, o)
+	}
+}
+
+func (x *stepper) block() *devices.Block {
+	b := blockPool.Get().(*devices.Block)
+	x.m.loadBlock(x.s, b)
+	b.Elapsed = x.t.Cycles - x.c0
+	b.CCR = x.t.CCR
+	return b
+}
+
+func (x *stepper) ioRead(a uint16) uint8 {
+	b := x.block()
+	off := int(a - x.lay.regLo)
+	k := 0
+	if n := x.m.dev.Choices(b, off); n > 1 {
+		k = int(x.choose(uint64(n)))
+	}
+	v := x.m.dev.Read(b, off, k)
+	x.m.storeBlock(x.s, b)
+	blockPool.Put(b)
+	x.io = true
+	return v
+}
+
+func (x *stepper) ioWrite(a uint16, v uint8) {
+	b := x.block()
+	off := int(a - x.lay.regLo)
+	eff := x.m.dev.Write(b, off, v)
+	x.m.storeBlock(x.s, b)
+	blockPool.Put(b)
+	x.io = true
+	if eff.Port {
+		x.output(Output{Kind: OutPort, Addr: a, Value: eff.PortVal})
+	}
+	x.effect(eff)
+}
+
+// effect records what the device did and raises the violations it found.
+func (x *stepper) effect(eff devices.Effect) {
+	if eff.Sent {
+		x.output(Output{Kind: OutSCI, Value: eff.Byte})
+	}
+	if eff.Matched {
+		x.fault(KindOutput, x.t.PC, 0, "the SCI output matches the expected output")
+	}
+	if eff.Watchdog {
+		x.fault(KindWatchdog, x.t.PC, 0, "the COP watchdog was not serviced (0x55, 0xAA to COPRST) in time")
+	}
+}
+
+// pending returns the vector of the interrupt the device requests in s,
+// or -1.
+func (m *Machine) pending(s *State) int {
+	if m.dev == nil {
+		return -1
+	}
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(s, b)
+	v := m.dev.Pending(b)
+	blockPool.Put(b)
+	return v
+}
+
+// devTakes reports whether thread t takes the device's interrupt now: it
+// is running or in WAI (STOP stops the clocks the peripherals run on),
+// with I clear.
+func devTakes(t *Thread) bool {
+	return (t.Status == Running || t.Status == Waiting) && t.CCR&isa.FlagI == 0
+}
+
+// events returns the number of environment events possible in s.
+func (m *Machine) events(s *State) int {
+	if m.dev == nil {
+		return 0
+	}
+	live := false
+	for i := range s.Threads {
+		live = live || s.Threads[i].Status != Exited
+	}
+	if !live {
+		return 0
+	}
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(s, b)
+	n := m.dev.Events(b)
+	blockPool.Put(b)
+	return n
+}
+
+// EventInfo describes environment event k of s (Label.Event = k+1).
+func (m *Machine) EventInfo(s *State, k int) devices.EventInfo {
+	if m.dev == nil {
+		return devices.EventInfo{}
+	}
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(s, b)
+	e := m.dev.Info(b, k)
+	blockPool.Put(b)
+	return e
+}
+
+// event makes environment event k happen in s.
+func (m *Machine) event(s *State, k int, fx *[]Output) *Violation {
+	x := stepper{m: m, s: s, t: &s.Threads[0], tid: 0, radix: 1, fx: fx}
+	x.lay = m.layoutOf(s)
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(s, b)
+	eff := m.dev.Event(b, k)
+	m.storeBlock(s, b)
+	blockPool.Put(b)
+	x.effect(eff)
+	if x.bad {
+		v := x.violation()
+		v.Thread, v.PC = -1, s.Threads[0].PC
+		return v
+	}
+	return nil
+}
+
+// elapse tells the device that thread i ran cycles E cycles, while it
+// asks for them.
+func (m *Machine) elapse(s *State, i int, cycles uint64, fx *[]Output) *Violation {
+	if s.Pages[m.hidPage].Data[devices.HidFlags]&devices.FlagClocked == 0 {
+		return nil
+	}
+	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1, fx: fx}
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(s, b)
+	eff := m.dev.Elapse(b, cycles)
+	m.storeBlock(s, b)
+	blockPool.Put(b)
+	x.effect(eff)
+	if x.bad {
+		return x.violation()
+	}
+	return nil
+}
+
+// clocked reports whether the device of s counts CPU cycles.
+func (m *Machine) clocked(s *State) bool {
+	return m.dev != nil && s.Pages[m.hidPage].Data[devices.HidFlags]&devices.FlagClocked != 0
+}
+
+// DeviceRegisters returns the register block of s as the firmware would
+// read it without side effects, and where INIT has put it; ok is false
+// without a device.
+func (m *Machine) DeviceRegisters(s *State) (regs []byte, at uint16, ok bool) {
+	if m.dev == nil {
+		return nil, 0, false
+	}
+	regs = make([]byte, m.regSize)
+	for k := range regs {
+		regs[k] = s.Pages[m.regPage+k/PageSize].Data[k%PageSize]
+	}
+	return regs, m.layoutOf(s).regLo, true
+}
