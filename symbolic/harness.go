@@ -1,0 +1,188 @@
+package symbolic
+
+import (
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/symbolic/term"
+)
+
+// harness performs harness routine h for thread i: the concrete simulator
+// does it, on a state whose inputs to the routine are concrete or steered,
+// and the terms are put back around it.
+func (e *Engine) harness(st *State, i int, h loader.Stub) ([]outcome, error) {
+	sp := st.S.Threads[i].SP
+	// The return address, and what the routine needs concrete.
+	ls := []loc{{kind: locMem, addr: sp + 1}, {kind: locMem, addr: sp + 2}}
+	switch h {
+	case loader.StubThreadCreate:
+		ls = append(ls, loc{kind: locA}, loc{kind: locB}, loc{kind: locX})
+	case loader.StubLock, loader.StubUnlock:
+		ls = append(ls, loc{kind: locX})
+	}
+	sts, err := e.concretizeAll([]*State{st}, i, ls...)
+	if err != nil {
+		return nil, err
+	}
+	var outs []outcome
+	for _, s := range sts {
+		o, err := e.harness1(s, i, h)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, o...)
+	}
+	return outs, nil
+}
+
+// withThread returns a copy of st's concrete part with thread i changed by f.
+func withThread(st *State, i int, f func(t *sim.Thread)) *State {
+	s := st.S.Clone()
+	f(&s.Threads[i])
+	s.Threads[i].Tag = 0
+	return &State{S: s, Regs: st.Regs, Mem: st.Mem, Path: st.Path, Trace: st.Trace, Depth: st.Depth}
+}
+
+func (e *Engine) harness1(st *State, i int, h loader.Stub) ([]outcome, error) {
+	r := st.Regs[i]
+	switch h {
+	case loader.StubNondet:
+		n := e.D.Pair(or8(r.A, e, st.S.Threads[i].A), or8(r.B, e, st.S.Threads[i].B))
+		if _, ok := n.IsConst(); !ok {
+			// N = 0 offers one value and no choice (the transition goes
+			// on); N > 0 a choice: split the two.
+			zero, more, err := e.fork(st, e.B.Eq(n, e.k16(0)))
+			if err != nil {
+				return nil, err
+			}
+			var outs []outcome
+			if zero != nil {
+				o := e.concreteStep(withThread(zero, i, func(t *sim.Thread) { t.A, t.B = 0, 0 }), i)
+				o.st.Regs[i].A, o.st.Regs[i].B = nil, nil
+				outs = append(outs, o)
+			}
+			if more != nil {
+				outs = append(outs, e.nondet(more, i, n))
+			}
+			return outs, nil
+		}
+		if v, _ := n.IsConst(); v == 0 {
+			return []outcome{e.concreteStep(st, i)}, nil
+		}
+		return []outcome{e.nondet(st, i, n)}, nil
+	case loader.StubAssume, loader.StubAssert:
+		if r.A == nil {
+			return []outcome{e.concreteStep(st, i)}, nil
+		}
+		zero, nonzero, err := e.fork(st, e.B.Eq(r.A, e.k8(0)))
+		if err != nil {
+			return nil, err
+		}
+		var outs []outcome
+		if zero != nil {
+			o := e.concreteStep(withThread(zero, i, func(t *sim.Thread) { t.A = 0 }), i)
+			outs = append(outs, e.restoreA(o, i, r.A))
+		}
+		if nonzero != nil {
+			o := e.concreteStep(withThread(nonzero, i, func(t *sim.Thread) { t.A = 1 }), i)
+			outs = append(outs, e.restoreA(o, i, r.A))
+		}
+		return outs, nil
+	case loader.StubLock, loader.StubUnlock:
+		x := st.S.Threads[i].X
+		b := st.Mem[x]
+		if b == nil {
+			o := e.concreteStep(st, i)
+			if o.kind == outOK {
+				delete(o.st.Mem, x)
+			}
+			return []outcome{o}, nil
+		}
+		want := uint8(0)
+		if h == loader.StubUnlock {
+			want = uint8(i + 1)
+		}
+		yes, no, err := e.fork(st, e.B.Eq(b, e.k8(want)))
+		if err != nil {
+			return nil, err
+		}
+		var outs []outcome
+		if yes != nil {
+			s := yes.derive(yes.S.Clone())
+			e.M.WriteMem(s.S, x, want)
+			o := e.concreteStep(s, i)
+			if o.kind == outOK {
+				delete(o.st.Mem, x)
+			}
+			outs = append(outs, o)
+		}
+		if no != nil {
+			if h == loader.StubLock {
+				outs = append(outs, outcome{st: no, kind: outBlocked})
+			} else {
+				// Unlock of a lock the thread does not hold: the message
+				// names a holder the solver finds possible.
+				other := want ^ 1
+				if sat, m, err := e.Sol.Check(no.Path...); err == nil && sat {
+					other = uint8(e.B.Eval(b, m))
+				}
+				s := no.derive(no.S.Clone())
+				e.M.WriteMem(s.S, x, other)
+				o := e.concreteStep(s, i)
+				e.M.WriteMem(o.st.S, x, 0)
+				o.st.Mem[x] = b
+				outs = append(outs, o)
+			}
+		}
+		return outs, nil
+	case loader.StubThreadCreate:
+		cr := st.Regs[i]
+		y := or16(cr.Y, e, st.S.Threads[i].Y)
+		o := e.concreteStep(st, i)
+		if o.kind == outOK {
+			n := o.st
+			k := len(n.S.Threads) - 1
+			// The new thread's D is the creator's Y, its CCR the creator's.
+			c := e.cpuOf(n, k)
+			c.A, c.B = e.D.Hi(y), e.D.Lo(y)
+			c.CCR = e.ccr(st, i)
+			e.setCPU(n, k, c)
+			n.Regs[i].A, n.Regs[i].B = nil, nil
+		}
+		return []outcome{o}, nil
+	}
+	return []outcome{e.concreteStep(st, i)}, nil
+}
+
+// restoreA puts A's term back after a step steered with a stand-in A.
+func (e *Engine) restoreA(o outcome, i int, a *term.Term) outcome {
+	if o.kind == outOK || o.kind == outViolation {
+		o.st.S.Threads[i].A = 0
+		o.st.Regs[i].A = a
+	}
+	return o
+}
+
+// nondet makes D a fresh value in [0, N] (N not 0): an 8-bit variable
+// when N is a constant below 256, else a 16-bit one.
+func (e *Engine) nondet(st *State, i int, n *term.Term) outcome {
+	var v, d *term.Term
+	nv, konst := n.IsConst()
+	if konst && nv <= 0xff {
+		v = e.newVar("nondet", 8)
+		d = e.D.Wide(v)
+	} else {
+		v = e.newVar("nondet", 16)
+		d = v
+	}
+	o := e.concreteStep(st, i)
+	if o.kind == outOK {
+		if !(konst && (nv == 0xff || nv == 0xffff)) {
+			o.st.Path = append(o.st.Path, e.B.Ule(d, n))
+		}
+		c := e.cpuOf(o.st, i)
+		c.A, c.B = e.D.Hi(d), e.D.Lo(d)
+		e.setCPU(o.st, i, c)
+		o.choices = []Choice{{Var: d, N: n}}
+	}
+	return o
+}

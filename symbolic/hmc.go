@@ -1,0 +1,410 @@
+package symbolic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// Priority says which frontier state PR works from first (Section V-B).
+type Priority uint8
+
+// The prioritizations of HMC.
+const (
+	// GLH, goal-directed lighthouses: the state the estimate puts closest
+	// to a violation first (without an estimate, the deepest).
+	GLH Priority = iota
+	// DFS: the deepest state first.
+	DFS
+)
+
+// Config says how to run HMC.
+type Config struct {
+	Priority Priority
+	// Estimate is, for GLH, the distance from a state's concrete part to
+	// a violation (false: none reachable); nil ranks by depth.
+	Estimate func(s *sim.State) (int, bool)
+	// PRDepth bounds each bounded model check from a frontier state, in
+	// transitions (d; default 32). PRTime bounds one PR phase (default 2s).
+	PRDepth int
+	PRTime  time.Duration
+	// FSize is the initial bound on the frontier's total size that makes
+	// ST switch to PR (doubled at each switch; default 256). TSize bounds
+	// the size of a state Group makes (default 4096).
+	FSize, TSize int
+	// MaxStates bounds the images ST computes (0: none); Timeout the run.
+	MaxStates int
+	Timeout   time.Duration
+	// Ignore lists properties whose violations are not reported.
+	Ignore map[sim.Kind]bool
+	// Progress is called about once a second.
+	Progress func(Stats)
+}
+
+// Stats are HMC's counters, Table II of the paper and more.
+type Stats struct {
+	Switches     int // PR→ST→PR switches (#S)
+	Images       int // image computations of ST: states expanded (#I)
+	PeakFrontier int // the largest frontier (#F)
+	Partitions   int // images split into several state-disjuncts (#P)
+	Groups       int // merges of two state-disjuncts by Group
+	Frontier     int // the frontier now
+	States       int // distinct states kept to recognise repeats
+	PRChecks     int // bounded model checks run by PR
+	PRRemoved    int // frontier states PR proved to need no more work
+	MaxDepth     int
+	Instructions uint64
+	Forks        uint64
+	Queries      uint64
+	SolverTime   time.Duration
+	Elapsed      time.Duration
+}
+
+// Verdict is HMC's answer.
+type Verdict uint8
+
+// The verdicts, in the order of package search's.
+const (
+	Verified Verdict = iota
+	Violated
+	Incomplete
+)
+
+func (v Verdict) String() string { return [...]string{"verified", "violation", "incomplete"}[v] }
+
+// Result is the outcome of Check.
+type Result struct {
+	Verdict   Verdict
+	Violation *sim.Violation
+	// Trace is the counterexample: the transitions from the first start
+	// state to the violation, each choice a value of the solver's model.
+	Trace []sim.Label
+	// Start is the index of the start state the trace begins at.
+	Start int
+	// Limit says why the result is incomplete.
+	Limit string
+	Stats Stats
+}
+
+type entry struct {
+	st    *State
+	start int
+}
+
+type hmc struct {
+	e       *Engine
+	cfg     Config
+	ctx     context.Context
+	begin   time.Time
+	last    time.Time
+	f       []entry
+	visited map[uint64][]*State
+	stats   Stats
+	fsize   int
+}
+
+// Check runs HMC (Algorithm 1) from the start states: PR and ST in turn
+// until a violation is found (FAIL), the frontier is empty (PASS), or a
+// limit stops it.
+func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
+	if cfg.PRDepth <= 0 {
+		cfg.PRDepth = 32
+	}
+	if cfg.PRTime <= 0 {
+		cfg.PRTime = 2 * time.Second
+	}
+	if cfg.FSize <= 0 {
+		cfg.FSize = 256
+	}
+	if cfg.TSize <= 0 {
+		cfg.TSize = 4096
+	}
+	if cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
+		defer cancel()
+	}
+	h := &hmc{e: e, cfg: cfg, ctx: ctx, begin: time.Now(), visited: map[uint64][]*State{}, fsize: cfg.FSize}
+	h.last = h.begin
+	for k, st := range start {
+		if h.fresh(st) {
+			h.f = append(h.f, entry{st, k})
+		}
+	}
+	for {
+		if r := h.pr(); r != nil {
+			return h.finish(*r)
+		}
+		if r := h.st(); r != nil {
+			return h.finish(*r)
+		}
+		h.stats.Switches++
+	}
+}
+
+func (h *hmc) finish(r Result) Result {
+	s := &h.stats
+	s.Frontier = len(h.f)
+	s.Instructions, s.Forks = h.e.Instructions, h.e.Forks
+	s.Queries, s.SolverTime = h.e.Sol.Queries, h.e.Sol.Time
+	s.Elapsed = time.Since(h.begin)
+	r.Stats = *s
+	return r
+}
+
+// fresh reports whether st was not seen before, and remembers it.
+func (h *hmc) fresh(st *State) bool {
+	k := st.Hash()
+	for _, o := range h.visited[k] {
+		if o.Equal(st) {
+			return false
+		}
+	}
+	h.visited[k] = append(h.visited[k], st)
+	h.stats.States++
+	return true
+}
+
+// limit returns the incomplete result when a limit is reached.
+func (h *hmc) limit() *Result {
+	if h.cfg.Progress != nil && time.Since(h.last) >= time.Second {
+		h.last = time.Now()
+		h.finish(Result{})
+		h.cfg.Progress(h.stats)
+	}
+	if err := h.ctx.Err(); err != nil {
+		why := "interrupted"
+		if errors.Is(err, context.DeadlineExceeded) {
+			why = "timeout"
+		}
+		return &Result{Verdict: Incomplete, Limit: why}
+	}
+	if h.cfg.MaxStates > 0 && h.stats.Images >= h.cfg.MaxStates {
+		return &Result{Verdict: Incomplete, Limit: "max-states"}
+	}
+	return nil
+}
+
+// failed turns an error of the engine into an incomplete result.
+func failed(err error) *Result {
+	return &Result{Verdict: Incomplete, Limit: err.Error()}
+}
+
+// violation decides whether the violation v at st is feasible and, when
+// it is, returns the FAIL result with a concrete trace.
+func (h *hmc) violation(st *State, start int, v *sim.Violation) (*Result, error) {
+	if h.cfg.Ignore[v.Kind] {
+		return nil, nil
+	}
+	sat, m, err := h.e.Sol.Check(st.Path...)
+	if err != nil || !sat {
+		return nil, err
+	}
+	return &Result{Verdict: Violated, Violation: v, Trace: st.Labels(h.e.B, m), Start: start}, nil
+}
+
+// priority orders entries for PR: smaller first.
+func (h *hmc) priority(st *State) int64 {
+	if h.cfg.Priority == GLH && h.cfg.Estimate != nil {
+		d, ok := h.cfg.Estimate(st.S)
+		if !ok {
+			return 1 << 40
+		}
+		return int64(d)
+	}
+	return -int64(st.Depth)
+}
+
+// st is the state traversal: it computes images of frontier states until
+// the frontier is empty (PASS), a violation is found, or the frontier
+// grows past fsize (back to PR, nil).
+func (h *hmc) st() *Result {
+	e := h.e
+	for {
+		if len(h.f) == 0 {
+			return &Result{Verdict: Verified}
+		}
+		if r := h.limit(); r != nil {
+			return r
+		}
+		total := 0
+		for _, en := range h.f {
+			total += size(en.st)
+		}
+		if total > h.fsize {
+			h.fsize *= 2
+			return nil
+		}
+		// The state furthest behind in the program goes first; the
+		// priority breaks ties.
+		best := 0
+		bp, bq := e.position(h.f[0].st), h.priority(h.f[0].st)
+		for k := 1; k < len(h.f); k++ {
+			p, q := e.position(h.f[k].st), h.priority(h.f[k].st)
+			if p < bp || p == bp && q < bq {
+				best, bp, bq = k, p, q
+			}
+		}
+		en := h.f[best]
+		h.f = append(h.f[:best], h.f[best+1:]...)
+		succ, dl, err := e.Expand(en.st)
+		h.stats.Images++
+		if err != nil {
+			return failed(err)
+		}
+		if dl != nil {
+			if r, err := h.violation(dl.State, en.start, dl.Violation); err != nil {
+				return failed(err)
+			} else if r != nil {
+				return r
+			}
+		}
+		var img []*State
+		for _, s := range succ {
+			if s.Violation != nil {
+				if r, err := h.violation(s.State, en.start, s.Violation); err != nil {
+					return failed(err)
+				} else if r != nil {
+					return r
+				}
+				continue
+			}
+			if h.fresh(s.State) {
+				img = append(img, s.State)
+				h.stats.MaxDepth = max(h.stats.MaxDepth, s.State.Depth)
+			}
+		}
+		if len(img) > 1 {
+			h.stats.Partitions++
+		}
+		for _, s := range img {
+			h.f = append(h.f, entry{s, en.start})
+		}
+		h.group()
+		h.stats.PeakFrontier = max(h.stats.PeakFrontier, len(h.f))
+	}
+}
+
+// group merges frontier states with one control part (Group).
+func (h *hmc) group() {
+	byStart := map[int][]*State{}
+	var starts []int
+	for _, en := range h.f {
+		if _, ok := byStart[en.start]; !ok {
+			starts = append(starts, en.start)
+		}
+		byStart[en.start] = append(byStart[en.start], en.st)
+	}
+	h.f = h.f[:0]
+	for _, k := range starts {
+		l, n := h.e.group(byStart[k], h.cfg.TSize)
+		h.stats.Groups += n
+		for _, st := range l {
+			h.f = append(h.f, entry{st, k})
+		}
+	}
+}
+
+// pr runs bounded model checks from frontier states, in priority order,
+// until its time bound: a violation within PRDepth transitions is FAIL; a
+// state all of whose paths end within the bound leaves the frontier.
+func (h *hmc) pr() *Result {
+	sort.SliceStable(h.f, func(i, j int) bool { return h.priority(h.f[i].st) < h.priority(h.f[j].st) })
+	deadline := time.Now().Add(h.cfg.PRTime)
+	for k := 0; k < len(h.f); k++ {
+		if time.Now().After(deadline) {
+			break
+		}
+		if r := h.limit(); r != nil {
+			return nil // ST reports the limit
+		}
+		en := h.f[k]
+		done, r, err := h.bmc(en, deadline)
+		h.stats.PRChecks++
+		if err != nil && !errors.Is(err, errDeadline) {
+			return failed(err)
+		}
+		if r != nil {
+			return r
+		}
+		if done {
+			h.stats.PRRemoved++
+			h.f = append(h.f[:k], h.f[k+1:]...)
+			k--
+		}
+	}
+	return nil
+}
+
+var errDeadline = errors.New("PR time bound")
+
+// bmc explores PRDepth transitions from en lazily (branches are not
+// checked; states of one depth with one control part are merged, as an
+// unrolled transition relation would be) and asks the solver, depth by
+// depth, whether a violation is reachable (Eq. 12). done reports that
+// every path from the state ended within the bound.
+func (h *hmc) bmc(en entry, deadline time.Time) (done bool, r *Result, err error) {
+	e := h.e
+	e.Lazy = true
+	defer func() { e.Lazy = false }()
+	layer := []*State{en.st}
+	for depth := 0; depth < h.cfg.PRDepth; depth++ {
+		if time.Now().After(deadline) || h.ctx.Err() != nil {
+			return false, nil, errDeadline
+		}
+		var next []*State
+		var bad []Succ
+		for _, st := range layer {
+			succ, dl, err := e.Expand(st)
+			if err != nil {
+				return false, nil, err
+			}
+			if dl != nil && !h.cfg.Ignore[dl.Violation.Kind] {
+				bad = append(bad, *dl)
+			}
+			for _, s := range succ {
+				if s.Violation != nil {
+					if !h.cfg.Ignore[s.Violation.Kind] {
+						bad = append(bad, s)
+					}
+					continue
+				}
+				next = append(next, s.State)
+			}
+		}
+		if len(bad) > 0 {
+			any := e.B.Bool(false)
+			for _, b := range bad {
+				any = e.B.Or(any, conj(e, b.State.Path))
+			}
+			sat, m, err := e.Sol.Check(any)
+			if err != nil {
+				return false, nil, err
+			}
+			if sat {
+				for _, b := range bad {
+					if e.B.Eval(conj(e, b.State.Path), m) == 1 {
+						return false, &Result{Verdict: Violated, Violation: b.Violation,
+							Trace: b.State.Labels(e.B, m), Start: en.start}, nil
+					}
+				}
+			}
+		}
+		layer, _ = e.group(next, 1<<30)
+		if len(layer) == 0 {
+			return true, nil, nil
+		}
+	}
+	return false, nil, nil
+}
+
+// String formats the statistics as Table II does, with the rest after.
+func (s Stats) String() string {
+	return fmt.Sprintf("#S %d  #I %d  #F %d  #P %d  groups %d  states %d  PR checks %d (removed %d)  depth %d  instructions %d  forks %d  solver %d queries %.2fs",
+		s.Switches, s.Images, s.PeakFrontier, s.Partitions, s.Groups, s.States, s.PRChecks, s.PRRemoved,
+		s.MaxDepth, s.Instructions, s.Forks, s.Queries, s.SolverTime.Seconds())
+}

@@ -1,0 +1,118 @@
+package symbolic
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// machineFor loads a testdata image with the flags of a manifest entry.
+func machineFor(t testing.TB, path string, flags []string) *sim.Machine {
+	t.Helper()
+	img, err := loader.Load(path, loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sim.Config{Entry: img.Entry}
+	for i := 0; i < len(flags); i += 2 {
+		v := flags[i+1]
+		switch flags[i] {
+		case "--preempt":
+			if cfg.Preempt, err = sim.ParsePreempt(v); err != nil {
+				t.Fatal(err)
+			}
+		case "--stack":
+			r, err := loader.ParseRange(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Stacks = append(cfg.Stacks, sim.StackRange{Thread: -1, Lo: r.Lo, Hi: r.Hi})
+		case "--reach":
+			s, ok := img.Lookup(v)
+			if !ok {
+				t.Fatalf("no symbol %s", v)
+			}
+			cfg.Reach = append(cfg.Reach, s.Addr)
+		case "--irq":
+			cfg.IRQs = strings.Split(v, ",")
+		default:
+			t.Fatalf("flag %s", flags[i])
+		}
+	}
+	m, err := sim.NewMachine(img, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// replays checks that trace leads from the initial state to a violation
+// of kind k.
+func replays(t *testing.T, m *sim.Machine, s *sim.State, trace []sim.Label, k sim.Kind) {
+	t.Helper()
+	for n, l := range trace {
+		ns, v, ok := m.Replay(s, l)
+		if !ok {
+			t.Fatalf("step %d of %d (%+v) is not a transition", n+1, len(trace), l)
+		}
+		if v != nil {
+			if n != len(trace)-1 {
+				t.Fatalf("violation %v at step %d of %d", v, n+1, len(trace))
+			}
+			if v.Kind != k {
+				t.Fatalf("the trace ends in %v, want %v", v, k)
+			}
+			return
+		}
+		s = ns
+	}
+	if k == sim.KindDeadlock {
+		if _, dl := m.Successors(s, nil, nil); dl != nil {
+			return
+		}
+	}
+	t.Fatalf("the trace of %d steps ends without a violation", len(trace))
+}
+
+// TestModels: on the models of testdata/models, whose data are concrete,
+// the symbolic engine gives the explicit engine's verdicts, and its
+// counterexamples replay.
+func TestModels(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "models")
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var man []struct {
+		Name, File, Expect, Property string
+		Flags                        []string
+	}
+	if err := json.Unmarshal(b, &man); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range man {
+		t.Run(c.Name, func(t *testing.T) {
+			m := machineFor(t, filepath.Join(dir, c.File), c.Flags)
+			e := NewEngine(m, Options{})
+			res := e.Check(context.Background(), []*State{e.Initial()}, Config{Timeout: time.Minute})
+			if res.Verdict.String() != c.Expect {
+				t.Fatalf("verdict %v (%s, %v), want %s; %v", res.Verdict, res.Limit, res.Violation, c.Expect, res.Stats)
+			}
+			if res.Verdict == Violated {
+				k, _ := sim.ParseKind(c.Property)
+				if res.Violation.Kind != k {
+					t.Fatalf("violation %v, want %s", res.Violation, c.Property)
+				}
+				replays(t, m, m.Initial(), res.Trace, k)
+			}
+			t.Logf("%v: %v", res.Verdict, res.Stats)
+		})
+	}
+}

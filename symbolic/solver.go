@@ -1,0 +1,162 @@
+package symbolic
+
+import (
+	"errors"
+	"time"
+
+	"github.com/aclements/go-z3/z3"
+
+	"github.com/hc11mc/hc11mc/symbolic/term"
+)
+
+// ErrUnknown is the solver giving up (a timeout): neither sat nor unsat.
+var ErrUnknown = errors.New("the solver could not decide a query")
+
+// Solver decides conjunctions of 1-bit terms with Z3. Terms are translated
+// once each and kept for the solver's life.
+type Solver struct {
+	b     *term.Builder
+	ctx   *z3.Context
+	z     *z3.Solver
+	cache []z3.BV // by term id; the zero value when not translated
+	done  []bool
+
+	// Queries counts the checks, Time their total duration.
+	Queries, Sat, Unsat uint64
+	Time                time.Duration
+}
+
+// NewSolver returns a solver for the terms of b. timeout bounds each
+// query (0: none).
+func NewSolver(b *term.Builder, timeout time.Duration) *Solver {
+	cfg := z3.NewContextConfig()
+	if timeout > 0 {
+		cfg.SetUint("timeout", uint(timeout.Milliseconds()))
+	}
+	ctx := z3.NewContext(cfg)
+	return &Solver{b: b, ctx: ctx, z: z3.NewSolver(ctx)}
+}
+
+// BV returns the Z3 form of t.
+func (s *Solver) BV(t *term.Term) z3.BV {
+	id := int(t.ID())
+	if id < len(s.done) && s.done[id] {
+		return s.cache[id]
+	}
+	var r z3.BV
+	a := func(i int) z3.BV { return s.BV(t.Args[i]) }
+	switch t.Op {
+	case term.OpConst:
+		r = s.ctx.FromInt(int64(t.Val), s.ctx.BVSort(int(t.W))).(z3.BV)
+	case term.OpVar:
+		r = s.ctx.BVConst(t.Name, int(t.W))
+	case term.OpAdd:
+		r = a(0).Add(a(1))
+	case term.OpSub:
+		r = a(0).Sub(a(1))
+	case term.OpMul:
+		r = a(0).Mul(a(1))
+	case term.OpUDiv:
+		r = a(0).UDiv(a(1))
+	case term.OpURem:
+		r = a(0).URem(a(1))
+	case term.OpAnd:
+		r = a(0).And(a(1))
+	case term.OpOr:
+		r = a(0).Or(a(1))
+	case term.OpXor:
+		r = a(0).Xor(a(1))
+	case term.OpNot:
+		r = a(0).Not()
+	case term.OpShl:
+		r = a(0).Lsh(s.konst(t.W, uint64(t.Aux)))
+	case term.OpShr:
+		r = a(0).URsh(s.konst(t.W, uint64(t.Aux)))
+	case term.OpExtract:
+		r = a(0).Extract(int(t.Aux)+int(t.W)-1, int(t.Aux))
+	case term.OpConcat:
+		r = a(0).Concat(a(1))
+	case term.OpIte:
+		r = s.Bool(t.Args[0]).IfThenElse(a(1), a(2)).(z3.BV)
+	case term.OpEq:
+		r = s.bit(a(0).Eq(a(1)))
+	case term.OpUlt:
+		r = s.bit(a(0).ULT(a(1)))
+	default:
+		panic("symbolic: no Z3 form for " + t.Op.String())
+	}
+	for len(s.done) <= id {
+		s.done = append(s.done, false)
+		s.cache = append(s.cache, z3.BV{})
+	}
+	s.cache[id], s.done[id] = r, true
+	return r
+}
+
+func (s *Solver) konst(w uint8, v uint64) z3.BV {
+	return s.ctx.FromInt(int64(v), s.ctx.BVSort(int(w))).(z3.BV)
+}
+
+// bit turns a formula into a 1-bit vector.
+func (s *Solver) bit(f z3.Bool) z3.BV {
+	return f.IfThenElse(s.konst(1, 1), s.konst(1, 0)).(z3.BV)
+}
+
+// Bool returns the formula "the 1-bit t is 1".
+func (s *Solver) Bool(t *term.Term) z3.Bool {
+	if t.W != 1 {
+		panic("symbolic: a condition of more than one bit")
+	}
+	return s.BV(t).Eq(s.konst(1, 1))
+}
+
+// Model is an assignment of the builder's variables, by index.
+type Model []uint64
+
+// Check decides whether the conjunction of the 1-bit terms conds can be
+// 1, and returns a model when it can: a value for every variable of the
+// builder (0 for those the formula does not mention).
+func (s *Solver) Check(conds ...*term.Term) (bool, Model, error) {
+	var live []*term.Term
+	for _, c := range conds {
+		if v, ok := c.IsConst(); ok {
+			if v == 0 {
+				return false, nil, nil
+			}
+			continue
+		}
+		live = append(live, c)
+	}
+	if len(live) == 0 {
+		return true, make(Model, len(s.b.Vars())), nil
+	}
+	start := time.Now()
+	s.Queries++
+	s.z.Push()
+	defer s.z.Pop()
+	for _, c := range live {
+		s.z.Assert(s.Bool(c))
+	}
+	sat, err := s.z.Check()
+	s.Time += time.Since(start)
+	if err != nil {
+		return false, nil, ErrUnknown
+	}
+	if !sat {
+		s.Unsat++
+		return false, nil, nil
+	}
+	s.Sat++
+	m := s.z.Model()
+	vars := s.b.Vars()
+	model := make(Model, len(vars))
+	for i, v := range vars {
+		if int(v.ID()) >= len(s.done) || !s.done[v.ID()] {
+			continue // not in any formula: any value, 0
+		}
+		if x, ok, _ := m.Eval(s.cache[v.ID()], true).(z3.BV).AsUint64(); ok {
+			model[i] = x
+		}
+	}
+	return true, model, nil
+}

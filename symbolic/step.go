@@ -1,0 +1,680 @@
+package symbolic
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/symbolic/term"
+)
+
+// Options tune the engine.
+type Options struct {
+	// MaxSplit is the most values a symbolic value is split into where the
+	// control needs it concrete: an index register forming an address, a
+	// return address, a stack pointer (default 256).
+	MaxSplit int
+	// SolverTimeout bounds one solver query (0: none).
+	SolverTimeout time.Duration
+}
+
+// ErrUnsupported is an execution the engine cannot follow symbolically
+// (code in symbolic memory, a value with too many possibilities where the
+// control needs a concrete one): the search that meets it is incomplete.
+var ErrUnsupported = errors.New("unsupported symbolic execution")
+
+// Engine executes symbolic states of one machine: instructions, harness
+// calls and interrupts, one transition at a time, as sim.Machine's
+// Successors does for concrete states.
+type Engine struct {
+	M    *sim.Machine
+	B    *term.Builder
+	D    term.Domain
+	Sol  *Solver
+	Opts Options
+	// Lazy leaves the feasibility of branches to a later query (bounded
+	// model checking): both sides of a symbolic branch are followed and
+	// their conditions kept in the path.
+	Lazy bool
+
+	nvars    int
+	writable []uint16
+	rank     []int32
+	nextRank int32
+	// Instructions counts the steps executed; Forks the symbolic branches
+	// that were followed both ways.
+	Instructions, Forks uint64
+}
+
+// NewEngine returns an engine for m.
+func NewEngine(m *sim.Machine, opts Options) *Engine {
+	if opts.MaxSplit <= 0 {
+		opts.MaxSplit = 256
+	}
+	b := term.NewBuilder()
+	return &Engine{M: m, B: b, D: term.Domain{Builder: b}, Sol: NewSolver(b, opts.SolverTimeout), Opts: opts}
+}
+
+// Initial returns the machine's initial state, all concrete.
+func (e *Engine) Initial() *State {
+	s := e.M.Initial()
+	return &State{S: s, Regs: make([]Regs, len(s.Threads)), Mem: map[uint16]*term.Term{}}
+}
+
+// FromConcrete returns a symbolic state equal to the concrete s.
+func (e *Engine) FromConcrete(s *sim.State) *State {
+	s.Freeze()
+	return &State{S: s.Clone(), Regs: make([]Regs, len(s.Threads)), Mem: map[uint16]*term.Term{}}
+}
+
+func (e *Engine) newVar(prefix string, w uint8) *term.Term {
+	e.nvars++
+	return e.B.Var(fmt.Sprintf("%s%d", prefix, e.nvars), w)
+}
+
+func (e *Engine) k8(v uint8) *term.Term   { return e.B.Const(8, uint64(v)) }
+func (e *Engine) k16(v uint16) *term.Term { return e.B.Const(16, uint64(v)) }
+
+func or8(t *term.Term, e *Engine, v uint8) *term.Term {
+	if t != nil {
+		return t
+	}
+	return e.k8(v)
+}
+
+func or16(t *term.Term, e *Engine, v uint16) *term.Term {
+	if t != nil {
+		return t
+	}
+	return e.k16(v)
+}
+
+// ccr returns thread i's CCR as an 8-bit term.
+func (e *Engine) ccr(st *State, i int) *term.Term {
+	t, r := &st.S.Threads[i], &st.Regs[i]
+	var c *term.Term
+	for b := 7; b >= 0; b-- {
+		bit := r.CCR[b]
+		if bit == nil {
+			bit = e.B.Const(1, uint64(t.CCR>>b&1))
+		}
+		if c == nil {
+			c = bit
+		} else {
+			c = e.B.Concat(c, bit)
+		}
+	}
+	return c
+}
+
+// cpuOf returns thread i's registers as terms.
+func (e *Engine) cpuOf(st *State, i int) cpu {
+	t, r := &st.S.Threads[i], &st.Regs[i]
+	return cpu{A: or8(r.A, e, t.A), B: or8(r.B, e, t.B), X: or16(r.X, e, t.X), Y: or16(r.Y, e, t.Y),
+		CCR: e.ccr(st, i), SP: t.SP}
+}
+
+// setCPU stores registers A, B, X, Y and CCR of thread i: constants in the
+// concrete thread, terms beside it (with 0 in the thread).
+func (e *Engine) setCPU(st *State, i int, c cpu) {
+	t, r := &st.S.Threads[i], &st.Regs[i]
+	t.Tag = 0
+	set8 := func(dst *uint8, rt **term.Term, v *term.Term) {
+		if x, ok := v.IsConst(); ok {
+			*dst, *rt = uint8(x), nil
+		} else {
+			*dst, *rt = 0, v
+		}
+	}
+	set16 := func(dst *uint16, rt **term.Term, v *term.Term) {
+		if x, ok := v.IsConst(); ok {
+			*dst, *rt = uint16(x), nil
+		} else {
+			*dst, *rt = 0, v
+		}
+	}
+	set8(&t.A, &r.A, c.A)
+	set8(&t.B, &r.B, c.B)
+	set16(&t.X, &r.X, c.X)
+	set16(&t.Y, &r.Y, c.Y)
+	var ccr uint8
+	for b := 0; b < 8; b++ {
+		bit := e.B.Extract(c.CCR, uint8(b), 1)
+		if x, ok := bit.IsConst(); ok {
+			ccr |= uint8(x) << b
+			r.CCR[b] = nil
+		} else {
+			r.CCR[b] = bit
+		}
+	}
+	t.CCR = ccr
+}
+
+// setMem stores the byte at a: a constant in the concrete memory, a term
+// beside it. Unwritable addresses are left alone (the concrete step
+// reported the fault).
+func (e *Engine) setMem(st *State, a uint16, v *term.Term) {
+	if x, ok := v.IsConst(); ok {
+		if e.M.WriteMem(st.S, a, uint8(x)) {
+			delete(st.Mem, a)
+		}
+		return
+	}
+	if e.M.WriteMem(st.S, a, 0) {
+		st.Mem[a] = v
+	}
+}
+
+// byteAt returns the byte at a as a term, without side effects.
+func (e *Engine) byteAt(st *State, a uint16) *term.Term {
+	if t := st.Mem[a]; t != nil {
+		return t
+	}
+	return e.k8(e.M.ReadMem(st.S, a))
+}
+
+// derive makes the successor of st whose concrete part is ns.
+func (st *State) derive(ns *sim.State) *State {
+	n := &State{S: ns, Regs: append([]Regs(nil), st.Regs...), Mem: make(map[uint16]*term.Term, len(st.Mem)),
+		Path: st.Path[:len(st.Path):len(st.Path)], Trace: st.Trace, Depth: st.Depth}
+	for a, t := range st.Mem {
+		n.Mem[a] = t
+	}
+	for len(n.Regs) < len(ns.Threads) {
+		n.Regs = append(n.Regs, Regs{})
+	}
+	return n
+}
+
+// assume returns st with c added to its path condition, and whether the
+// result may be feasible: false when c is the constant 0, or (unless the
+// engine is lazy) when the solver finds the path infeasible. check
+// false skips the solver.
+func (e *Engine) assume(st *State, c *term.Term, check bool) (*State, bool, error) {
+	if v, ok := c.IsConst(); ok {
+		return st, v == 1, nil
+	}
+	n := *st
+	n.Path = append(st.Path[:len(st.Path):len(st.Path)], c)
+	if check && !e.Lazy {
+		sat, _, err := e.Sol.Check(n.Path...)
+		if err != nil {
+			return nil, false, err
+		}
+		if !sat {
+			return nil, false, nil
+		}
+	}
+	return &n, true, nil
+}
+
+// fork splits st on the 1-bit c: the state where c holds and the one where
+// it does not, each nil when infeasible. At least one side of a feasible
+// state is feasible, so one solver query decides both when the first side
+// is infeasible.
+func (e *Engine) fork(st *State, c *term.Term) (yes, no *State, err error) {
+	if v, ok := c.IsConst(); ok {
+		if v == 1 {
+			return st, nil, nil
+		}
+		return nil, st, nil
+	}
+	y, ok, err := e.assume(st, c, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		n, _, _ := e.assume(st, e.B.Not(c), false)
+		return nil, n, nil
+	}
+	n, ok, err := e.assume(st, e.B.Not(c), true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		n = nil
+	} else {
+		e.Forks++
+	}
+	return y, n, nil
+}
+
+// values returns every value t may have on st's path, at most max of
+// them, or ErrUnsupported.
+func (e *Engine) values(st *State, t *term.Term, max int) ([]uint64, error) {
+	if v, ok := t.IsConst(); ok {
+		return []uint64{v}, nil
+	}
+	var vals []uint64
+	conds := append([]*term.Term(nil), st.Path...)
+	for {
+		sat, m, err := e.Sol.Check(conds...)
+		if err != nil {
+			return nil, err
+		}
+		if !sat {
+			return vals, nil
+		}
+		v := e.B.Eval(t, m)
+		if len(vals) == max {
+			return nil, fmt.Errorf("%w: a symbolic value the control needs has more than %d possible values", ErrUnsupported, max)
+		}
+		vals = append(vals, v)
+		conds = append(conds, e.B.Not(e.B.Eq(t, e.B.Const(t.W, v))))
+	}
+}
+
+// loc is a register, CCR bit or byte of a thread's state.
+type loc struct {
+	kind uint8 // locA, locB, locX, locY, locCCR (bit), locMem
+	bit  uint8
+	addr uint16
+}
+
+const (
+	locA = iota
+	locB
+	locX
+	locY
+	locCCR
+	locMem
+)
+
+// get returns the term at l, nil when it is concrete.
+func (st *State) get(i int, l loc) *term.Term {
+	r := &st.Regs[i]
+	switch l.kind {
+	case locA:
+		return r.A
+	case locB:
+		return r.B
+	case locX:
+		return r.X
+	case locY:
+		return r.Y
+	case locCCR:
+		return r.CCR[l.bit]
+	}
+	return st.Mem[l.addr]
+}
+
+// concretize splits st where l is symbolic into one state per possible
+// value, with l concrete in each.
+func (e *Engine) concretize(st *State, i int, l loc) ([]*State, error) {
+	t := st.get(i, l)
+	if t == nil {
+		return []*State{st}, nil
+	}
+	vals, err := e.values(st, t, e.Opts.MaxSplit)
+	if err != nil {
+		return nil, err
+	}
+	var out []*State
+	for _, v := range vals {
+		n := st.derive(st.S.Clone())
+		n.Path = append(n.Path, e.B.Eq(t, e.B.Const(t.W, v)))
+		th, r := &n.S.Threads[i], &n.Regs[i]
+		switch l.kind {
+		case locA:
+			th.A, r.A = uint8(v), nil
+		case locB:
+			th.B, r.B = uint8(v), nil
+		case locX:
+			th.X, r.X = uint16(v), nil
+		case locY:
+			th.Y, r.Y = uint16(v), nil
+		case locCCR:
+			th.CCR = th.CCR&^(1<<l.bit) | uint8(v)<<l.bit
+			r.CCR[l.bit] = nil
+		case locMem:
+			e.M.WriteMem(n.S, l.addr, uint8(v))
+			delete(n.Mem, l.addr)
+		}
+		th.Tag = 0
+		if len(vals) > 1 {
+			e.Forks++
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// concretizeAll applies concretize for each location in turn.
+func (e *Engine) concretizeAll(sts []*State, i int, ls ...loc) ([]*State, error) {
+	for _, l := range ls {
+		var next []*State
+		for _, st := range sts {
+			ns, err := e.concretize(st, i, l)
+			if err != nil {
+				return nil, err
+			}
+			next = append(next, ns...)
+		}
+		sts = next
+	}
+	return sts, nil
+}
+
+// outcome is one result of a step.
+type outcome struct {
+	st      *State
+	kind    uint8 // outOK, outViolation, outBlocked, outInfeasible
+	viol    *sim.Violation
+	choices []Choice
+}
+
+const (
+	outOK = iota
+	outViolation
+	outBlocked
+	outInfeasible
+)
+
+// concreteStep runs one step of thread i on the concrete part of st (with
+// the choice 0 for any nondeterminism, which the caller replaces) and
+// returns the successor state and outcome. The caller has made the step's
+// control inputs concrete.
+func (e *Engine) concreteStep(st *State, i int) outcome {
+	ns, v, ok := e.M.Replay(st.S, sim.Label{Thread: i, IRQ: -1, Steps: 1})
+	if !ok {
+		// Only a harness call does not step: a lock held or an assumption
+		// that fails.
+		if e.M.HookAt(st.S.Threads[i].PC) == loader.StubLock {
+			return outcome{st: st, kind: outBlocked}
+		}
+		return outcome{st: st, kind: outInfeasible}
+	}
+	n := st.derive(ns)
+	if v != nil {
+		return outcome{st: n, kind: outViolation, viol: v}
+	}
+	return outcome{st: n, kind: outOK}
+}
+
+// trapVector reports whether the illegal-opcode trap is installed.
+func (e *Engine) trapVector() bool {
+	img := e.M.Image
+	return img.VectorLoaded[isa.VecIllegal] && img.Vectors[isa.VecIllegal] != 0
+}
+
+// step executes one instruction or harness call of thread i of st.
+func (e *Engine) step(st *State, i int) ([]outcome, error) {
+	e.Instructions++
+	t := &st.S.Threads[i]
+	pc := t.PC
+	if h := e.M.HookAt(pc); h != loader.NoStub {
+		return e.harness(st, i, h)
+	}
+	var buf [5]byte
+	for k := range buf {
+		a := pc + uint16(k)
+		buf[k] = e.M.ReadMem(st.S, a)
+	}
+	in, err := isa.Decode(buf[:])
+	for k := 0; err == nil && k < int(in.Len); k++ {
+		if st.Mem[pc+uint16(k)] != nil {
+			return nil, fmt.Errorf("%w: the instruction at 0x%04X is in symbolic memory", ErrUnsupported, pc)
+		}
+	}
+	trap := (err != nil || in.Op == isa.TEST) && e.trapVector()
+	if err != nil && !trap {
+		return []outcome{e.concreteStep(st, i)}, nil
+	}
+	eff := in.Effects()
+	// The control inputs must be concrete: the index register of the
+	// address, what SP and PC are loaded from, the S bit STOP reads.
+	sts := []*State{st}
+	var ls []loc
+	switch {
+	case eff.AddrRegs.Has(isa.RegX):
+		ls = append(ls, loc{kind: locX})
+	case eff.AddrRegs.Has(isa.RegY):
+		ls = append(ls, loc{kind: locY})
+	}
+	switch in.Op {
+	case isa.TXS:
+		ls = append(ls, loc{kind: locX})
+	case isa.TYS:
+		ls = append(ls, loc{kind: locY})
+	case isa.RTS:
+		ls = append(ls, loc{kind: locMem, addr: t.SP + 1}, loc{kind: locMem, addr: t.SP + 2})
+	case isa.RTI:
+		ls = append(ls, loc{kind: locMem, addr: t.SP + 8}, loc{kind: locMem, addr: t.SP + 9})
+	case isa.STOP:
+		ls = append(ls, loc{kind: locCCR, bit: 7})
+	}
+	if sts, err = e.concretizeAll(sts, i, ls...); err != nil {
+		return nil, err
+	}
+	if in.Op == isa.LDS && in.Mode != isa.Imm16 {
+		var more []*State
+		for _, s := range sts {
+			ea := e.ea(s, i, &in)
+			ns, err := e.concretizeAll([]*State{s}, i, loc{kind: locMem, addr: ea}, loc{kind: locMem, addr: ea + 1})
+			if err != nil {
+				return nil, err
+			}
+			more = append(more, ns...)
+		}
+		sts = more
+	}
+	var outs []outcome
+	for _, s := range sts {
+		o, err := e.instruction(s, i, &in, eff, trap)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, o...)
+	}
+	return outs, nil
+}
+
+// ea is the effective address of in for thread i (its index register is
+// concrete).
+func (e *Engine) ea(st *State, i int, in *isa.Inst) uint16 {
+	t := &st.S.Threads[i]
+	ea := in.Operand
+	switch {
+	case in.Mode.UsesY():
+		ea += t.Y
+	case in.Mode.Indexed():
+		ea += t.X
+	}
+	return ea
+}
+
+// readsSymbolic reports whether the instruction reads a symbolic value
+// or an --input address.
+func (e *Engine) readsSymbolic(st *State, i int, in *isa.Inst, eff isa.Effects, ea uint16, trap bool) bool {
+	r := &st.Regs[i]
+	regs := eff.RegsRead
+	ccrRead := eff.CCRRead
+	if trap {
+		regs, ccrRead = isa.RegAll, 0xff
+	}
+	if regs.Has(isa.RegA) && r.A != nil || regs.Has(isa.RegB) && r.B != nil ||
+		regs.Has(isa.RegX) && r.X != nil || regs.Has(isa.RegY) && r.Y != nil {
+		return true
+	}
+	for b := 0; b < 8; b++ {
+		if ccrRead>>b&1 != 0 && r.CCR[b] != nil {
+			return true
+		}
+	}
+	if eff.MemRead {
+		for k := uint16(0); k < uint16(eff.MemWidth); k++ {
+			if st.Mem[ea+k] != nil {
+				return true
+			}
+			if _, ok := e.M.InputValues(ea + k); ok {
+				return true
+			}
+		}
+	}
+	sp := st.S.Threads[i].SP
+	for k := uint16(1); k <= uint16(eff.StackPull); k++ {
+		if st.Mem[sp+k] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// instruction executes in, whose control inputs are concrete.
+func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, trap bool) ([]outcome, error) {
+	t := &st.S.Threads[i]
+	pc, sp0 := t.PC, t.SP
+	ea := e.ea(st, i, in)
+	if !e.readsSymbolic(st, i, in, eff, ea, trap) {
+		// Concrete inputs, concrete results: whatever the instruction
+		// writes stops being symbolic.
+		o := e.concreteStep(st, i)
+		if o.kind == outOK || o.kind == outViolation {
+			n := o.st
+			r := &n.Regs[i]
+			w := eff.RegsWritten
+			if w.Has(isa.RegA) {
+				r.A = nil
+			}
+			if w.Has(isa.RegB) {
+				r.B = nil
+			}
+			if w.Has(isa.RegX) {
+				r.X = nil
+			}
+			if w.Has(isa.RegY) {
+				r.Y = nil
+			}
+			for b := 0; b < 8; b++ {
+				if eff.CCRWritten>>b&1 != 0 {
+					r.CCR[b] = nil
+				}
+			}
+			if eff.MemWritten {
+				for k := uint16(0); k < uint16(eff.MemWidth); k++ {
+					delete(n.Mem, ea+k)
+				}
+			}
+			for k := uint16(0); k < uint16(eff.StackPush); k++ {
+				delete(n.Mem, sp0-k)
+			}
+		}
+		return []outcome{o}, nil
+	}
+	var choices []Choice
+	x := dataStep{e: e, c: e.cpuOf(st, i)}
+	var path []*term.Term
+	x.read = func(a uint16) *term.Term {
+		if vals, ok := e.M.InputValues(a); ok {
+			v := e.newVar(fmt.Sprintf("in%04x_", a), 8)
+			choices = append(choices, Choice{Var: v, Values: vals})
+			if c := e.oneOf(v, vals); c != nil {
+				path = append(path, c)
+			}
+			return v
+		}
+		return e.byteAt(st, a)
+	}
+	x.exec(in, pc, ea, trap)
+	base := st
+	if len(path) > 0 {
+		base = &State{S: st.S, Regs: st.Regs, Mem: st.Mem, Path: append(st.Path[:len(st.Path):len(st.Path)], path...),
+			Trace: st.Trace, Depth: st.Depth}
+	}
+	// A branch on a symbolic condition forks; the concrete step is steered
+	// by a stand-in value that takes the branch (or not).
+	type side struct {
+		st    *State
+		taken bool
+	}
+	var sides []side
+	if x.cond != nil {
+		y, n, err := e.fork(base, x.cond)
+		if err != nil {
+			return nil, err
+		}
+		if y != nil {
+			sides = append(sides, side{y, true})
+		}
+		if n != nil {
+			sides = append(sides, side{n, false})
+		}
+	} else {
+		sides = []side{{base, false}}
+	}
+	var outs []outcome
+	for _, sd := range sides {
+		s := sd.st
+		steer := s.S
+		if x.cond != nil {
+			if _, ok := x.cond.IsConst(); !ok {
+				steer = e.steer(s, i, in, ea, sd.taken)
+			}
+		}
+		o := e.concreteStep(&State{S: steer, Regs: s.Regs, Mem: s.Mem, Path: s.Path, Trace: s.Trace, Depth: s.Depth}, i)
+		if o.kind == outOK || o.kind == outViolation {
+			c := x.c
+			c.SP = o.st.S.Threads[i].SP
+			e.setCPU(o.st, i, c)
+			for _, w := range x.writes {
+				e.setMem(o.st, w.addr, w.val)
+			}
+			if x.cond != nil && (in.Op == isa.BRSET || in.Op == isa.BRCLR) && s.Mem[ea] != nil {
+				e.M.WriteMem(o.st.S, ea, 0) // the stand-in goes
+			}
+		}
+		o.choices = choices
+		outs = append(outs, o)
+	}
+	return outs, nil
+}
+
+// steer returns a copy of st's concrete part in which the branch in goes
+// the way taken says: the condition codes or the tested byte get a value
+// that decides it so.
+func (e *Engine) steer(st *State, i int, in *isa.Inst, ea uint16, taken bool) *sim.State {
+	s := st.S.Clone()
+	switch in.Op {
+	case isa.BRSET, isa.BRCLR:
+		v := uint8(0x00) // BRCLR taken, BRSET not taken (the mask is not 0)
+		if (in.Op == isa.BRSET) == taken {
+			v = 0xff
+		}
+		e.M.WriteMem(s, ea, v)
+	default:
+		t := &s.Threads[i]
+		for c := uint8(0); c < 16; c++ {
+			if concreteBranch(in.Opcode, c) == taken {
+				t.CCR = t.CCR&0xf0 | c
+				break
+			}
+		}
+	}
+	return s
+}
+
+// oneOf returns the condition that the byte v is one of vals (nil when
+// every byte is).
+func (e *Engine) oneOf(v *term.Term, vals []uint8) *term.Term {
+	var seen [256]bool
+	n := 0
+	for _, x := range vals {
+		if !seen[x] {
+			seen[x] = true
+			n++
+		}
+	}
+	if n == 256 {
+		return nil
+	}
+	c := e.B.Bool(false)
+	for x := 0; x < 256; x++ {
+		if seen[x] {
+			c = e.B.Or(c, e.B.Eq(v, e.k8(uint8(x))))
+		}
+	}
+	return c
+}
