@@ -40,6 +40,14 @@ type Engine struct {
 	// their conditions kept in the path.
 	Lazy bool
 
+	// witness, when set, decides every branch and split: the engine
+	// follows the one path this assignment of the variables takes,
+	// without the solver (the equivalence tests).
+	witness Model
+	// forceData sends every instruction through the terms, concrete
+	// operands included (the equivalence tests).
+	forceData bool
+
 	nvars    int
 	writable []uint16
 	rank     []int32
@@ -222,6 +230,14 @@ func (e *Engine) fork(st *State, c *term.Term) (yes, no *State, err error) {
 		}
 		return nil, st, nil
 	}
+	if e.witness != nil {
+		if e.B.Eval(c, e.witness) == 1 {
+			y, _, _ := e.assume(st, c, false)
+			return y, nil, nil
+		}
+		n, _, _ := e.assume(st, e.B.Not(c), false)
+		return nil, n, nil
+	}
 	y, ok, err := e.assume(st, c, true)
 	if err != nil {
 		return nil, nil, err
@@ -247,6 +263,9 @@ func (e *Engine) fork(st *State, c *term.Term) (yes, no *State, err error) {
 func (e *Engine) values(st *State, t *term.Term, max int) ([]uint64, error) {
 	if v, ok := t.IsConst(); ok {
 		return []uint64{v}, nil
+	}
+	if e.witness != nil {
+		return []uint64{e.B.Eval(t, e.witness)}, nil
 	}
 	var vals []uint64
 	conds := append([]*term.Term(nil), st.Path...)
@@ -489,6 +508,9 @@ func (e *Engine) ea(st *State, i int, in *isa.Inst) uint16 {
 // readsSymbolic reports whether the instruction reads a symbolic value
 // or an --input address.
 func (e *Engine) readsSymbolic(st *State, i int, in *isa.Inst, eff isa.Effects, ea uint16, trap bool) bool {
+	if e.forceData {
+		return true
+	}
 	r := &st.Regs[i]
 	regs := eff.RegsRead
 	ccrRead := eff.CCRRead
