@@ -34,6 +34,7 @@ type benchOptions struct {
 	models     []string
 	kinds      []string
 	k          int
+	reduce     []string // --reduce: settings, each none or reductions joined by +
 	workers    int
 }
 
@@ -55,6 +56,8 @@ type benchModel struct {
 type benchRecord struct {
 	Model       string  `json:"model"`
 	Strategy    string  `json:"strategy"`
+	Reduce      string  `json:"reduce"` // the --reduce setting
+	column      string  // in the tables: Strategy, or Strategy/Reduce with several settings
 	Seed        uint64  `json:"seed,omitempty"`
 	Verdict     string  `json:"verdict"`
 	Kind        string  `json:"violation,omitempty"`
@@ -87,8 +90,14 @@ the model's flags give --max-memory.
 Strategies are SEARCH or SEARCH+HEURISTIC: bfs, dfs, random, best+fsm,
 best+efsm, best+aicfg, astar+efsm, ... Random runs use seeds 1..--runs and
 report the median and the spread (min-max). Every other strategy is
-deterministic: its counts are the same on every run.`,
-		Example: "  hc11mc bench\n  hc11mc bench --format markdown --plot results.svg\n  hc11mc bench --strategies bfs,best+efsm --models naive2,dining2",
+deterministic: its counts are the same on every run.
+
+--reduce runs each strategy under each reduction setting: settings are
+separated by commas, each none or check's reductions joined by + (por,
+dead, por+dead; the default is check's, por+dead). With more than one
+setting each column is STRATEGY/SETTING: --reduce none,por+dead puts the
+states of every interleaving beside those of the reduced search.`,
+		Example: "  hc11mc bench\n  hc11mc bench --format markdown --plot results.svg\n  hc11mc bench --strategies bfs,best+efsm --models naive2,dining2\n  hc11mc bench --strategies bfs,dfs --reduce none,por,por+dead",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "testdata/bench"
@@ -111,6 +120,7 @@ deterministic: its counts are the same on every run.`,
 	fs.StringSliceVar(&o.models, "models", nil, "run only these models (names from the manifest)")
 	fs.StringSliceVar(&o.kinds, "kinds", []string{"bug", "exhaustive"}, "manifest kinds to run (bug, exhaustive, throughput)")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound for aicfg and efsm")
+	fs.StringSliceVar(&o.reduce, "reduce", []string{"por+dead"}, "reduction settings to run each strategy under, each none or reductions joined by +, e.g. none,por,por+dead")
 	countVar(fs, &o.workers, "workers", runtime.GOMAXPROCS(0), 1, 1024, "members of the strategy swarm (check --search swarm), run in parallel")
 	return c
 }
@@ -171,10 +181,17 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	for _, r := range o.reduce {
+		if _, _, err := parseReduce(strings.ReplaceAll(r, "+", ",")); err != nil {
+			return usagef("--reduce %q: each setting is none or reductions joined by + (por, dead, por+dead); commas separate settings", r)
+		}
+	}
+	cols := benchColumns(o.strategies, o.reduce)
 	var recs []benchRecord
 	progress := isTerminal(stderr)
 	for _, bm := range sel {
-		for _, strat := range o.strategies {
+		for _, col := range cols {
+			strat := col.strategy
 			search, heur, _ := splitStrategy(strat)
 			seeds := []uint64{0}
 			if search == "random" {
@@ -185,13 +202,13 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 			}
 			for _, seed := range seeds {
 				if progress {
-					fmt.Fprintf(stderr, "\r\033[K%s: %s", bm.Name, strat)
+					fmt.Fprintf(stderr, "\r\033[K%s: %s", bm.Name, col.name)
 				}
-				r, err := benchRun(o, dir, bm, search, heur, seed)
+				r, err := benchRun(o, dir, bm, search, heur, col.reduce, seed)
 				if err != nil {
 					return err
 				}
-				r.Strategy = strat
+				r.Strategy, r.Reduce, r.column = strat, col.reduce, col.name
 				if row, ok := heuristics.PaperRowNamed(bm.PaperRow); ok {
 					if i := paperColumn(strat); i >= 0 {
 						r.PaperStates, r.PaperSecs = row.States[i], row.Seconds[i]
@@ -205,7 +222,7 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	if o.plot != "" {
-		if err := writePlot(o.plot, sel, o.strategies, recs); err != nil {
+		if err := writePlot(o.plot, sel, columnNames(cols), recs); err != nil {
 			return usagef("--plot: %v", err)
 		}
 	}
@@ -215,27 +232,66 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, string(b))
 	case "csv":
 		w := csv.NewWriter(stdout)
-		w.Write([]string{"model", "strategy", "seed", "verdict", "violation", "as_expected", "states", "seconds", "trace_length", "peak_memory_bytes", "limit", "paper_states", "paper_seconds"})
+		w.Write([]string{"model", "strategy", "seed", "verdict", "violation", "as_expected", "states", "seconds", "trace_length", "peak_memory_bytes", "limit", "paper_states", "paper_seconds", "reduce"})
 		for _, r := range recs {
 			w.Write([]string{r.Model, r.Strategy, strconv.FormatUint(r.Seed, 10), r.Verdict, r.Kind, strconv.FormatBool(r.Expected),
 				strconv.Itoa(r.States), strconv.FormatFloat(r.Seconds, 'f', 3, 64), strconv.Itoa(r.TraceLength),
-				strconv.FormatInt(r.PeakMemory, 10), r.Limit, strconv.Itoa(r.PaperStates), strconv.FormatFloat(r.PaperSecs, 'f', 2, 64)})
+				strconv.FormatInt(r.PeakMemory, 10), r.Limit, strconv.Itoa(r.PaperStates), strconv.FormatFloat(r.PaperSecs, 'f', 2, 64), r.Reduce})
 		}
 		w.Flush()
 	default:
-		writeBenchTables(stdout, o.format == "markdown", sel, o.strategies, recs)
+		writeBenchTables(stdout, o.format == "markdown", sel, columnNames(cols), recs)
 	}
 	for _, r := range recs {
 		if !r.Expected && r.Limit == "" {
-			return &exitError{code: ExitViolation, msg: fmt.Sprintf("bench: %s under %s: verdict %s %s, the manifest expects otherwise", r.Model, r.Strategy, r.Verdict, r.Kind)}
+			return &exitError{code: ExitViolation, msg: fmt.Sprintf("bench: %s under %s: verdict %s %s, the manifest expects otherwise", r.Model, r.col(), r.Verdict, r.Kind)}
 		}
 	}
 	return nil
 }
 
+// benchColumn is a column of bench's tables: a strategy under one
+// reduction setting.
+type benchColumn struct{ name, strategy, reduce string }
+
+// benchColumns crosses the strategies with the reduction settings, the
+// settings of a strategy side by side; with one setting a column is named
+// after its strategy, with more STRATEGY/SETTING.
+func benchColumns(strats, reduce []string) []benchColumn {
+	var cols []benchColumn
+	for _, s := range strats {
+		for _, r := range reduce {
+			name := s
+			if len(reduce) > 1 {
+				name += "/" + r
+			}
+			cols = append(cols, benchColumn{name: name, strategy: s, reduce: r})
+		}
+	}
+	return cols
+}
+
+func columnNames(cols []benchColumn) []string {
+	var n []string
+	for _, c := range cols {
+		n = append(n, c.name)
+	}
+	return n
+}
+
+// col is the name of the record's column in the tables.
+func (r benchRecord) col() string {
+	if r.column != "" {
+		return r.column
+	}
+	return r.Strategy
+}
+
 // paperColumn returns the column of the paper's Tables 1 and 2 that the
-// strategy SEARCH[+HEURISTIC] corresponds to, or -1.
+// strategy SEARCH[+HEURISTIC] (or the column SEARCH[+HEURISTIC]/SETTING)
+// corresponds to, or -1.
 func paperColumn(strat string) int {
+	strat, _, _ = strings.Cut(strat, "/")
 	sr, h, err := splitStrategy(strat)
 	if err != nil {
 		return -1
@@ -267,7 +323,7 @@ func splitStrategy(s string) (string, string, error) {
 	return sr, h, nil
 }
 
-func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur string, seed uint64) (benchRecord, error) {
+func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur, reduce string, seed uint64) (benchRecord, error) {
 	co := &checkOptions{}
 	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -277,6 +333,7 @@ func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur string, se
 	}
 	co.strategy, co.heuristic, co.k = strat, heur, o.k
 	co.maxStates, co.timeout = o.maxStates, o.timeout
+	co.reduce = strings.ReplaceAll(reduce, "+", ",")
 	if seed > 0 {
 		co.seed = seed
 	}
@@ -335,7 +392,7 @@ func summarise(recs []benchRecord, model, strat string, val func(benchRecord) fl
 	var vs []float64
 	c := cell{}
 	for _, r := range recs {
-		if r.Model == model && r.Strategy == strat {
+		if r.Model == model && r.col() == strat {
 			if v := val(r); !math.IsNaN(v) {
 				vs = append(vs, v)
 			}

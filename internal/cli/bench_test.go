@@ -66,3 +66,35 @@ func TestBenchFormats(t *testing.T) {
 		t.Errorf("unknown heuristic: exit %d", code)
 	}
 }
+
+// --reduce runs each strategy under each setting: a column per pair,
+// named STRATEGY/SETTING, the setting in every record; a verified model
+// stores no more states reduced than plain; a bad setting is exit 2.
+func TestBenchReduce(t *testing.T) {
+	recs := benchJSON(t, "--models", "peterson,lockorder", "--strategies", "bfs", "--reduce", "none,por+dead")
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 2 models × 2 settings", len(recs))
+	}
+	states := map[string]int{}
+	for _, r := range recs {
+		if !r.Expected || r.Limit != "" {
+			t.Errorf("%s %s --reduce %s: verdict %s %s %s", r.Model, r.Strategy, r.Reduce, r.Verdict, r.Kind, r.Limit)
+		}
+		states[r.Model+" "+r.Reduce] = r.States
+	}
+	if states["peterson por+dead"] == 0 || states["peterson por+dead"] > states["peterson none"] {
+		t.Errorf("peterson: %d states reduced, %d plain", states["peterson por+dead"], states["peterson none"])
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"bench", "../../testdata/bench", "--models", "lockorder", "--strategies", "bfs,dfs", "--reduce", "none,por"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "bfs/none  bfs/por  dfs/none  dfs/por") {
+		t.Errorf("the columns are not STRATEGY/SETTING:\n%s", out.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := Main([]string{"bench", "../../testdata/bench", "--reduce", "por,fast"}, nil, &out, &errb); code != ExitUsage || !strings.Contains(errb.String(), "--reduce") {
+		t.Errorf("--reduce por,fast: exit %d: %s", code, errb.String())
+	}
+}
