@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test demo tools z3 lint bench objdump-diff results testdata clean
+.PHONY: all build test demo tools z3 lint bench objdump-diff results compare-spin testdata clean
 
 all: build
 
@@ -73,6 +73,11 @@ results: build
 	     /<!-- results:begin/ { print; printf "%s", r; skip = 1; next } \
 	     /<!-- results:end/ { skip = 0 } !skip' bin/results.md README.md > bin/README.md
 	mv bin/README.md README.md
+
+## compare-spin: hc11mc beside SPIN on the philosophers' Promela twins (testdata/spin), and every
+## model with and without --reduce, as a markdown table (not part of test; installs Debian's spin)
+compare-spin:
+	bash scripts/compare-spin.sh
 
 ## testdata: rebuild the checked-in test images from their sources (needs the binutils)
 testdata: tools
