@@ -127,7 +127,10 @@ func program(r *rand.Rand, n int) []byte {
 // and reports the first difference.
 func equivalent(t testing.TB, code []byte, r *rand.Rand, symbolic bool, steps int) {
 	m := codeMachine(t, code, sim.Config{}, nil)
-	e := NewEngine(m, Options{})
+	e, err := NewEngine(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e.forceData = !symbolic
 	e.witness = Model{}
 	cs := m.Initial()

@@ -6,12 +6,15 @@ import (
 
 // Merging is the Group of HMC: two states with the same control part —
 // every thread's PC, SP, status, stack top, critical-section depth and
-// shadow call stack, and the scheduler — become one. A fresh 1-bit
-// variable m chooses between them: the path condition is (m and the
-// first's path) or (not m and the second's), and where their data differ
-// it is an if-then-else on m. The union is exact even when the two paths
-// overlap (two interleavings under one condition), and a counterexample
-// through the merged state follows the one m's value in the model picks.
+// shadow call stack, and the scheduler — become one. Where their paths
+// part at a branch (one has c where the other has not c), c chooses
+// between them: the data is an if-then-else on c, and the path keeps
+// only what follows the branch (nothing, at an if-else that rejoins). Other
+// states — two interleavings under one condition — get a fresh 1-bit
+// variable m to choose: the path condition is (m and the first's path)
+// or (not m and the second's). Either way the union is exact, and a
+// counterexample through the merged state follows the side the model
+// picks.
 
 // sameControl reports whether a and b may be merged: the same control
 // part, and the same concrete data (where one has a term the other has
@@ -86,12 +89,25 @@ func (e *Engine) merge(a, b *State) *State {
 	for k < len(a.Path) && k < len(b.Path) && a.Path[k] == b.Path[k] {
 		k++
 	}
-	m := e.newVar("merge", 1)
-	ga := conj(e, append([]*term.Term{m}, a.Path[k:]...))
-	gb := conj(e, append([]*term.Term{e.B.Not(m)}, b.Path[k:]...))
 	n := a.derive(a.S.Clone())
-	n.Path = append(a.Path[:k:k], e.B.Or(ga, gb))
-	ga = m
+	var sel *term.Term
+	if k < len(a.Path) && k < len(b.Path) && complement(a.Path[k], b.Path[k]) {
+		// The paths part at a branch: its condition chooses, and the
+		// merged path needs no new variable (nor, when nothing follows
+		// the branch on either side, any new conjunct).
+		sel = a.Path[k]
+		ra, rb := conj(e, a.Path[k+1:]), conj(e, b.Path[k+1:])
+		n.Path = a.Path[:k:k]
+		if c := e.B.Ite(sel, ra, rb); c != e.B.Bool(true) {
+			n.Path = append(n.Path, c)
+		}
+	} else {
+		sel = e.newVar("merge", 1)
+		ga := conj(e, append([]*term.Term{sel}, a.Path[k:]...))
+		gb := conj(e, append([]*term.Term{e.B.Not(sel)}, b.Path[k:]...))
+		n.Path = append(a.Path[:k:k], e.B.Or(ga, gb))
+	}
+	ga := sel
 	for i := range n.S.Threads {
 		ca, cb := e.cpuOf(a, i), e.cpuOf(b, i)
 		c := cpu{A: e.B.Ite(ga, ca.A, cb.A), B: e.B.Ite(ga, ca.B, cb.B), X: e.B.Ite(ga, ca.X, cb.X),
@@ -108,6 +124,11 @@ func (e *Engine) merge(a, b *State) *State {
 	n.Trace = &Step{Guard: ga, Prev: a.Trace, Else: b.Trace}
 	n.Depth = max(a.Depth, b.Depth)
 	return n
+}
+
+// complement reports whether the 1-bit x is the negation of y.
+func complement(x, y *term.Term) bool {
+	return x.Op == term.OpNot && x.Args[0] == y || y.Op == term.OpNot && y.Args[0] == x
 }
 
 // group merges the states of l that share a control part, as long as the

@@ -100,7 +100,10 @@ func TestModels(t *testing.T) {
 	for _, c := range man {
 		t.Run(c.Name, func(t *testing.T) {
 			m := machineFor(t, filepath.Join(dir, c.File), c.Flags)
-			e := NewEngine(m, Options{})
+			e, err := NewEngine(m, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
 			res := e.Check(context.Background(), []*State{e.Initial()}, Config{Timeout: time.Minute})
 			if res.Verdict.String() != c.Expect {
 				t.Fatalf("verdict %v (%s, %v), want %s; %v", res.Verdict, res.Limit, res.Violation, c.Expect, res.Stats)

@@ -57,13 +57,18 @@ type Engine struct {
 	Instructions, Forks uint64
 }
 
-// NewEngine returns an engine for m.
-func NewEngine(m *sim.Machine, opts Options) *Engine {
+// NewEngine returns an engine for m. It refuses a machine with models of
+// the chip's peripherals or of board hardware (sim.Config.Device, Board),
+// whose registers and environment events it does not follow.
+func NewEngine(m *sim.Machine, opts Options) (*Engine, error) {
+	if m.HasDevice() || len(m.Config.Board) > 0 {
+		return nil, errors.New("the symbolic engine does not model the chip's peripherals or board hardware (--device): use --engine explicit")
+	}
 	if opts.MaxSplit <= 0 {
 		opts.MaxSplit = 256
 	}
 	b := term.NewBuilder()
-	return &Engine{M: m, B: b, D: term.Domain{Builder: b}, Sol: NewSolver(b, opts.SolverTimeout), Opts: opts}
+	return &Engine{M: m, B: b, D: term.Domain{Builder: b}, Sol: NewSolver(b, opts.SolverTimeout), Opts: opts}, nil
 }
 
 // Initial returns the machine's initial state, all concrete.
