@@ -65,8 +65,24 @@ func (e *Engine) harness1(st *State, i int, h loader.Stub) ([]outcome, error) {
 			}
 			return outs, nil
 		}
-		if v, _ := n.IsConst(); v == 0 {
+		v, _ := n.IsConst()
+		if v == 0 {
 			return []outcome{e.concreteStep(st, i)}, nil
+		}
+		if v+1 <= uint64(e.Opts.MaxBranch) {
+			// Few values: a successor for each, as the explicit engine.
+			var outs []outcome
+			for x := uint64(0); x <= v; x++ {
+				o := e.concreteStep(st, i)
+				if o.kind == outOK {
+					c := e.cpuOf(o.st, i)
+					c.A, c.B = e.k8(uint8(x>>8)), e.k8(uint8(x))
+					e.setCPU(o.st, i, c)
+					o.choices = []Choice{{Var: e.k16(uint16(x)), N: n}}
+				}
+				outs = append(outs, o)
+			}
+			return outs, nil
 		}
 		return []outcome{e.nondet(st, i, n)}, nil
 	case loader.StubAssume, loader.StubAssert:

@@ -13,6 +13,11 @@ import (
 
 // Options tune the engine.
 type Options struct {
+	// MaxBranch: a nondeterministic choice among at most this many values
+	// (__mc_nondet with a constant bound, --input reads) is enumerated,
+	// a successor per value, as the explicit engine does; a wider one
+	// gets a fresh variable. 0: every choice is a variable.
+	MaxBranch int
 	// MaxSplit is the most values a symbolic value is split into where the
 	// control needs it concrete: an index register forming an address, a
 	// return address, a stack pointer (default 256).
@@ -591,11 +596,51 @@ func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, tr
 		}
 		return []outcome{o}, nil
 	}
+	// --input reads with few values are enumerated (Options.MaxBranch):
+	// one successor per combination, with constants.
+	var inputs []uint16
+	total := 1
+	if eff.MemRead {
+		for k := uint16(0); k < uint16(eff.MemWidth); k++ {
+			if vals, ok := e.M.InputValues(ea + k); ok {
+				inputs = append(inputs, ea+k)
+				total *= len(vals)
+			}
+		}
+	}
+	if len(inputs) == 0 || total > e.Opts.MaxBranch {
+		return e.dataPath(st, i, in, pc, ea, trap, nil)
+	}
+	var outs []outcome
+	for c := 0; c < total; c++ {
+		fixed := map[uint16]uint8{}
+		rest := c
+		for _, a := range inputs {
+			vals, _ := e.M.InputValues(a)
+			fixed[a] = vals[rest%len(vals)]
+			rest /= len(vals)
+		}
+		o, err := e.dataPath(st, i, in, pc, ea, trap, fixed)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, o...)
+	}
+	return outs, nil
+}
+
+// dataPath executes in through the terms: an --input read at an address
+// of fixed gets that value, any other a fresh variable.
+func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bool, fixed map[uint16]uint8) ([]outcome, error) {
 	var choices []Choice
 	x := dataStep{e: e, c: e.cpuOf(st, i)}
 	var path []*term.Term
 	x.read = func(a uint16) *term.Term {
 		if vals, ok := e.M.InputValues(a); ok {
+			if v, ok := fixed[a]; ok {
+				choices = append(choices, Choice{Var: e.k8(v), Values: vals})
+				return e.k8(v)
+			}
 			v := e.newVar(fmt.Sprintf("in%04x_", a), 8)
 			choices = append(choices, Choice{Var: v, Values: vals})
 			if c := e.oneOf(v, vals); c != nil {

@@ -36,6 +36,7 @@ type checkOptions struct {
 	traceSVG  string
 	json      bool
 	engine    string
+	hmc       engineFlags
 	compact   bool
 	reduce    string
 	all       bool
@@ -113,7 +114,8 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
 	fs.StringVar(&o.traceSVG, "trace-svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
-	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the symbolic engines are not available in this build)")
+	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the explicit-state search), hmc (symbolic data: every nondeterministic value a symbol, Z3 decides; HMC) or auto (hmc with choices of at most --max-branch values enumerated)")
+	o.hmc.register(fs)
 	fs.StringVar(&o.reduce, "reduce", "por,dead", reduceHelp)
 	fs.BoolVar(&o.compact, "hash-compact", false, "store 64-bit fingerprints only (less memory; a state may be missed with the printed probability)")
 	fs.BoolVar(&o.all, "all", false, "keep going after a violation and report each kind once")
@@ -152,8 +154,8 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	if o.engine != "explicit" && o.engine != "auto" {
-		return nil, usagef("--engine %s: this build has the explicit engine only (use --engine explicit)", o.engine)
+	if o.engine != "explicit" && o.engine != "hmc" && o.engine != "auto" {
+		return nil, usagef("--engine %q: use explicit, hmc or auto", o.engine)
 	}
 	ignore := map[sim.Kind]bool{}
 	for _, k := range o.ignore {
@@ -189,6 +191,12 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 }
 
 func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
+	if o.engine == "hmc" || o.engine == "auto" {
+		return runEngine(o, path, stdout, stderr)
+	}
+	if err := o.hmc.refuse(o.engine); err != nil {
+		return err
+	}
 	if o.strategy == "swarm" {
 		return runSwarmCheck(o, path, stdout, stderr)
 	}

@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/pflag"
+
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/symbolic"
+)
+
+// check --engine hmc and --engine auto: the symbolic engine (package
+// symbolic) runs HMC from the initial state. hmc makes every
+// nondeterministic value a fresh symbol; auto enumerates a choice among at
+// most --max-branch values as the explicit engine does (a successor per
+// value) and makes wider ones symbols, so that concrete states stay
+// concrete where the data allow. The explicit searches of package search
+// (their orders, partial-order reduction, a saved frontier) are not part of
+// either: the flags that only they use are refused.
+
+// engineFlags are check's flags for the symbolic engine.
+type engineFlags struct {
+	fs        *pflag.FlagSet
+	maxBranch int
+	priority  string
+	prDepth   int
+}
+
+func (f *engineFlags) register(fs *pflag.FlagSet) {
+	f.fs = fs
+	countVar(fs, &f.maxBranch, "max-branch", 16, 1, math.MaxInt32, "with --engine auto: a nondeterministic choice among more values than this is a symbol, a narrower one a successor per value")
+	fs.StringVar(&f.priority, "hmc-priority", "glh", "with --engine hmc or auto: which frontier state the bounded model checks start from: glh (closest to a violation by --heuristic) or dfs (deepest)")
+	countVar(fs, &f.prDepth, "pr-depth", 32, 1, 1<<20, "with --engine hmc or auto: transitions each bounded model check explores from a frontier state")
+}
+
+// engineOnly are the flags that mean something to the symbolic engine only.
+var engineOnly = []string{"max-branch", "hmc-priority", "pr-depth"}
+
+// refuse returns the usage error for a flag the engine does not use.
+func (f *engineFlags) refuse(engine string) error {
+	switch {
+	case f.fs == nil:
+		return nil
+	case engine != "explicit" && engine != "hmc" && engine != "auto":
+		return usagef("--engine %q: use explicit, hmc or auto", engine)
+	case engine == "explicit":
+		for _, n := range engineOnly {
+			if f.fs.Changed(n) {
+				return usagef("--%s: only the symbolic engine uses it (--engine hmc or auto)", n)
+			}
+		}
+		return nil
+	}
+	for _, n := range []string{"search", "reduce", "hash-compact", "all", "save-frontier", "resume", "workers",
+		"swarm-member", "stop-file", "seed", "max-memory"} {
+		if f.fs.Lookup(n) != nil && f.fs.Changed(n) {
+			return usagef("--%s: the explicit engine's; --engine %s runs HMC (use --engine explicit)", n, engine)
+		}
+	}
+	if engine == "hmc" && f.fs.Changed("max-branch") {
+		return usagef("--max-branch: only --engine auto enumerates narrow choices; hmc makes every choice a symbol")
+	}
+	if f.priority != "glh" && f.priority != "dfs" {
+		return usagef("--hmc-priority %q: use glh or dfs", f.priority)
+	}
+	return nil
+}
+
+// runEngine is check with --engine hmc or auto.
+func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
+	if err := o.hmc.refuse(o.engine); err != nil {
+		return err
+	}
+	// The heuristic, for glh, is best-first's; no reduction applies.
+	o.strategy, o.reduce = "best", "none"
+	cs, err := setupCheck(o, path)
+	if err != nil {
+		return err
+	}
+	img, m := cs.img, cs.m
+	if cs.warn != "" {
+		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs.warn)
+	}
+	opts := symbolic.Options{}
+	if o.engine == "auto" {
+		opts.MaxBranch = o.hmc.maxBranch
+	}
+	e, err := symbolic.NewEngine(m, opts)
+	if err != nil {
+		return usagef("--engine %s: %v", o.engine, err)
+	}
+	cfg := symbolic.Config{PRDepth: o.hmc.prDepth, MaxStates: o.maxStates, Timeout: o.timeout, Ignore: cs.opts.Ignore}
+	if o.hmc.priority == "dfs" {
+		cfg.Priority = symbolic.DFS
+	}
+	if est := cs.est; est != nil {
+		cfg.Estimate = func(s *sim.State) (int, bool) { return est(s), true }
+	}
+	if !o.json && !o.quiet && isTerminal(stderr) {
+		cfg.Progress = func(s symbolic.Stats) {
+			fmt.Fprintf(stderr, "\r%d states, %d images, frontier %d, depth %d, %d solver queries   ",
+				s.States, s.Images, s.Frontier, s.MaxDepth, s.Queries)
+		}
+	}
+	if !o.json {
+		fmt.Fprintf(stdout, "checking %s: engine %s (HMC, priority %s", path, o.engine, o.hmc.priority)
+		if o.engine == "auto" {
+			fmt.Fprintf(stdout, ", choices of more than %d values symbolic", o.hmc.maxBranch)
+		}
+		fmt.Fprintf(stdout, "), preempt %s\n", m.Config.Preempt)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res := e.Check(ctx, []*symbolic.State{e.Initial()}, cfg)
+	if cfg.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	sr := &search.Result{Verdict: search.Verdict(res.Verdict), Limit: res.Limit, Stats: search.Stats{
+		StatesStored: res.Stats.States, StatesExpanded: res.Stats.Images, MaxDepth: res.Stats.MaxDepth,
+		Seconds: res.Stats.Elapsed.Seconds(), Frontier: res.Stats.Frontier, Instructions: res.Stats.Instructions}}
+	var first *search.Found
+	if res.Verdict == symbolic.Violated {
+		sr.Found = []search.Found{{Violation: res.Violation, Trace: res.Trace}}
+		first = &sr.Found[0]
+	}
+	if o.trace != "" && first != nil {
+		if err := writeTrace(o.trace, makeTrace(img, m, path, o, first)); err != nil {
+			return usagef("--trace: %v", err)
+		}
+	}
+	if o.traceSVG != "" && first != nil {
+		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, fmt.Sprintf("check --engine %s, --preempt %s", o.engine, m.Config.Preempt)); err != nil {
+			return usagef("--trace-svg: %v", err)
+		}
+	}
+	if o.json {
+		printEngineJSON(stdout, o, img, m, sr, first, cs.props, res.Stats)
+	} else {
+		printEngineResult(stdout, o, sr, first, cs, res.Stats)
+	}
+	switch res.Verdict {
+	case symbolic.Violated:
+		return exitCode(ExitViolation)
+	case symbolic.Incomplete:
+		return exitCode(ExitIncomplete)
+	}
+	return nil
+}
+
+// hmcJSON is the engine's part of --json: the statistics of the paper's
+// Table II and the solver's.
+type hmcJSON struct {
+	Switches      int     `json:"switches"`
+	Images        int     `json:"images"`
+	PeakFrontier  int     `json:"peak_frontier"`
+	Partitions    int     `json:"partitions"`
+	Groups        int     `json:"groups"`
+	PRChecks      int     `json:"pr_checks"`
+	PRRemoved     int     `json:"pr_removed"`
+	Forks         uint64  `json:"forks"`
+	Queries       uint64  `json:"solver_queries"`
+	SolverSeconds float64 `json:"solver_seconds"`
+}
+
+func hmcStats(s symbolic.Stats) hmcJSON {
+	return hmcJSON{s.Switches, s.Images, s.PeakFrontier, s.Partitions, s.Groups, s.PRChecks, s.PRRemoved,
+		s.Forks, s.Queries, s.SolverTime.Seconds()}
+}
+
+func printEngineJSON(w io.Writer, o *checkOptions, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport, st symbolic.Stats) {
+	out := map[string]any{"verdict": res.Verdict.String(), "engine": o.engine, "stats": res.Stats,
+		"hmc": hmcStats(st), "properties_checked": props.Checked}
+	if len(props.Unchecked) > 0 {
+		out["properties_unchecked"] = props.Unchecked
+	}
+	if first != nil {
+		out["violation"] = violationOf(img, m, first.Violation)
+		out["trace_length"] = len(first.Trace)
+	}
+	if res.Limit != "" {
+		out["limit"] = res.Limit
+	}
+	b, _ := json.Marshal(out)
+	fmt.Fprintln(w, string(b))
+}
+
+func printEngineResult(w io.Writer, o *checkOptions, res *search.Result, first *search.Found, cs *checkSetup, st symbolic.Stats) {
+	props := cs.props
+	if first != nil {
+		fmt.Fprintf(w, "violation: %s\n  %s\n", first.Violation.Kind, describe(cs.img, first.Violation))
+		printCounterexample(w, cs.img, cs.m, *first)
+	}
+	switch res.Verdict {
+	case search.Verified:
+		fmt.Fprintf(w, "verified (%s): no violation in any reachable state, for every value of every nondeterministic choice\n", props.verdictNote())
+		props.print(w)
+	case search.Incomplete:
+		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", props.verdictNote(), res.Limit)
+		props.print(w)
+		fmt.Fprintf(w, "  covered: %d symbolic states, %d images computed, depth %d\n", st.States, st.Images, st.MaxDepth)
+		fmt.Fprintf(w, "  left: %d symbolic states in the frontier, not expanded\n", st.Frontier)
+	}
+	fmt.Fprintf(w, "%d symbolic states, %d instructions executed, max depth %d, %.2fs\n",
+		st.States, st.Instructions, st.MaxDepth, st.Elapsed.Seconds())
+	fmt.Fprintf(w, "hmc: %d switches PR/ST, %d images, peak frontier %d, %d partitions, %d groups; %d bounded model checks (%d states done by them); %d forks, %d solver queries in %.2fs\n",
+		st.Switches, st.Images, st.PeakFrontier, st.Partitions, st.Groups, st.PRChecks, st.PRRemoved, st.Forks, st.Queries, st.SolverTime.Seconds())
+	printConditions(w, cs.m, res, nil)
+	if first != nil && o.trace != "" {
+		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.trace, o.trace)
+	}
+}
