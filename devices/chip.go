@@ -24,6 +24,12 @@ type Options struct {
 	// ExpectOutput, if not nil, watches the bytes the SCI sends: an Effect
 	// reports Matched when they first contain a match.
 	ExpectOutput *Matcher
+	// Bounds on one execution, for a bounded exploration: with
+	// BoundReceived the SCI receives at most MaxReceived bytes, with
+	// BoundTimer at most MaxTimer timer events happen (sources firing,
+	// edges); each bound at most 254.
+	BoundReceived, BoundTimer bool
+	MaxReceived, MaxTimer     int
 }
 
 // Chip is the peripherals of one chip profile: it implements Device.
@@ -37,6 +43,8 @@ type Chip struct {
 	match   *Matcher
 	hasDom  bool
 	profile string
+	maxRx   int // -1: unbounded
+	maxTime int
 }
 
 // New returns the peripherals of chip profile p, or an error when p has
@@ -46,7 +54,17 @@ func New(p loader.ChipProfile, o Options) (*Chip, error) {
 	if !ok {
 		return nil, fmt.Errorf("chip profile %q has no on-chip peripherals", p.Name)
 	}
-	c := &Chip{series: p.Series, size: int(regs.Hi-regs.Lo) + 1, match: o.ExpectOutput, profile: p.Name}
+	c := &Chip{series: p.Series, size: int(regs.Hi-regs.Lo) + 1, match: o.ExpectOutput, profile: p.Name,
+		maxRx: -1, maxTime: -1}
+	if o.BoundReceived {
+		c.maxRx = o.MaxReceived
+	}
+	if o.BoundTimer {
+		c.maxTime = o.MaxTimer
+	}
+	if c.maxRx > 254 || c.maxTime > 254 || c.maxRx < -1 || c.maxTime < -1 {
+		return nil, fmt.Errorf("a bound on received bytes or timer events is 0 to 254")
+	}
 	for i := range 64 {
 		c.names[i] = aeNames[i]
 		c.reset[i] = resetAE[i]

@@ -121,6 +121,10 @@ type Device interface {
 	Events(b *Block) int
 	Event(b *Block, k int) Effect
 	Info(b *Block, k int) EventInfo
+	// Bounded reports whether a bound of the exploration (Options) keeps
+	// an event from happening in b: an execution that stops there ends
+	// the bounded exploration rather than deadlocks.
+	Bounded(b *Block) bool
 	// Elapse counts cycles E cycles the CPU executed (see FlagClocked).
 	Elapse(b *Block, cycles uint64) Effect
 	// RegName names register off ("" for an unused offset).

@@ -89,6 +89,8 @@ const (
 	hCOP     = 10 // 3 bytes, big-endian: E cycles since the last COP service, up to the timeout
 	hMatch   = 13 // 2 bytes: state of the output matcher
 	hMatched = 15 // 1 once the output matched
+	hRxN     = 16 // bytes received so far, when Options.MaxReceived bounds them
+	hTimeN   = 17 // timer events so far, when Options.MaxTimer bounds them
 )
 
 const (

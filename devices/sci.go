@@ -9,8 +9,7 @@ func (c *Chip) sciWrite(b *Block, v uint8) Effect {
 	b.Reg[rSCSR] &^= clr
 	b.Hid[hSCIArm] &^= clr
 	if b.Reg[rSCCR2]&sccr2TE == 0 {
-		// The transmitter is off: the byte stays in TDR, never sent.
-		b.Hid[hSCITDR] = v
+		// The transmitter is off: the byte is not sent.
 		return Effect{}
 	}
 	if b.Hid[hSCITx]&txBusy == 0 {
@@ -52,7 +51,7 @@ func (c *Chip) sciPending(b *Block) bool {
 // rxEvents is the number of receive events in b: one per byte of the
 // alphabet when RDRF is clear, one overrun when RDRF is set and OR clear.
 func (c *Chip) rxEvents(b *Block) int {
-	if b.Reg[rSCCR2]&sccr2RE == 0 {
+	if b.Reg[rSCCR2]&sccr2RE == 0 || c.maxRx >= 0 && int(b.Hid[hRxN]) >= c.maxRx {
 		return 0
 	}
 	switch sr := b.Reg[rSCSR]; {
@@ -133,18 +132,38 @@ func (c *Chip) Event(b *Block, k int) Effect {
 	case EvReceive:
 		b.Reg[rSCDR] = c.alpha[i]
 		b.Reg[rSCSR] |= scsrRDRF
+		c.count(b, hRxN, c.maxRx)
 	case EvOverrun:
 		b.Reg[rSCSR] |= scsrOR
+		c.count(b, hRxN, c.maxRx)
 	case EvTxDone:
 		if b.Hid[hSCITx]&txFull != 0 {
+			v := b.Hid[hSCITDR]
 			b.Hid[hSCITx] &^= txFull
+			b.Hid[hSCITDR] = 0 // empty: no stale byte to tell states apart
 			b.Reg[rSCSR] |= scsrTDRE
-			return c.sent(b, b.Hid[hSCITDR])
+			return c.sent(b, v)
 		}
 		b.Hid[hSCITx] = 0
 		b.Reg[rSCSR] |= scsrTC
 	case EvTime, EvCapture:
 		c.fire(b, i)
+		c.count(b, hTimeN, c.maxTime)
 	}
 	return Effect{}
+}
+
+// Bounded reports whether a bound keeps an event from happening in b.
+func (c *Chip) Bounded(b *Block) bool {
+	if c.maxRx >= 0 && int(b.Hid[hRxN]) >= c.maxRx && b.Reg[rSCCR2]&sccr2RE != 0 {
+		return true
+	}
+	return c.maxTime >= 0 && int(b.Hid[hTimeN]) >= c.maxTime
+}
+
+// count counts an event against its bound, if there is one.
+func (c *Chip) count(b *Block, h, bound int) {
+	if bound >= 0 {
+		b.Hid[h]++
+	}
 }

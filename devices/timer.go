@@ -91,7 +91,7 @@ func (c *Chip) oc5IsIC4(b *Block) bool { return c.series != "a" && b.Reg[rPACTL]
 // timerEvent reports whether source i may fire in b.
 func (c *Chip) timerEvent(b *Block, i int) bool {
 	s := &sources[i]
-	if b.Reg[s.flag]&s.bit != 0 {
+	if b.Reg[s.flag]&s.bit != 0 || c.maxTime >= 0 && int(b.Hid[hTimeN]) >= c.maxTime {
 		return false
 	}
 	if s.periodic {

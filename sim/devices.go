@@ -339,6 +339,19 @@ func (m *Machine) events(s *State) int {
 	return n
 }
 
+// bounded reports whether a bound of the exploration keeps an event from
+// happening in s (devices.Device.Bounded).
+func (m *Machine) bounded(s *State) bool {
+	if m.dev == nil {
+		return false
+	}
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(s, b)
+	v := m.dev.Bounded(b)
+	blockPool.Put(b)
+	return v
+}
+
 // EventInfo describes environment event k of s (Label.Event = k+1).
 func (m *Machine) EventInfo(s *State, k int) devices.EventInfo {
 	if m.dev == nil {
@@ -349,6 +362,41 @@ func (m *Machine) EventInfo(s *State, k int) devices.EventInfo {
 	e := m.dev.Info(b, k)
 	blockPool.Put(b)
 	return e
+}
+
+// eventAllowed reports whether event k of s is explored: under
+// Config.SCIWhenIdle a byte arrives, and the transmitter finishes one,
+// only while the firmware waits.
+func (m *Machine) eventAllowed(s *State, k int) bool {
+	if !m.Config.SCIWhenIdle {
+		return true
+	}
+	switch m.EventInfo(s, k).Kind {
+	case devices.EvReceive, devices.EvOverrun, devices.EvTxDone:
+		return m.idle(s)
+	}
+	return true
+}
+
+// idle reports whether every thread waits: in WAI or STOP, ended, or
+// spinning on a register of the chip (a BRSET or BRCLR on the register
+// block that branches to itself, the polling idiom).
+func (m *Machine) idle(s *State) bool {
+	lay := m.layoutOf(s)
+	for i := range s.Threads {
+		t := &s.Threads[i]
+		if t.Status != Running {
+			continue
+		}
+		c := &lay.code[t.PC]
+		if !c.ok || c.in.Op != isa.BRSET && c.in.Op != isa.BRCLR || c.in.Target(t.PC) != t.PC {
+			return false
+		}
+		if a, ok := m.NextAccess(s, i); !ok || lay.attr[a.Addr] != attrIO {
+			return false
+		}
+	}
+	return true
 }
 
 // event makes environment event k happen in s.

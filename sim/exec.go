@@ -138,7 +138,14 @@ func (x *stepper) read16(a uint16) uint16 { return uint16(x.read8(a))<<8 | uint1
 func (x *stepper) write16(a, v uint16)    { x.write8(a, uint8(v>>8)); x.write8(a+1, uint8(v)) }
 
 func (x *stepper) push8(v uint8) { x.write8(x.t.SP, v); x.t.SP-- }
-func (x *stepper) pull8() uint8  { x.t.SP++; return x.read8(x.t.SP) }
+func (x *stepper) pull8() uint8 {
+	x.t.SP++
+	v := x.read8(x.t.SP)
+	if x.m.Config.ClearPulled {
+		x.write8(x.t.SP, 0)
+	}
+	return v
+}
 func (x *stepper) push16(v uint16) {
 	x.push8(uint8(v))
 	x.push8(uint8(v >> 8))

@@ -86,6 +86,18 @@ type Config struct {
 	// environment events are transitions (see devices.go). nil: the
 	// register block is plain memory, as harness models expect.
 	Device devices.Device
+	// ClearPulled makes a byte pulled from the stack (PUL, RTS, RTI) read
+	// as 0 afterwards, so that states differing only in what earlier
+	// calls and interrupt frames left below SP are one state. Firmware
+	// whose interrupts are enabled cannot rely on those bytes (any
+	// interrupt overwrites them); firmware that reads them with
+	// interrupts masked sees 0 instead of the stale value.
+	ClearPulled bool
+	// SCIWhenIdle bounds the exploration to a slow serial line
+	// (--sci-timing idle): a byte arrives on the SCI, and the transmitter
+	// finishes one, only while every thread waits (in WAI, or polling a
+	// register of the chip in a loop).
+	SCIWhenIdle bool
 	// ExpectOutput says that Device watches the SCI's output for a match
 	// (--expect-output): the output property is checked.
 	ExpectOutput bool

@@ -56,12 +56,18 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 		fx = fx[:0]
 	}
 	feed := opts.SCIInput
+	var nextByte uint64 // the cycle at which the next byte of feed may arrive
 	cur := 0
 	var order []int
 	for opts.Steps == 0 || res.Steps < opts.Steps {
 		if m.dev != nil {
 			var v *Violation
-			feed, v = m.runEnvironment(s, &fx, feed, res.Steps)
+			rest := feed
+			rest, v = m.runEnvironment(s, &fx, feed, res.Steps, res.Cycles >= nextByte)
+			if len(rest) < len(feed) {
+				nextByte = res.Cycles + byteCycles
+			}
+			feed = rest
 			flush()
 			if v == nil {
 				v = m.runDeviceInterrupt(s, &fx)
@@ -164,6 +170,11 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 		for i := range s.Threads {
 			live = live || s.Threads[i].Status != Exited
 		}
+		if live && m.events(s) > 0 {
+			res.Reason = "the firmware waits for the outside world (no --sci-input byte left to receive)"
+			m.finalLine(opts.Trace, s, cur, res.Cycles)
+			return res
+		}
 		if live {
 			res.Violation = m.deadlock(s)
 		} else {
@@ -177,22 +188,26 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 	return res
 }
 
+// byteCycles is the time one byte takes on a serial line at 9600 baud
+// with a 2 MHz E clock: ten bits of 208 cycles.
+const byteCycles = 2083
+
 // runEnvironment makes the environment's events of a plain simulation,
 // before the step after step number steps: the SCI's transmitter finishes
-// at once, the next byte of feed arrives as soon as the receiver can take
-// it, and every 1024 steps a timer source fires. It returns the rest of
-// feed.
-func (m *Machine) runEnvironment(s *State, fx *[]Output, feed []byte, steps uint64) ([]byte, *Violation) {
+// at once, the next byte of feed arrives when the receiver can take it
+// and ready says a byte's time has passed since the last, and every 1024
+// steps a timer source fires. It returns the rest of feed.
+func (m *Machine) runEnvironment(s *State, fx *[]Output, feed []byte, steps uint64, ready bool) ([]byte, *Violation) {
 	n := m.events(s)
 	timeUsed := steps%1024 != 1023
 	for k := 0; k < n; k++ {
 		e := m.EventInfo(s, k)
 		switch {
 		case e.Kind == devices.EvTxDone,
-			e.Kind == devices.EvReceive && len(feed) > 0 && e.Byte == feed[0],
+			e.Kind == devices.EvReceive && ready && len(feed) > 0 && e.Byte == feed[0],
 			e.Kind == devices.EvTime && !timeUsed:
 			if e.Kind == devices.EvReceive {
-				feed = feed[1:]
+				feed, ready = feed[1:], false
 			}
 			if e.Kind == devices.EvTime {
 				timeUsed = true

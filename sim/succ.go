@@ -238,6 +238,9 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 		}
 	}
 	for k, n := 0, m.events(s); k < n; k++ {
+		if !m.eventAllowed(s, k) {
+			continue
+		}
 		ns := e.slot(len(b), s)
 		viol := m.event(ns, k, nil)
 		any = true
@@ -253,7 +256,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 	e.batch = b[:0]
 	// A thread stuck at __mc_assume(0) makes every execution through s
 	// infeasible: no deadlock is reported for it (DESIGN: "dropped, silently").
-	if !any && !infeasible {
+	if !any && !infeasible && !m.bounded(s) {
 		for i := range s.Threads {
 			if s.Threads[i].Status != Exited {
 				return m.deadlock(s)
@@ -458,7 +461,7 @@ func (m *Machine) ReplayObserved(s *State, l Label, fx *[]Output) (ns *State, v 
 	}
 	s.Freeze()
 	if l.Event > 0 {
-		if l.IRQ >= 0 || l.Steps != 0 || l.Choice != 0 || int64(l.Event) > int64(m.events(s)) {
+		if l.IRQ >= 0 || l.Steps != 0 || l.Choice != 0 || int64(l.Event) > int64(m.events(s)) || !m.eventAllowed(s, int(l.Event-1)) {
 			return nil, nil, false
 		}
 		ns = s.Clone()

@@ -186,6 +186,7 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 	opts.Key = machineKey(img, o)
 	props := propertiesOf(m, ignore)
 	props.Reductions = reductionsOf(&opts, m)
+	props.Bounds = o.machine.bounds()
 	return &checkSetup{img: img, m: m, opts: opts, strat: strat, est: est, note: note,
 		props: props, warn: symbolWarning(img, &o.load, path)}, nil
 }
@@ -303,7 +304,7 @@ func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, 
 	tf.locate(o.trace)
 	states, _, _ := search.Replay(m, f.Trace)
 	for i, l := range f.Trace {
-		st := traceStep{Thread: l.Thread, Steps: l.Steps, Choice: l.Choice}
+		st := traceStep{Thread: l.Thread, Steps: l.Steps, Choice: l.Choice, Event: l.Event, What: eventWhat(m, states, i, l)}
 		if l.IRQ >= 0 {
 			st.IRQ = sim.IRQName(l.IRQ)
 		}
@@ -316,6 +317,7 @@ func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, 
 }
 
 func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport) {
+	props.applyBounds(res)
 	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats, "properties_checked": props.Checked}
 	if len(props.Unchecked) > 0 {
 		out["properties_unchecked"] = props.Unchecked
@@ -345,6 +347,7 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 }
 
 func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, o *checkOptions, props propertyReport) {
+	props.applyBounds(res)
 	for i, f := range res.Found {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -357,12 +360,14 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 	case search.Verified:
 		fmt.Fprintf(w, "verified (%s): no violation in any reachable state\n", props.verdictNote())
 		props.print(w)
+		printFirmwareCoverage(w, img, m, res, true)
 	case search.Incomplete:
 		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", props.verdictNote(), res.Limit)
 		props.print(w)
 		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, coverage(img, res))
 		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
 		printUncovered(w, img, res)
+		printFirmwareCoverage(w, img, m, res, false)
 	}
 	secs := fmt.Sprintf("%.2fs", st.Seconds)
 	if o.resume != "" {

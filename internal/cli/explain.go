@@ -21,8 +21,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -53,6 +55,8 @@ type cexStep struct {
 	label         sim.Label
 	before, after *sim.State // after is nil when the transition did not replay
 	ctx           string     // the interrupt handler the thread ran in, "" for none
+	event         string     // an environment event: what happened
+	out           []sim.Output
 }
 
 // cex is a counterexample replayed on its machine.
@@ -94,6 +98,14 @@ func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *cex {
 		}
 		if l.Thread < 0 || l.Thread >= len(st.before.Threads) {
 			break // the step that did not replay: no such thread
+		}
+		if m.HasDevice() || len(m.Config.Board) > 0 {
+			m.ReplayObserved(st.before, l, &st.out)
+		}
+		if l.Event > 0 {
+			st.event = m.EventInfo(st.before, int(l.Event-1)).String()
+			c.steps = append(c.steps, st)
+			continue
 		}
 		t := &st.before.Threads[l.Thread]
 		fs := frames[l.Thread]
@@ -244,8 +256,12 @@ func (c *cex) stepLine(w io.Writer, i int, prev int) {
 	l := st.label
 	t := &st.before.Threads[l.Thread]
 	mark := "  "
-	if l.Thread != prev && prev >= 0 {
+	if l.Thread != prev && prev >= 0 && l.Event == 0 {
 		mark = "->"
+	}
+	if l.Event > 0 {
+		fmt.Fprintf(w, "%s %4d  env    %s%s\n", mark, i+1, st.event, outputNote(st.out))
+		return
 	}
 	if l.IRQ >= 0 {
 		land := ""
@@ -256,7 +272,57 @@ func (c *cex) stepLine(w io.Writer, i int, prev int) {
 		return
 	}
 	_, text := c.m.Disasm(st.before, t.PC)
-	fmt.Fprintf(w, "%s %4d  thr %d  %-28s %s%s%s\n", mark, i+1, l.Thread, symAddr(c.img, t.PC), text, c.source(t.PC), c.extra(i))
+	fmt.Fprintf(w, "%s %4d  thr %d  %-28s %s%s%s%s\n", mark, i+1, l.Thread, symAddr(c.img, t.PC), text, c.source(t.PC), c.extra(i), outputNote(st.out))
+}
+
+// outputNote shows what a transition showed the outside world.
+func outputNote(out []sim.Output) string {
+	s := ""
+	for _, o := range out {
+		switch o.Kind {
+		case sim.OutSCI:
+			s += "  [SCI sends " + quoteBytes([]byte{o.Value}) + "]"
+		case sim.OutPort:
+			s += fmt.Sprintf("  [port 0x%04X <- 0x%02X]", o.Addr, o.Value)
+		case sim.OutBoard:
+			s += fmt.Sprintf("  [board 0x%04X <- 0x%02X]", o.Addr, o.Value)
+		}
+	}
+	return s
+}
+
+// quoteBytes shows bytes as a Go string literal.
+func quoteBytes(b []byte) string { return strconv.Quote(string(b)) }
+
+// printSerial prints the bytes the SCI received and sent along the
+// counterexample.
+func (c *cex) printSerial(w io.Writer) {
+	var in, out []byte
+	overruns := 0
+	for _, st := range c.steps {
+		if st.label.Event > 0 && st.after != nil {
+			e := c.m.EventInfo(st.before, int(st.label.Event-1))
+			switch e.Kind {
+			case devices.EvReceive:
+				in = append(in, e.Byte)
+			case devices.EvOverrun:
+				overruns++
+			}
+		}
+		for _, o := range st.out {
+			if o.Kind == sim.OutSCI {
+				out = append(out, o.Value)
+			}
+		}
+	}
+	if !c.m.HasDevice() {
+		return
+	}
+	fmt.Fprintf(w, "serial input (SCI received): %s", quoteBytes(in))
+	if overruns > 0 {
+		fmt.Fprintf(w, " and %d byte(s) lost to overruns", overruns)
+	}
+	fmt.Fprintf(w, "\nserial output (SCI sent):    %s\n", quoteBytes(out))
 }
 
 // extra describes a transition beyond its first instruction: how many it
@@ -533,6 +599,7 @@ func printCounterexample(w io.Writer, img *loader.Image, m *sim.Machine, f searc
 		fmt.Fprintf(w, "  (the trace did not replay: %v — this is a bug in hc11mc)\n", c.err)
 		return
 	}
+	c.printSerial(w)
 	c.printThreads(w)
 	c.printMemory(w)
 }

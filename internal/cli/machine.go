@@ -21,6 +21,19 @@ type machineFlags struct {
 	Entry   string   `json:"entry,omitempty"`
 	Reach   []string `json:"reach,omitempty"`
 	MaxRun  int      `json:"max_run,omitempty"`
+	// The firmware's environment (see environment.go).
+	Peripherals  string   `json:"peripherals,omitempty"`
+	SCIInput     string   `json:"sci_input,omitempty"`
+	Device       []string `json:"device,omitempty"`
+	ExpectOutput string   `json:"expect_output,omitempty"`
+	Config       string   `json:"config,omitempty"`
+	SCITiming    string   `json:"sci_timing,omitempty"`
+	MaxReceived  int      `json:"max_received,omitempty"` // bound + 1; 0: none
+	MaxTimer     int      `json:"max_timer_events,omitempty"`
+	// runFeed: --sci-input is run's sequence of bytes, not an alphabet;
+	// regInputs: the --input domains of the chip's registers, by offset.
+	runFeed   bool
+	regInputs map[int][]uint8
 	// Dead is --reduce dead (check's flag, not the machine's behaviour:
 	// a trace replays the same without it).
 	Dead bool `json:"-"`
@@ -36,6 +49,7 @@ func (f *machineFlags) register(fs *pflag.FlagSet, preemptDefault string) {
 	fs.StringVar(&f.Entry, "entry", "", "start thread 0 at this symbol or address instead of the reset vector")
 	fs.StringArrayVar(&f.Reach, "reach", nil, "SYM|ADDR: a goal; reaching it is reported (property reach) (repeatable)")
 	countVar(fs, &f.MaxRun, "max-run", 100000, 1, math.MaxInt, "most instructions one thread runs back to back inside one transition (--preempt calls|yield)")
+	f.registerEnvironment(fs)
 }
 
 // config turns the flags into a sim.Config for img.
@@ -49,6 +63,10 @@ func (f *machineFlags) config(img *loader.Image) (sim.Config, error) {
 	cfg.MaxRun = f.MaxRun
 	cfg.Dead = f.Dead
 	cfg.Entry = img.Entry
+	regInputs, err := f.environment(img, &cfg)
+	if err != nil {
+		return cfg, err
+	}
 	for _, in := range f.Input {
 		a, vals, _ := strings.Cut(in, "=")
 		addr, err := resolve(img, a)
@@ -64,6 +82,9 @@ func (f *machineFlags) config(img *loader.Image) (sim.Config, error) {
 				}
 				vs = append(vs, uint8(n))
 			}
+		}
+		if regInputs != nil && regInputs(addr, vs) {
+			continue
 		}
 		if cfg.Inputs == nil {
 			cfg.Inputs = map[uint16][]uint8{}
@@ -85,6 +106,9 @@ func (f *machineFlags) config(img *loader.Image) (sim.Config, error) {
 		}
 		r.Lo, r.Hi = rg.Lo, rg.Hi
 		cfg.Stacks = append(cfg.Stacks, r)
+	}
+	if err := f.finishEnvironment(img, &cfg); err != nil {
+		return cfg, err
 	}
 	for _, g := range f.Reach {
 		a, err := resolve(img, g)

@@ -17,6 +17,9 @@ type propertyReport struct {
 	// Reductions are the state-space reductions that ran (they keep the
 	// verdicts of --reduce none).
 	Reductions []string `json:"reductions,omitempty"`
+	// Bounds are the bounds put on the firmware's environment
+	// (--max-received, --max-timer-events, --sci-timing idle), "" for none.
+	Bounds string `json:"bounds,omitempty"`
 }
 
 type uncheckedJSON struct {

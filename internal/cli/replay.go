@@ -82,6 +82,7 @@ func runReplay(path string, stdout io.Writer, o replayOptions) error {
 	}
 	if !o.json {
 		fmt.Fprintf(stdout, "reproduced: %s\n  %s\n", v.Kind, describe(img, v))
+		c.printSerial(stdout)
 		c.printThreads(stdout)
 		c.printMemory(stdout)
 	}

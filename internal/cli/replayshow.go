@@ -83,12 +83,16 @@ func (c *cex) printReplayStep(w io.Writer, i int, ws []watched) {
 	l := st.label
 	t := &st.before.Threads[l.Thread]
 	fields := sim.TraceFields(st.before, l.Thread, t.Cycles) + c.columns(ws, st.before)
+	if l.Event > 0 {
+		fmt.Fprintf(w, "%4d  %s  env: %s%s\n", i+1, fields, st.event, outputNote(st.out))
+		return
+	}
 	if l.IRQ >= 0 {
 		fmt.Fprintf(w, "%4d  %s  interrupt %s -> %s\n", i+1, fields, sim.IRQName(l.IRQ), symAddr(c.img, st.after.Threads[l.Thread].PC))
 		return
 	}
 	hb, text := c.m.Disasm(st.before, t.PC)
-	fmt.Fprintf(w, "%4d  %s  %-14s %s%s%s\n", i+1, fields, hb, text, c.source(t.PC), c.extra(i))
+	fmt.Fprintf(w, "%4d  %s  %-14s %s%s%s%s\n", i+1, fields, hb, text, c.source(t.PC), c.extra(i), outputNote(st.out))
 }
 
 // replayJSON is replay --json's output.
@@ -107,8 +111,10 @@ type replayJSON struct {
 type replayStepJSON struct {
 	Step         int               `json:"step"`
 	Thread       int               `json:"thread"`
-	Handler      string            `json:"handler,omitempty"` // the interrupt handler the thread ran in
-	IRQ          string            `json:"irq,omitempty"`     // the interrupt this step takes
+	Handler      string            `json:"handler,omitempty"`  // the interrupt handler the thread ran in
+	IRQ          string            `json:"irq,omitempty"`      // the interrupt this step takes
+	Event        string            `json:"event,omitempty"`    // the environment event this step is
+	Sent         string            `json:"sci_sent,omitempty"` // bytes the SCI sent in this step
 	PC           string            `json:"pc"`
 	Symbol       string            `json:"symbol,omitempty"`
 	Source       string            `json:"source,omitempty"`
@@ -205,9 +211,17 @@ func (c *cex) writeReplayJSON(w io.Writer, r *replayJSON, ws []watched) {
 		sj := replayStepJSON{Step: i + 1, Thread: l.Thread, Handler: st.ctx, PC: fmt.Sprintf("0x%04X", t.PC), Symbol: symName(c.img, t.PC),
 			Instructions: l.Steps, Choice: l.Choice, Registers: regsJSON(t, t.PC), Watch: c.watchMap(ws, st.before),
 			Next: fmt.Sprintf("0x%04X", st.after.Threads[l.Thread].PC)}
-		if l.IRQ >= 0 {
+		for _, o := range st.out {
+			if o.Kind == sim.OutSCI {
+				sj.Sent += string(rune(o.Value))
+			}
+		}
+		switch {
+		case l.Event > 0:
+			sj.Event = st.event
+		case l.IRQ >= 0:
 			sj.IRQ = sim.IRQName(l.IRQ)
-		} else {
+		default:
 			sj.Bytes, sj.Instruction = c.m.Disasm(st.before, t.PC)
 			if le, ok := c.img.LineAt(t.PC); ok {
 				sj.Source = fmt.Sprintf("%s:%d", shortFile(le.File), le.Line)

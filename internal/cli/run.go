@@ -80,6 +80,7 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
+	o.machine.runFeed = true
 	m, err := newMachine(img, &o.machine)
 	if err != nil {
 		return err
@@ -91,10 +92,32 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 	if o.trace {
 		ro.Trace = w
 	}
+	if ro.SCIInput, err = parseBytes(o.machine.SCIInput); err != nil {
+		return usagef("--sci-input %q: %v", o.machine.SCIInput, err)
+	}
+	// What the SCI sends is printed as it goes: raw, or with --trace as
+	// lines among the instructions.
+	var last byte = '\n'
+	ro.Output = func(out sim.Output) {
+		switch {
+		case out.Kind != sim.OutSCI:
+			if o.trace {
+				fmt.Fprintf(w, "output%s\n", outputNote([]sim.Output{out}))
+			}
+		case o.trace:
+			fmt.Fprintf(w, "SCI sends %s\n", quoteBytes([]byte{out.Value}))
+		default:
+			w.WriteByte(out.Value)
+			last = out.Value
+		}
+	}
 	if o.seedSet {
 		ro.Rand = rand.New(rand.NewPCG(o.seed, 0x68c11))
 	}
 	res := m.Run(s, ro)
+	if last != '\n' {
+		w.WriteByte('\n')
+	}
 	if res.Violation != nil {
 		fmt.Fprintf(w, "violation %s after %d instructions (%d cycles): %s\n", res.Violation.Kind, res.Steps, res.Cycles, describe(img, res.Violation))
 		w.Flush()

@@ -31,6 +31,19 @@ type traceStep struct {
 	Steps  uint32 `json:"instructions"`
 	Choice uint64 `json:"choice"`
 	PC     string `json:"pc"` // where the thread was before the transition, for reading
+	// Event is an environment event's number (sim.Label.Event), What
+	// says what it is, for reading.
+	Event uint32 `json:"event,omitempty"`
+	What  string `json:"what,omitempty"`
+}
+
+// eventWhat describes transition i of a trace when it is an environment
+// event.
+func eventWhat(m *sim.Machine, states []*sim.State, i int, l sim.Label) string {
+	if l.Event == 0 || i >= len(states) {
+		return ""
+	}
+	return m.EventInfo(states[i], int(l.Event-1)).String()
 }
 
 type violationJSON struct {
@@ -42,7 +55,7 @@ type violationJSON struct {
 }
 
 func (t *traceStep) label() (sim.Label, error) {
-	l := sim.Label{Thread: t.Thread, IRQ: -1, Steps: t.Steps, Choice: t.Choice}
+	l := sim.Label{Thread: t.Thread, IRQ: -1, Steps: t.Steps, Choice: t.Choice, Event: t.Event}
 	if t.IRQ != "" {
 		v, ok := sim.VectorIndex(t.IRQ)
 		if !ok {

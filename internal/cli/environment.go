@@ -1,0 +1,293 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// The firmware's environment: the chip's peripherals (package devices),
+// board hardware outside the chip, and what the firmware is expected to
+// print.
+//
+// --peripherals auto (the default) turns the peripherals on for real
+// firmware — an image that defines no harness stub and is not given
+// --irq — and leaves the register block plain memory for harness models,
+// whose behaviour does not change.
+
+func (f *machineFlags) registerEnvironment(fs *pflag.FlagSet) {
+	fs.StringVar(&f.Peripherals, "peripherals", "auto", "the chip's peripherals (SCI, timer, ports, COP) as the environment: on, off, or auto (on for firmware that calls no harness stub and has no --irq)")
+	fs.StringVar(&f.SCIInput, "sci-input", "", "check: the bytes a received character may be, e.g. 'A-Z,0-9,\\r' (default every byte); run: the characters to receive, in order, e.g. 'help\\r' (escapes \\r \\n \\t \\xHH \\\\ \\,)")
+	fs.StringArrayVar(&f.Device, "device", nil, "LO-HI[=v1,v2,...]: board hardware outside the chip: writes are recorded, reads return any of the values (default 0) (repeatable)")
+	fs.StringVar(&f.ExpectOutput, "expect-output", "", "REGEX: a goal: find an input that makes the firmware send, on the SCI, output containing a match (property output)")
+	fs.StringVar(&f.Config, "config", "", "the CONFIG register's value instead of the chip's (0x0B: the COP on)")
+	fs.StringVar(&f.SCITiming, "sci-timing", "any", "when a byte may arrive on the SCI, and the transmitter finish one: any (at every scheduling point), idle (a bounded exploration, a slow line: only while the firmware waits, in WAI or in a loop polling a register)")
+	fs.Var(boundValue{&f.MaxReceived}, "max-received", "N: a bounded exploration: at most N bytes arrive on the SCI along an execution (0 to 254)")
+	fs.Var(boundValue{&f.MaxTimer}, "max-timer-events", "N: a bounded exploration: at most N timer events (a source firing, an edge) along an execution (0 to 254; 0: the timer never fires)")
+}
+
+// boundValue is a flag holding an optional bound N as N+1 (0: none), so
+// that the zero value of machineFlags has no bound.
+type boundValue struct{ p *int }
+
+func (b boundValue) String() string {
+	if b.p == nil || *b.p == 0 {
+		return ""
+	}
+	return strconv.Itoa(*b.p - 1)
+}
+
+func (b boundValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 254 || strings.TrimSpace(s) != s {
+		return fmt.Errorf("want a count from 0 to 254")
+	}
+	*b.p = n + 1
+	return nil
+}
+
+func (b boundValue) Type() string { return "N" }
+
+// bounds describes the bounds --max-received and --max-timer-events put
+// on the exploration, "" for none.
+func (f *machineFlags) bounds() string {
+	var bs []string
+	if f.MaxReceived > 0 {
+		bs = append(bs, fmt.Sprintf("at most %d bytes received (--max-received)", f.MaxReceived-1))
+	}
+	if f.MaxTimer > 0 {
+		bs = append(bs, fmt.Sprintf("at most %d timer events (--max-timer-events)", f.MaxTimer-1))
+	}
+	if f.SCITiming == "idle" {
+		bs = append(bs, "the SCI receives and sends a byte only while the firmware waits (--sci-timing idle)")
+	}
+	return strings.Join(bs, ", ")
+}
+
+// peripheralsOn decides --peripherals for img.
+func (f *machineFlags) peripheralsOn(img *loader.Image) (bool, error) {
+	switch f.Peripherals {
+	case "on":
+		return true, nil
+	case "off":
+		return false, nil
+	case "", "auto":
+		for h := loader.NoStub + 1; h < loader.NumStubs; h++ {
+			if _, ok := img.StubAddr(h); ok {
+				return false, nil
+			}
+		}
+		p, err := loader.FindChip(img.Chip)
+		if err != nil {
+			return false, err
+		}
+		_, ok := p.Registers()
+		return ok && len(f.IRQ) == 0, nil
+	}
+	return false, usagef("--peripherals %q: use on, off or auto", f.Peripherals)
+}
+
+// environment reads the board ranges into cfg and, with the peripherals
+// on, returns a function that takes the --input addresses that are
+// registers of the chip (true: taken, for the device).
+func (f *machineFlags) environment(img *loader.Image, cfg *sim.Config) (func(uint16, []uint8) bool, error) {
+	for _, d := range f.Device {
+		rs, vals, _ := strings.Cut(d, "=")
+		rg, err := loader.ParseRange(rs)
+		if err != nil {
+			return nil, usagef("--device %q: %v", d, err)
+		}
+		br := sim.BoardRange{Lo: rg.Lo, Hi: rg.Hi}
+		if vals != "" {
+			for _, v := range strings.Split(vals, ",") {
+				n, err := loader.ParseAddr(strings.TrimSpace(v))
+				if err != nil || n > 255 {
+					return nil, usagef("--device %q: %q is not a byte value", d, v)
+				}
+				br.Values = append(br.Values, uint8(n))
+			}
+		}
+		cfg.Board = append(cfg.Board, br)
+	}
+	on, err := f.peripheralsOn(img)
+	if err != nil || !on {
+		return nil, err
+	}
+	p, err := loader.FindChip(img.Chip)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	regs, ok := p.Registers()
+	if !ok {
+		return nil, usagef("--peripherals on: the %s profile has no on-chip peripherals", p.Name)
+	}
+	f.regInputs = map[int][]uint8{}
+	return func(a uint16, vals []uint8) bool {
+		if a < regs.Lo || a > regs.Hi {
+			return false
+		}
+		f.regInputs[int(a-regs.Lo)] = vals
+		return true
+	}, nil
+}
+
+// finishEnvironment builds the peripherals into cfg.
+func (f *machineFlags) finishEnvironment(img *loader.Image, cfg *sim.Config) error {
+	on, err := f.peripheralsOn(img)
+	if err != nil {
+		return err
+	}
+	if !on {
+		for _, fl := range []struct{ name, val string }{{"--sci-input", f.SCIInput}, {"--expect-output", f.ExpectOutput}, {"--config", f.Config},
+			{"--max-received", boundValue{&f.MaxReceived}.String()}, {"--max-timer-events", boundValue{&f.MaxTimer}.String()},
+			{"--sci-timing", strings.TrimPrefix(f.SCITiming, "any")}} {
+			if fl.val != "" {
+				why := "--peripherals off"
+				if f.Peripherals != "off" {
+					why = "the firmware is a harness model (it defines harness stubs, or --irq is given): add --peripherals on"
+				}
+				return usagef("%s needs the chip's peripherals: %s", fl.name, why)
+			}
+		}
+		return nil
+	}
+	p, _ := loader.FindChip(img.Chip)
+	var o devices.Options
+	o.Inputs = f.regInputs
+	o.BoundReceived, o.MaxReceived = f.MaxReceived > 0, f.MaxReceived-1
+	o.BoundTimer, o.MaxTimer = f.MaxTimer > 0, f.MaxTimer-1
+	switch f.SCITiming {
+	case "", "any":
+	case "idle":
+		cfg.SCIWhenIdle = true
+	default:
+		return usagef("--sci-timing %q: use any or idle", f.SCITiming)
+	}
+	if f.SCIInput != "" && !f.runFeed {
+		if o.SCIInput, err = parseAlphabet(f.SCIInput); err != nil {
+			return usagef("--sci-input %q: %v", f.SCIInput, err)
+		}
+	}
+	if f.Config != "" {
+		n, err := loader.ParseAddr(f.Config)
+		if err != nil || n > 255 {
+			return usagef("--config %q: not a byte value", f.Config)
+		}
+		o.Config, o.ConfigSet = uint8(n), true
+	}
+	if f.ExpectOutput != "" {
+		if o.ExpectOutput, err = devices.CompileMatcher(f.ExpectOutput); err != nil {
+			return usagef("--expect-output: %v", err)
+		}
+		cfg.ExpectOutput = true
+	}
+	chip, err := devices.New(p, o)
+	if err != nil {
+		return usagef("--input: %v", err)
+	}
+	cfg.Device = chip
+	// Dead-data elimination extends, for firmware, to the stack bytes
+	// below SP: a pulled byte reads as 0 (sim.Config.ClearPulled).
+	cfg.ClearPulled = f.Dead
+	return nil
+}
+
+// unescape reads the next byte of s, with the escapes \r \n \t \\ \, \-
+// and \xHH; escaped reports a backslash.
+func unescape(s string) (b byte, rest string, escaped bool, err error) {
+	if s[0] != '\\' {
+		return s[0], s[1:], false, nil
+	}
+	if len(s) < 2 {
+		return 0, "", true, fmt.Errorf("a lone \\ at the end")
+	}
+	switch s[1] {
+	case 'r':
+		return '\r', s[2:], true, nil
+	case 'n':
+		return '\n', s[2:], true, nil
+	case 't':
+		return '\t', s[2:], true, nil
+	case '0':
+		return 0, s[2:], true, nil
+	case 'x':
+		if len(s) < 4 {
+			return 0, "", true, fmt.Errorf("\\x wants two hex digits")
+		}
+		n, err := strconv.ParseUint(s[2:4], 16, 8)
+		if err != nil {
+			return 0, "", true, fmt.Errorf("\\x%s is not a hex byte", s[2:4])
+		}
+		return byte(n), s[4:], true, nil
+	}
+	return s[1], s[2:], true, nil
+}
+
+// parseBytes reads a string of characters with escapes (run's
+// --sci-input).
+func parseBytes(s string) ([]byte, error) {
+	var out []byte
+	for s != "" {
+		b, rest, _, err := unescape(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+		s = rest
+	}
+	return out, nil
+}
+
+// parseAlphabet reads check's --sci-input: characters and ranges X-Y,
+// separated by commas, with escapes; each byte once, in the order given.
+func parseAlphabet(s string) ([]byte, error) {
+	type tok struct {
+		b   byte
+		esc bool
+	}
+	var toks []tok
+	for s != "" {
+		b, rest, esc, err := unescape(s)
+		if err != nil {
+			return nil, err
+		}
+		toks = append(toks, tok{b, esc})
+		s = rest
+	}
+	var out []byte
+	seen := [256]bool{}
+	add := func(b byte) {
+		if !seen[b] {
+			seen[b] = true
+			out = append(out, b)
+		}
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.b == ',' && !t.esc {
+			continue
+		}
+		if i+2 < len(toks) && toks[i+1].b == '-' && !toks[i+1].esc && !(toks[i+2].b == ',' && !toks[i+2].esc) {
+			lo, hi := t.b, toks[i+2].b
+			if lo > hi {
+				return nil, fmt.Errorf("range %s-%s runs backwards", strconv.QuoteRune(rune(lo)), strconv.QuoteRune(rune(hi)))
+			}
+			for c := int(lo); c <= int(hi); c++ {
+				add(byte(c))
+			}
+			i += 2
+			continue
+		}
+		add(t.b)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no bytes")
+	}
+	return out, nil
+}

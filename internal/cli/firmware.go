@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// applyBounds makes a verified verdict incomplete when the environment was
+// bounded: the search was exhaustive only within the bounds.
+func (r propertyReport) applyBounds(res *search.Result) {
+	if r.Bounds != "" && res.Verdict == search.Verified {
+		res.Verdict = search.Incomplete
+		res.Limit = "the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation"
+	}
+}
+
+// printFirmwareCoverage reports, for firmware with its peripherals, what
+// of its code the search reached and where it waits, so that a verdict on
+// a firmware that only ever waited cannot pass unnoticed. verified adds
+// what the incomplete report already has.
+func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, verified bool) {
+	if !m.HasDevice() {
+		return
+	}
+	if verified {
+		fmt.Fprintf(w, "  covered: %d states, %s\n", res.Stats.StatesStored, coverage(img, res))
+		printUncovered(w, img, res)
+	}
+	waits := waitSites(img, m, res)
+	if len(waits) == 0 {
+		fmt.Fprintf(w, "  waits: the firmware never waited (no WAI, STOP or polling loop reached)\n")
+		return
+	}
+	fmt.Fprintf(w, "  waits: %s\n", strings.Join(waits, "; "))
+}
+
+// waitSites lists the reached places where the firmware waits: WAI and
+// STOP, loops that branch to themselves (a BRSET or BRCLR polling a
+// register, BRA *), each with its symbol.
+func waitSites(img *loader.Image, m *sim.Machine, res *search.Result) []string {
+	var pcs []int
+	for pc := range res.Covered {
+		pcs = append(pcs, int(pc))
+	}
+	sort.Ints(pcs)
+	s := m.Initial()
+	var out []string
+	for _, p := range pcs {
+		pc := uint16(p)
+		var buf [5]byte
+		for i := range buf {
+			buf[i] = m.ReadMem(s, pc+uint16(i))
+		}
+		in, err := isa.Decode(buf[:])
+		if err != nil {
+			continue
+		}
+		what := ""
+		switch {
+		case in.Op == isa.WAI:
+			what = "WAI"
+		case in.Op == isa.STOP:
+			what = "STOP"
+		case (in.Op == isa.BRSET || in.Op == isa.BRCLR || in.Op == isa.BRA) && in.Target(pc) == pc:
+			_, text := m.Disasm(s, pc)
+			what = "spins: " + text
+		default:
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s", symAddr(img, pc), what))
+	}
+	return out
+}
