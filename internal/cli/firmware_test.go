@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	collectELF    = "../../testdata/firmware/collect.elf"
+	serialCmdELF  = "../../testdata/firmware/serial_cmd.elf"
+	serialFixELF  = "../../testdata/firmware/serial_cmd_fixed.elf"
+	monitorS19    = "../../testdata/firmware/monitor.s19"
+	firmwareQuiet = "-q"
+)
+
+// wantLines fails unless out has every line of want (each a substring).
+func wantLines(t *testing.T, out string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("no %q in the output:\n%s", w, lastLines(out))
+		}
+	}
+}
+
+// A program that collects serial input into a fixed buffer without a
+// bounds check: --sci-input A finds the overrun, the input is shown, and
+// the trace replays.
+func TestFirmwareCollectOverrun(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "collect.json")
+	out := run(t, ExitViolation, "check", collectELF, "--sci-input", "A", "--search", "bfs", "--trace", trace, firmwareQuiet)
+	wantLines(t, out, "violation: unmapped", "write of 0x41 to unmapped address 0x0200",
+		"env    SCI receives 'A'", `serial input (SCI received): "AAAAAAAA`)
+	out = run(t, ExitViolation, "replay", trace)
+	wantLines(t, out, "reproduced: unmapped", "env: SCI receives 'A'")
+}
+
+// The command interpreter's two bugs are found with the serial input that
+// triggers them; the fixed version has neither within the same bounds.
+func TestFirmwareCommandInterpreter(t *testing.T) {
+	// The unchecked line length: six bytes and a carriage return run the
+	// terminating 0 into the return address.
+	trace := filepath.Join(t.TempDir(), "overrun.json")
+	idle := []string{"--sci-timing", "idle", "--max-timer-events", "0", "--search", "bfs", firmwareQuiet}
+	out := run(t, ExitViolation, append([]string{"check", serialCmdELF, "--sci-input", `A,\r`, "--trace", trace}, idle...)...)
+	wantLines(t, out, "violation: illegal-opcode", `serial input (SCI received): "AAAAAA\r"`)
+	out = run(t, ExitViolation, "replay", trace)
+	wantLines(t, out, "reproduced: illegal-opcode")
+
+	// The lost update of txcount: the interrupt sends a byte nobody wrote.
+	race := []string{"--sci-input", `\r`, "--max-timer-events", "0", "--max-received", "1", "--expect-output", `\x00`, "--search", "bfs", firmwareQuiet}
+	trace = filepath.Join(t.TempDir(), "race.json")
+	out = run(t, ExitViolation, append([]string{"check", serialCmdELF, "--trace", trace}, race...)...)
+	wantLines(t, out, "violation: output", `serial input (SCI received): "\r"`, `\x00"`)
+	run(t, ExitViolation, "replay", trace)
+
+	// The fixed version: no violation within the bounds, reported as
+	// incomplete with what was covered and where the firmware waits.
+	out = run(t, ExitIncomplete, append([]string{"check", serialFixELF}, race...)...)
+	wantLines(t, out, "stopped by the bounds of the exploration", "no violation", "waits:", "<getc_wait+0x5> WAI")
+	out = run(t, ExitIncomplete, append([]string{"check", serialFixELF, "--sci-input", `A,\r`, "--max-received", "7"}, idle...)...)
+	wantLines(t, out, "no violation", "covered:")
+}
+
+// The monitor ROM: its board latch needs --device; run prints what it
+// sends; check explores the command loop and reports coverage.
+func TestFirmwareMonitor(t *testing.T) {
+	out := run(t, ExitViolation, "run", monitorS19)
+	wantLines(t, out, "write of 0xFF to unmapped address 0x4000")
+	out = run(t, 0, "run", monitorS19, "--device", "0x4000-0x4001=0x5A", "--sci-input", `L\rS\rD D000\r`, "--steps", "200000")
+	wantLines(t, out, "HC11 monitor 1.0", "> L\r\nL01", "> S\r\nS5A", "> D D000\r\n=86")
+	out = run(t, ExitIncomplete, "check", monitorS19, "--chip", "e9", "--device", "0x4000-0x4001", "--sci-input", `L,S,\r`,
+		"--sci-timing", "idle", "--max-received", "3", "--search", "bfs", firmwareQuiet)
+	wantLines(t, out, "no violation", "covered:", "waits:", "spins: brclr 0x2e,x, #0x20")
+}
+
+func TestParseAlphabet(t *testing.T) {
+	for in, want := range map[string]string{
+		`A-C,0-1,\r`: "ABC01\r",
+		`a,b,a`:      "ab",
+		`\,,-`:       ",-",
+		`\x41-\x42`:  "AB",
+		`xyz`:        "xyz",
+	} {
+		got, err := parseAlphabet(in)
+		if err != nil || string(got) != want {
+			t.Errorf("parseAlphabet(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{`Z-A`, `\`, `\xZZ`, `,`} {
+		if _, err := parseAlphabet(bad); err == nil {
+			t.Errorf("parseAlphabet(%q) accepted", bad)
+		}
+	}
+	if b, err := parseBytes(`help\r\x07`); err != nil || string(b) != "help\r\x07" {
+		t.Errorf("parseBytes: %q %v", b, err)
+	}
+}

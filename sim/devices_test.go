@@ -1,0 +1,241 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/hc11mc/hc11mc/devices"
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+)
+
+// deviceMachine is testMachine with the E9's peripherals.
+func deviceMachine(t *testing.T, code []byte, extra map[uint16][]byte, o devices.Options, cfg Config) *Machine {
+	t.Helper()
+	p, err := loader.FindChip("e9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chip, err := devices.New(p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Device = chip
+	return testMachine(t, code, extra, nil, cfg)
+}
+
+// TestINITRelocation: a write of INIT in the first 64 cycles moves the
+// register block (and RAM) to the 4 KiB boundaries it names; a later one
+// is ignored.
+func TestINITRelocation(t *testing.T) {
+	code := b(0x86, 0x00, 0xB7, 0x10, 0x3D, // ldaa #0; staa INIT: registers and RAM at 0x0000
+		0xB6, 0x00, 0x2E, // ldaa 0x002E: SCSR
+		0xF6, 0x00, 0x40, // ldab 0x0040: RAM under the registers' end
+		0xB6, 0x10, 0x2E) // ldaa 0x102E: nothing there now
+	m := deviceMachine(t, code, nil, devices.Options{}, Config{})
+	s := m.Initial()
+	res := m.Run(s, RunOptions{Steps: 4})
+	if res.Violation != nil || s.Threads[0].A != 0xC0 {
+		t.Fatalf("SCSR at 0x002E after INIT = 0: A = %02x, %v", s.Threads[0].A, res.Violation)
+	}
+	if regs, at, ok := m.DeviceRegisters(s); !ok || at != 0x0000 || regs[0x3D] != 0x00 {
+		t.Errorf("registers at 0x%04X, INIT %02x", at, regs[0x3D])
+	}
+	res = m.Run(s, RunOptions{Steps: 1})
+	if res.Violation == nil || res.Violation.Kind != KindUnmapped {
+		t.Errorf("0x102E after the move: %+v, want unmapped", res.Violation)
+	}
+
+	late := b()
+	for range 40 {
+		late = append(late, 0x01) // nop: 2 cycles each
+	}
+	late = append(late, 0x86, 0x00, 0xB7, 0x10, 0x3D, 0xB6, 0x10, 0x2E)
+	m = deviceMachine(t, late, nil, devices.Options{}, Config{})
+	s = m.Initial()
+	res = m.Run(s, RunOptions{Steps: 43})
+	if res.Violation != nil || s.Threads[0].A != 0xC0 {
+		t.Errorf("INIT written after 80 cycles: A = %02x, %v; want the registers still at 0x1000", s.Threads[0].A, res.Violation)
+	}
+}
+
+// sciProgram enables the SCI's receiver and its interrupt, clears I and
+// spins; the handler reads SCSR and SCDR and returns.
+func sciProgram(t *testing.T, cli bool) *Machine {
+	code := b(0x8E, 0x01, 0xFF, // lds #0x1FF
+		0x86, 0x2C, 0xB7, 0x10, 0x2D) // ldaa #RIE|TE|RE; staa SCCR2
+	if cli {
+		code = append(code, 0x0E) // cli
+	}
+	code = append(code, 0x20, 0xFE) // bra *
+	extra := map[uint16][]byte{
+		0xD100: b(0xB6, 0x10, 0x2E, 0xB6, 0x10, 0x2F, 0x3B), // ldaa SCSR; ldaa SCDR; rti
+		0xFFD6: b(0xD1, 0x00),
+	}
+	return deviceMachine(t, code, extra, devices.Options{SCIInput: []byte("xy")}, Config{})
+}
+
+// runTo runs thread 0 until its PC is pc.
+func runTo(t *testing.T, m *Machine, s *State, pc uint16) {
+	t.Helper()
+	for i := 0; s.Threads[0].PC != pc; i++ {
+		if i > 100 {
+			t.Fatalf("PC %04x never reached", pc)
+		}
+		ns, v, ok := m.Replay(s, Label{Thread: 0, IRQ: -1, Steps: 1})
+		if !ok || v != nil {
+			t.Fatalf("step at %04x: %v %v", s.Threads[0].PC, ok, v)
+		}
+		*s = *ns
+	}
+}
+
+// TestDeviceTransitions: a received byte is an event of its own; with I
+// clear the SCI interrupt is then the thread's only move; with I set the
+// thread goes on and the byte waits. Events replay, and their labels
+// encode and decode.
+func TestDeviceTransitions(t *testing.T) {
+	m := sciProgram(t, true)
+	s := m.Initial()
+	runTo(t, m, s, 0xD009) // the spin
+	succ, dl := m.Successors(s, nil, nil)
+	if dl != nil || len(succ) != 3 {
+		t.Fatalf("at the spin: %d successors (%v), want the thread and two bytes", len(succ), dl)
+	}
+	var rx *State
+	for _, x := range succ {
+		if x.Label.Event == 2 {
+			rx = x.State
+			if e := m.EventInfo(s, 1); e.Kind != devices.EvReceive || e.Byte != 'y' {
+				t.Errorf("event 2: %+v", e)
+			}
+		}
+	}
+	if rx == nil {
+		t.Fatal("no event 2")
+	}
+	ns, v, ok := m.Replay(s, Label{IRQ: -1, Event: 2})
+	if !ok || v != nil || !ns.Equal(rx) {
+		t.Errorf("replay of event 2: %v %v, equal %v", ok, v, ok && ns.Equal(rx))
+	}
+	if _, _, ok := m.Replay(s, Label{IRQ: -1, Event: 4}); ok {
+		t.Errorf("event 4 of 2 replayed")
+	}
+	succ, _ = m.Successors(rx, nil, nil)
+	irq := 0
+	for _, x := range succ {
+		switch {
+		case x.Label.IRQ == isa.VecSCI:
+			irq++
+			if x.State.Threads[0].PC != 0xD100 {
+				t.Errorf("SCI interrupt lands at %04x", x.State.Threads[0].PC)
+			}
+		case x.Label.Event == 0:
+			t.Errorf("thread ran with the SCI interrupt pending and I clear: %+v", x.Label)
+		}
+	}
+	if irq != 1 {
+		t.Errorf("%d SCI interrupts among %d successors", irq, len(succ))
+	}
+	if _, _, ok := m.Replay(rx, Label{Thread: 0, IRQ: -1, Steps: 1}); ok {
+		t.Errorf("an instruction replayed while the interrupt was pending")
+	}
+	// Distinct bytes received: distinct states, distinct keys.
+	var rx2 *State
+	for _, x := range func() []Successor { r, _ := m.Successors(s, nil, nil); return r }() {
+		if x.Label.Event == 1 {
+			rx2 = x.State
+		}
+	}
+	in := newMapInterner()
+	if rx2.Equal(rx) || rx2.Hash() == rx.Hash() || string(rx2.AppendKey(nil, in)) == string(rx.AppendKey(nil, in)) {
+		t.Errorf("states with different received bytes compare equal")
+	}
+	var u State
+	if err := u.Unpack(rx.AppendPacked(nil, in), len(rx.Pages), in); err != nil || !u.Equal(rx) {
+		t.Errorf("packed device state: %v", err)
+	}
+	for _, l := range []Label{{IRQ: -1, Event: 1}, {IRQ: -1, Event: 300}} {
+		got, n := ReadLabel(AppendLabel(nil, l))
+		if n == 0 || got != l {
+			t.Errorf("label %+v encodes and decodes to %+v", l, got)
+		}
+	}
+
+	// With I set, the byte waits and the thread goes on.
+	m = sciProgram(t, false)
+	s = m.Initial()
+	runTo(t, m, s, 0xD008)
+	ns, _, _ = m.Replay(s, Label{IRQ: -1, Event: 1})
+	succ, _ = m.Successors(ns, nil, nil)
+	for _, x := range succ {
+		if x.Label.IRQ >= 0 {
+			t.Errorf("interrupt taken with I set")
+		}
+	}
+	if len(succ) != 2 { // the thread, an overrun
+		t.Errorf("RDRF set, I set: %d successors", len(succ))
+	}
+}
+
+// TestDeviceAmple: partial-order reduction offers a register-only
+// instruction alone only when an event cannot make an interrupt its
+// thread must take (I set), and not while the device counts cycles.
+func TestDeviceAmple(t *testing.T) {
+	for _, cli := range []bool{false, true} {
+		m := sciProgram(t, cli)
+		s := m.Initial()
+		spin := uint16(0xD008)
+		if cli {
+			spin++
+		}
+		runTo(t, m, s, spin)
+		e := m.NewExpander()
+		offered := func() bool { return e.AmpleCandidates(s, nil, func(*State, Label) bool { return true }) }
+		if offered() {
+			t.Errorf("cli %v: offered in the first 64 cycles", cli)
+		}
+		for range 30 {
+			ns, _, _ := m.Replay(s, Label{Thread: 0, IRQ: -1, Steps: 1})
+			s = ns
+		}
+		if got := offered(); got != !cli {
+			t.Errorf("cli %v: BRA offered alone: %v", cli, got)
+		}
+	}
+}
+
+// TestBoardDevice: reads of --device ranges choose among their values,
+// writes are outputs and change nothing.
+func TestBoardDevice(t *testing.T) {
+	code := b(0xB6, 0x40, 0x00, 0xB7, 0x40, 0x01) // ldaa 0x4000; staa 0x4001
+	m := testMachine(t, code, nil, nil, Config{Board: []BoardRange{{Lo: 0x4000, Hi: 0x4000, Values: []uint8{7, 9}}, {Lo: 0x4001, Hi: 0x4001}}})
+	s := m.Initial()
+	succ, _ := m.Successors(s, nil, nil)
+	if len(succ) != 2 || succ[1].State.Threads[0].A != 9 {
+		t.Fatalf("read of the board: %d successors", len(succ))
+	}
+	var out []Output
+	ns, v, ok := m.ReplayObserved(succ[1].State, Label{Thread: 0, IRQ: -1, Steps: 1}, &out)
+	if !ok || v != nil || len(out) != 1 || out[0] != (Output{Kind: OutBoard, Addr: 0x4001, Value: 9}) || !ns.Equal(func() *State { n := succ[1].State.Clone(); n.Threads[0].PC += 3; return n }()) {
+		t.Errorf("write to the board: %v %v %+v", ok, v, out)
+	}
+}
+
+// TestDeviceStepAllocs: an instruction that reads a register allocates
+// nothing in steady state.
+func TestDeviceStepAllocs(t *testing.T) {
+	code := b(0xB6, 0x10, 0x2E, 0x20, 0xFB) // loop: ldaa SCSR; bra loop
+	m := deviceMachine(t, code, nil, devices.Options{}, Config{})
+	s := m.Initial()
+	x := stepper{m: m, s: s, t: &s.Threads[0], tid: 0, radix: 1, lay: m.layoutOf(s)}
+	x.step()
+	allocs := testing.AllocsPerRun(1000, func() {
+		x.radix, x.choice = 1, 0
+		if ev := x.step(); ev != evOK {
+			t.Fatalf("event %d", ev)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per register read", allocs)
+	}
+}
