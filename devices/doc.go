@@ -38,10 +38,19 @@
 //   - SCI transmit: a byte written to SCDR goes to the shift register at
 //     once when it is idle (TDRE stays set, TC clears), otherwise waits in
 //     TDR (TDRE clear); the event "transmitter done" ends the byte being
-//     shifted out, moves a waiting byte on (TDRE set) or sets TC.
+//     shifted out, moves a waiting byte on (TDRE set) or sets TC. A byte
+//     counts as sent (Effect.Sent, and for the output matcher) when it
+//     enters the shift register; one written over a full TDR replaces the
+//     waiting one, which is never sent. With TE clear nothing is sent. The
+//     idle-line flag (IDLE), noise and framing errors, the wake-up
+//     feature and nine-bit frames are not modelled.
 //   - Time (see "The abstract clock").
 //   - Input captures: with an edge selected in TCTL2, an edge on ICx may
 //     come at any time: ICxF sets and TICx takes TCNT.
+//
+// Bounds (Options): at most MaxReceived bytes received and MaxTimer timer
+// events along an execution; Bounded tells the simulator that an
+// execution which cannot go on only for a bound has not deadlocked.
 //
 // Port inputs read as any value of the domain declared for the register
 // (Options.Inputs), masked by the data-direction register; a register with
@@ -67,7 +76,9 @@
 // missing); a flag seen set by the very first access that activates its
 // source; the exact TCNT between events (a firmware measuring durations
 // with TCNT sees only the values above); pin actions of output compares,
-// the pulse accumulator and the SPI, which are registers only.
+// the pulse accumulator and the SPI, which are registers only (an SPI
+// transfer completes at once: SPIF sets on the write of SPDR; an A/D
+// conversion too: CCF sets on the write of ADCTL).
 //
 // The COP watchdog counts real E cycles instead: the cycles of the
 // instructions the firmware executes (Elapse) since its last service
@@ -75,7 +86,10 @@
 // OPTION's CR1:CR0 (2^15, 2^17, 2^19 or 2^21 cycles) is a violation. The
 // COP runs when CONFIG's NOCOP bit is clear. Time spent in WAI is not
 // counted: a COP that would expire while the firmware waits for an
-// interrupt is missed.
+// interrupt is missed. Conversely a loop that polls TDRE may spin as
+// long as the transmitter takes, which in this model is unbounded: a
+// firmware that services the COP only between bytes it sends can be
+// reported although on a chip the byte leaves in about 2000 cycles.
 //
 // # Registers
 //

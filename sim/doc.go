@@ -62,6 +62,32 @@
 // every field of State, Thread and Page is classified as inside or outside
 // the identity, so that a new field cannot silently merge states.
 //
+// # Peripherals
+//
+// The chip's peripherals are package devices: its Device interface is
+// declared and implemented there, sim imports it and holds one in
+// Config.Device (nil for harness models, whose register block stays plain
+// memory), and the command line composes it from the chip profile and
+// the user's flags. Nothing in sim names a peripheral. The device's state
+// lives in pages of the State — the register block's pages where INIT
+// maps them, and one hidden page after all others — so that it is part of
+// Equal, Hash, every key and the packed form through key.go's one
+// definition, with no field of its own. INIT selects the memory layout a
+// state executes in (devices.go: layouts are built per INIT value when
+// first needed). A pending device interrupt is taken before its thread's
+// next instruction when I is clear; the environment's events (a byte
+// arriving, the transmitter finishing, a timer source firing) are
+// transitions labelled Label.Event; after each transition the device is
+// told the cycles it took while it counts them (the first 64 cycles, a
+// running COP). An instruction that touches no register never calls the
+// device: the instruction path only reaches it through the attributes of
+// the addresses it accesses.
+//
+// With a device, Config.ClearPulled (on with dead-data elimination) makes
+// a byte pulled from the stack read as 0 afterwards, so that the frames
+// that earlier calls and interrupts left below SP do not tell states
+// apart, and Config.SCIWhenIdle bounds the serial line to a slow one.
+//
 // # Decisions where the manual or the design leaves room
 //
 //   - Power-up: memory the image does not load reads 0; the registers are

@@ -28,7 +28,7 @@ func (l *loadFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&l.Base, "base", "", "load address of a raw binary (--format bin), e.g. 0xD000")
 	fs.StringVar(&l.Symbols, "symbols", "", "symbol file in m68hc11-nm output format, for images without symbols")
 	fs.StringArrayVar(&l.Hooks, "hook", nil, "NAME=ADDR: define a symbol, e.g. --hook __mc_error=0xD100 (repeatable)")
-	fs.StringVar(&l.Chip, "chip", "", "memory-map profile: e9 (default: MC68HC11E9 expanded), e1, a8, a1, flat")
+	fs.StringVar(&l.Chip, "chip", "", "memory-map profile and peripherals: e9 (default: MC68HC11E9 expanded), e1, a8, a1, f1, flat")
 	fs.StringArrayVar(&l.RAM, "ram", nil, "LO-HI: add a RAM range, e.g. 0x2000-0x3FFF (repeatable)")
 	fs.StringArrayVar(&l.ROM, "rom", nil, "LO-HI: add a read-only range (repeatable)")
 }
