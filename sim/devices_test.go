@@ -239,3 +239,39 @@ func TestDeviceStepAllocs(t *testing.T) {
 		t.Errorf("%v allocations per register read", allocs)
 	}
 }
+
+// TestWatchdog: with CONFIG's NOCOP clear, a loop that never writes 0x55
+// and 0xAA to COPRST is a watchdog violation after 2^15 cycles; one that
+// does runs on. With NOCOP set the property is not checked.
+func TestWatchdog(t *testing.T) {
+	cop := devices.Options{Config: 0x0B, ConfigSet: true}
+	m := deviceMachine(t, b(0x20, 0xFE), nil, cop, Config{}) // bra *
+	if c, _ := m.Properties(); !containsKind(c, KindWatchdog) {
+		t.Errorf("watchdog not checked with the COP on: %v", c)
+	}
+	res := m.Run(m.Initial(), RunOptions{Steps: 20000})
+	if res.Violation == nil || res.Violation.Kind != KindWatchdog || res.Cycles < 1<<15 || res.Cycles > 1<<15+3 {
+		t.Errorf("unserviced loop: %+v after %d cycles, want watchdog at 2^15", res.Violation, res.Cycles)
+	}
+	service := b(0x86, 0x55, 0xB7, 0x10, 0x3A, 0x86, 0xAA, 0xB7, 0x10, 0x3A, 0x20, 0xF4)
+	m = deviceMachine(t, service, nil, cop, Config{})
+	if res := m.Run(m.Initial(), RunOptions{Steps: 100000}); res.Violation != nil {
+		t.Errorf("serviced loop: %v", res.Violation)
+	}
+	m = deviceMachine(t, b(0x20, 0xFE), nil, devices.Options{}, Config{})
+	if c, _ := m.Properties(); containsKind(c, KindWatchdog) {
+		t.Errorf("watchdog checked with NOCOP set")
+	}
+	if res := m.Run(m.Initial(), RunOptions{Steps: 20000}); res.Violation != nil {
+		t.Errorf("COP off: %v", res.Violation)
+	}
+}
+
+func containsKind(ks []Kind, k Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}

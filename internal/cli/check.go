@@ -319,6 +319,7 @@ func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, 
 func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport) {
 	props.applyBounds(res)
 	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats, "properties_checked": props.Checked}
+	firmwareJSON(out, img, m, res, props)
 	if len(props.Unchecked) > 0 {
 		out["properties_unchecked"] = props.Unchecked
 	}

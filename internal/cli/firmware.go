@@ -21,6 +21,17 @@ func (r propertyReport) applyBounds(res *search.Result) {
 	}
 }
 
+// firmwareJSON adds to check's JSON result, for firmware with its
+// peripherals, the bounds of the exploration and where the firmware waits.
+func firmwareJSON(out map[string]any, img *loader.Image, m *sim.Machine, res *search.Result, props propertyReport) {
+	if props.Bounds != "" {
+		out["bounds"] = props.Bounds
+	}
+	if m.HasDevice() && res.Verdict != search.Violated {
+		out["waits"] = waitSites(img, m, res)
+	}
+}
+
 // printFirmwareCoverage reports, for firmware with its peripherals, what
 // of its code the search reached and where it waits, so that a verdict on
 // a firmware that only ever waited cannot pass unnoticed. verified adds
