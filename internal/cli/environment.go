@@ -137,6 +137,28 @@ func (f *machineFlags) environment(img *loader.Image, cfg *sim.Config) (func(uin
 	}, nil
 }
 
+// registerAddr reads a register's name (PORTE, ADR1, any case) as its
+// address after reset, when the peripherals are on.
+func (f *machineFlags) registerAddr(img *loader.Image, name string) (uint16, bool) {
+	if on, err := f.peripheralsOn(img); err != nil || !on {
+		return 0, false
+	}
+	p, err := loader.FindChip(img.Chip)
+	if err != nil {
+		return 0, false
+	}
+	regs, ok := p.Registers()
+	if !ok {
+		return 0, false
+	}
+	chip, err := devices.New(p, devices.Options{})
+	if err != nil {
+		return 0, false
+	}
+	off, ok := chip.RegOffset(name)
+	return regs.Lo + uint16(off), ok
+}
+
 // finishEnvironment builds the peripherals into cfg.
 func (f *machineFlags) finishEnvironment(img *loader.Image, cfg *sim.Config) error {
 	on, err := f.peripheralsOn(img)

@@ -315,7 +315,7 @@ func (c *cex) printSerial(w io.Writer) {
 			}
 		}
 	}
-	if !c.m.HasDevice() {
+	if !c.m.HasDevice() || len(in) == 0 && len(out) == 0 && overruns == 0 {
 		return
 	}
 	fmt.Fprintf(w, "serial input (SCI received): %s", quoteBytes(in))

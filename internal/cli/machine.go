@@ -69,9 +69,11 @@ func (f *machineFlags) config(img *loader.Image) (sim.Config, error) {
 	}
 	for _, in := range f.Input {
 		a, vals, _ := strings.Cut(in, "=")
-		addr, err := resolve(img, a)
-		if err != nil {
-			return cfg, usagef("--input %q: %v", in, err)
+		addr, ok := f.registerAddr(img, a)
+		if !ok {
+			if addr, err = resolve(img, a); err != nil {
+				return cfg, usagef("--input %q: %v", in, err)
+			}
 		}
 		var vs []uint8
 		if vals != "" {
