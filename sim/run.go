@@ -200,8 +200,24 @@ const byteCycles = 2083
 func (m *Machine) runEnvironment(s *State, fx *[]Output, feed []byte, steps uint64, ready bool) ([]byte, *Violation) {
 	n := m.events(s)
 	timeUsed := steps%1024 != 1023
+	skip := 0 // the periodic sources that may fire take turns
+	if !timeUsed {
+		nt := 0
+		for k := 0; k < n; k++ {
+			if m.EventInfo(s, k).Kind == devices.EvTime {
+				nt++
+			}
+		}
+		if nt > 0 {
+			skip = int(steps/1024) % nt
+		}
+	}
 	for k := 0; k < n; k++ {
 		e := m.EventInfo(s, k)
+		if e.Kind == devices.EvTime && !timeUsed && skip > 0 {
+			skip--
+			continue
+		}
 		switch {
 		case e.Kind == devices.EvTxDone,
 			e.Kind == devices.EvReceive && ready && len(feed) > 0 && e.Byte == feed[0],
