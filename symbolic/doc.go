@@ -3,14 +3,84 @@
 // decides feasibility with the Z3 SMT solver, following hybrid model
 // checking (HMC, Ganai, Wang & Li): a frontier of symbolic states,
 // traversed and grouped (ST), and bounded model checking from frontier
-// states (PR).
+// states (PR), interleaved as in their Algorithm 1.
 //
 // It is for data nondeterminism: values of __mc_nondet and of --input reads
 // become fresh constants instead of one successor per value. Scheduling
 // stays explicit: threads and interrupts interleave exactly as in the
-// explicit engine, and only data is symbolic. It does not know search
-// order or heuristics of the explicit engine (package search); the CLI
-// composes the two.
+// explicit engine, and only data is symbolic. It does not know the search
+// orders or heuristics of the explicit engine (package search); the CLI
+// composes the two and may hand it an estimate for the glh priority.
+//
+// # States: a concrete part and terms beside it
+//
+// A State keeps a sim.State for everything that is concrete — the control
+// part (PCs, stack pointers, statuses, shadow call stacks, the scheduler)
+// and every register, CCR bit and memory byte whose value is known — and
+// a term (package symbolic/term) for each register, CCR bit or byte that
+// depends on a variable, with 0 in the concrete part there. SP and PC are
+// always concrete. An instruction whose inputs (isa.Effects) are all
+// concrete is the simulator's step and nothing more; what it writes stops
+// being symbolic. Any other instruction computes its data with the
+// arithmetic of package sim/alu over terms (exec.go routes the operands
+// as sim/exec.go does), and the simulator's step beside it does the rest
+// — the next PC, cycles, the shadow call stack, faults — so the control
+// semantics exist once. Where the control needs a concrete value (an index
+// register forming an address, a return address, what SP is loaded from,
+// the S bit of STOP, the I bit an interrupt waits for, a lock byte) the
+// state is split on the value's feasible values, at most Options.MaxSplit
+// of them (a symbolic address is resolved by splitting, not by an array
+// of memory: beyond the bound the engine stops and the result is
+// incomplete). A conditional branch, BRSET or BRCLR on symbolic data forks
+// where both sides are satisfiable; the simulator's step is steered by a
+// stand-in value that takes the chosen side.
+//
+// __mc_nondet with D = N gives a fresh 8-bit variable when N is a constant
+// below 256, else a 16-bit one, constrained to [0, N] (N may itself be
+// symbolic; N = 0 offers one value and, as in the explicit engine, no
+// choice). An --input read gives a fresh byte constrained to the listed
+// values. With Options.MaxBranch (--engine auto), a choice among at most
+// that many values is enumerated instead, a successor per value.
+// __mc_assume and __mc_assert on a symbolic A fork into the two cases;
+// the other harness routines need their inputs concrete and are split.
+// Counterexamples are concrete: each transition records the variables of
+// its choices, and the solver's model gives the value of each, hence the
+// label's choice index, for an ordinary trace that hc11mc replay runs.
+//
+// # HMC here
+//
+// A state-disjunct of the paper is a State: one control state with a
+// path condition and terms. The frontier holds the states not yet
+// expanded; repeats are recognised exactly (equal concrete parts, the
+// same terms, the same path), which ends spin loops and idle loops as in
+// the explicit engine. ST computes the image of a frontier state
+// (Expand: every transition, the forks checked with the solver), adds the
+// new states, and groups the frontier: two states with equal concrete
+// parts merge into one whose data are if-then-else terms — on the branch
+// condition where the two paths part at a branch (no new variable), else
+// on a fresh 1-bit variable — so that the union is exact. The size of a
+// state is its number of symbolic locations and path conjuncts (Eq. 16);
+// Group stops at TSize, and ST hands over to PR when the frontier's total
+// size passes FSize (doubled at each switch). ST expands the state that is
+// furthest behind in the program first — the sum of its threads'
+// positions in a reverse postorder of the code — so that paths of unequal
+// length through an if-else meet at the join, where Group merges them;
+// without that, instruction-level paths of different lengths never meet
+// and a loop that branches on data doubles its states at each iteration.
+// PR takes frontier states in priority order, glh (closest to a violation
+// by the CLI's estimate on the concrete part) or dfs (deepest), and runs a
+// bounded model check from each: PRDepth transitions unrolled lazily
+// (branches not checked, states of one depth merged as an unrolled
+// transition relation would be), one solver query per depth for a
+// violation (Eq. 12). A violation found is the FAIL of Algorithm 1; a state
+// all of whose paths end within the bound leaves the frontier (the
+// completeness check). An empty frontier is PASS. Every violation is
+// confirmed by the solver, which gives the model of the counterexample.
+// The statistics are the paper's Table II (switches, images, peak
+// frontier, partitions) with the solver's.
+//
+// The engine does not model the chip's peripherals or board hardware
+// (sim.Config.Device, Board): NewEngine refuses such a machine.
 //
 // # Linking Z3
 //
@@ -21,4 +91,8 @@
 // install. The Makefile's z3 target, a prerequisite of build, tools and
 // test, installs libz3-dev (as root, via apt-get) or prints the command, so
 // that `make test` on a fresh clone links it like any other dependency.
+// Terms are built, simplified and evaluated in Go (package symbolic/term)
+// and translated to Z3 only for a query: building terms through the
+// bindings costs microseconds per operation, and the tests evaluate the
+// arithmetic on every 8-bit operand without the solver.
 package symbolic

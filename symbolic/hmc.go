@@ -90,9 +90,59 @@ type Result struct {
 	Stats Stats
 }
 
+// entry is a frontier state with what the frontier orders it by.
 type entry struct {
 	st    *State
 	start int
+	// pos and prio are the state's position in the program and its
+	// priority, size its size; ctl the hash of its control part.
+	pos, prio int64
+	size      int
+	ctl       uint64
+}
+
+// add puts st into the frontier, merged (Group) with a state of the same
+// control part reached from the same start state when the result stays
+// within TSize.
+func (h *hmc) add(st *State, start int) {
+	ctl := controlHash(st)
+	n := size(st)
+	for _, en := range h.byCtl[ctl] {
+		if en.start == start && en.size+n <= h.cfg.TSize && sameControl(en.st, st) {
+			en.st = h.e.merge(en.st, st)
+			h.total -= en.size
+			en.size = size(en.st)
+			h.total += en.size
+			h.stats.Groups++
+			return
+		}
+	}
+	en := &entry{st: st, start: start, pos: h.e.position(st), prio: h.priority(st), size: n, ctl: ctl}
+	h.f = append(h.f, en)
+	h.byCtl[ctl] = append(h.byCtl[ctl], en)
+	h.total += n
+}
+
+// remove takes the k-th state out of the frontier.
+func (h *hmc) remove(k int) *entry {
+	en := h.f[k]
+	h.f[k] = h.f[len(h.f)-1]
+	h.f = h.f[:len(h.f)-1]
+	l := h.byCtl[en.ctl]
+	for j, x := range l {
+		if x == en {
+			l[j] = l[len(l)-1]
+			l = l[:len(l)-1]
+			break
+		}
+	}
+	if len(l) == 0 {
+		delete(h.byCtl, en.ctl)
+	} else {
+		h.byCtl[en.ctl] = l
+	}
+	h.total -= en.size
+	return en
 }
 
 type hmc struct {
@@ -101,7 +151,9 @@ type hmc struct {
 	ctx     context.Context
 	begin   time.Time
 	last    time.Time
-	f       []entry
+	f       []*entry
+	byCtl   map[uint64][]*entry
+	total   int // the frontier's size
 	visited map[uint64][]*State
 	stats   Stats
 	fsize   int
@@ -128,11 +180,14 @@ func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
 		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
 		defer cancel()
 	}
-	h := &hmc{e: e, cfg: cfg, ctx: ctx, begin: time.Now(), visited: map[uint64][]*State{}, fsize: cfg.FSize}
+	h := &hmc{e: e, cfg: cfg, ctx: ctx, begin: time.Now(), visited: map[uint64][]*State{}, fsize: cfg.FSize,
+		byCtl: map[uint64][]*entry{}}
+	e.stop = func() bool { return ctx.Err() != nil }
+	defer func() { e.stop = nil }()
 	h.last = h.begin
 	for k, st := range start {
 		if h.fresh(st) {
-			h.f = append(h.f, entry{st, k})
+			h.add(st, k)
 		}
 	}
 	for {
@@ -231,28 +286,28 @@ func (h *hmc) st() *Result {
 		if r := h.limit(); r != nil {
 			return r
 		}
-		total := 0
-		for _, en := range h.f {
-			total += size(en.st)
-		}
-		if total > h.fsize {
+		if h.total > h.fsize {
 			h.fsize *= 2
 			return nil
 		}
 		// The state furthest behind in the program goes first; the
 		// priority breaks ties.
 		best := 0
-		bp, bq := e.position(h.f[0].st), h.priority(h.f[0].st)
 		for k := 1; k < len(h.f); k++ {
-			p, q := e.position(h.f[k].st), h.priority(h.f[k].st)
-			if p < bp || p == bp && q < bq {
-				best, bp, bq = k, p, q
+			f, b := h.f[k], h.f[best]
+			if f.pos < b.pos || f.pos == b.pos && f.prio < b.prio {
+				best = k
 			}
 		}
-		en := h.f[best]
-		h.f = append(h.f[:best], h.f[best+1:]...)
+		en := h.remove(best)
 		succ, dl, err := e.Expand(en.st)
 		h.stats.Images++
+		if errors.Is(err, errStopped) {
+			h.add(en.st, en.start)
+			if r := h.limit(); r != nil {
+				return r
+			}
+		}
 		if err != nil {
 			return failed(err)
 		}
@@ -263,7 +318,7 @@ func (h *hmc) st() *Result {
 				return r
 			}
 		}
-		var img []*State
+		fresh := 0
 		for _, s := range succ {
 			if s.Violation != nil {
 				if r, err := h.violation(s.State, en.start, s.Violation); err != nil {
@@ -274,38 +329,15 @@ func (h *hmc) st() *Result {
 				continue
 			}
 			if h.fresh(s.State) {
-				img = append(img, s.State)
+				fresh++
+				h.add(s.State, en.start)
 				h.stats.MaxDepth = max(h.stats.MaxDepth, s.State.Depth)
 			}
 		}
-		if len(img) > 1 {
+		if fresh > 1 {
 			h.stats.Partitions++
 		}
-		for _, s := range img {
-			h.f = append(h.f, entry{s, en.start})
-		}
-		h.group()
 		h.stats.PeakFrontier = max(h.stats.PeakFrontier, len(h.f))
-	}
-}
-
-// group merges frontier states with one control part (Group).
-func (h *hmc) group() {
-	byStart := map[int][]*State{}
-	var starts []int
-	for _, en := range h.f {
-		if _, ok := byStart[en.start]; !ok {
-			starts = append(starts, en.start)
-		}
-		byStart[en.start] = append(byStart[en.start], en.st)
-	}
-	h.f = h.f[:0]
-	for _, k := range starts {
-		l, n := h.e.group(byStart[k], h.cfg.TSize)
-		h.stats.Groups += n
-		for _, st := range l {
-			h.f = append(h.f, entry{st, k})
-		}
 	}
 }
 
@@ -313,19 +345,19 @@ func (h *hmc) group() {
 // until its time bound: a violation within PRDepth transitions is FAIL; a
 // state all of whose paths end within the bound leaves the frontier.
 func (h *hmc) pr() *Result {
-	sort.SliceStable(h.f, func(i, j int) bool { return h.priority(h.f[i].st) < h.priority(h.f[j].st) })
+	order := append([]*entry(nil), h.f...)
+	sort.SliceStable(order, func(i, j int) bool { return order[i].prio < order[j].prio })
 	deadline := time.Now().Add(h.cfg.PRTime)
-	for k := 0; k < len(h.f); k++ {
+	for _, en := range order {
 		if time.Now().After(deadline) {
 			break
 		}
 		if r := h.limit(); r != nil {
 			return nil // ST reports the limit
 		}
-		en := h.f[k]
 		done, r, err := h.bmc(en, deadline)
 		h.stats.PRChecks++
-		if err != nil && !errors.Is(err, errDeadline) {
+		if err != nil && !errors.Is(err, errDeadline) && !errors.Is(err, errStopped) {
 			return failed(err)
 		}
 		if r != nil {
@@ -333,8 +365,12 @@ func (h *hmc) pr() *Result {
 		}
 		if done {
 			h.stats.PRRemoved++
-			h.f = append(h.f[:k], h.f[k+1:]...)
-			k--
+			for k, x := range h.f {
+				if x == en {
+					h.remove(k)
+					break
+				}
+			}
 		}
 	}
 	return nil
@@ -347,10 +383,11 @@ var errDeadline = errors.New("PR time bound")
 // unrolled transition relation would be) and asks the solver, depth by
 // depth, whether a violation is reachable (Eq. 12). done reports that
 // every path from the state ended within the bound.
-func (h *hmc) bmc(en entry, deadline time.Time) (done bool, r *Result, err error) {
+func (h *hmc) bmc(en *entry, deadline time.Time) (done bool, r *Result, err error) {
 	e := h.e
 	e.Lazy = true
-	defer func() { e.Lazy = false }()
+	e.stop = func() bool { return h.ctx.Err() != nil || time.Now().After(deadline) }
+	defer func() { e.Lazy, e.stop = false, func() bool { return h.ctx.Err() != nil } }()
 	layer := []*State{en.st}
 	for depth := 0; depth < h.cfg.PRDepth; depth++ {
 		if time.Now().After(deadline) || h.ctx.Err() != nil {

@@ -34,7 +34,10 @@ func (e *Engine) succs(pc uint16, dst []uint16) []uint16 {
 	if e.M.HookAt(pc) != loader.NoStub {
 		return dst
 	}
-	s := e.M.Initial()
+	if e.code == nil {
+		e.code = e.M.Initial()
+	}
+	s := e.code
 	var buf [5]byte
 	for k := range buf {
 		buf[k] = e.M.ReadMem(s, pc+uint16(k))

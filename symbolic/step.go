@@ -53,9 +53,14 @@ type Engine struct {
 	// operands included (the equivalence tests).
 	forceData bool
 
+	// stop, when set, is asked every 256 steps whether to give up:
+	// Expand then returns errStopped.
+	stop func() bool
+
 	nvars    int
 	writable []uint16
 	rank     []int32
+	code     *sim.State // the initial state, for reading code
 	nextRank int32
 	// Instructions counts the steps executed; Forks the symbolic branches
 	// that were followed both ways.
@@ -429,9 +434,15 @@ func (e *Engine) trapVector() bool {
 	return img.VectorLoaded[isa.VecIllegal] && img.Vectors[isa.VecIllegal] != 0
 }
 
+// errStopped is Expand giving up when Engine.stop says so.
+var errStopped = errors.New("stopped")
+
 // step executes one instruction or harness call of thread i of st.
 func (e *Engine) step(st *State, i int) ([]outcome, error) {
 	e.Instructions++
+	if e.Instructions%256 == 0 && e.stop != nil && e.stop() {
+		return nil, errStopped
+	}
 	t := &st.S.Threads[i]
 	pc := t.PC
 	if h := e.M.HookAt(pc); h != loader.NoStub {
