@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test demo tools z3 lint bench objdump-diff results compare-spin testdata clean
+.PHONY: all build test test-slurm demo tools z3 lint bench objdump-diff results compare-spin testdata clean
 
 all: build
 
@@ -65,6 +65,11 @@ lint:
 ## bench: the performance benchmarks reported in the README
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim ./search ./heuristics
+
+## test-slurm: the swarm as a real Slurm array job, on a one-node cluster started here (optional, not
+## part of test; installs Debian's slurm-wlm when run as root, skips when it cannot)
+test-slurm: build
+	testdata/slurm/test-slurm.sh
 
 ## results: regenerate the benchmark results in the README (docs/results.svg and the tables)
 results: build

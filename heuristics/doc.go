@@ -30,11 +30,13 @@
 // last, never dropped. A PC outside the decoded code estimates 0: nothing is
 // known, and 0 does not overestimate.
 //
-// fsm and aicfg are the paper's static lookups and are admissible. efsm is
+// fsm and aicfg are the paper's static lookups and are admissible outside
+// interrupt handlers (inside one they are not: see Interrupts). efsm is
 // exact for control flow: it is the length of the shortest path that the
 // program's control flow allows from the thread's PC with its actual stack,
 // where data is ignored (both ways at every branch). It is therefore
-// admissible, at least fsm and at least aicfg. Its per-frame tables are
+// admissible, and at least fsm and aicfg wherever they are admissible. Its
+// per-frame tables are
 // computed on same-level paths (see package icfg): the paper's "paths that
 // do not pass srts" would overestimate in recursive procedures. With these
 // tables the value does not depend on k; k only decides the size of the
@@ -84,6 +86,40 @@
 // return addresses it is given: a thread inside a handler should pass the
 // interrupted PC among its return addresses (innermost first), and efsm
 // then returns through it.
+//
+// So inside a handler that does not contain the target, fsm and aicfg give
+// Inf, which overestimates (the handler returns, and the interrupted code
+// may be next to the target), and efsm gives the handler's instructions to
+// RTI plus the interrupted code's distance. Best-first search on fsm or
+// aicfg therefore takes every interrupt last: it explores what the program
+// does without one first, then takes interrupts in the order it met them,
+// breadth-first over the points where an interrupt is taken.
+//
+// # The blind spot
+//
+// The distances follow control flow and ignore data. Greedy best-first
+// search on them assumes that the states nearest the target lead to the
+// violation; it loses its way where the program reaches the target over
+// and over without violating it while data keeps changing, so that the
+// states near the target never run out. testdata/bench/tick_counter.s is
+// the example: a main loop calls __mc_assert in every iteration (A = 1
+// unless a reading of a 16-bit tick counter was torn), and a TOC1 handler
+// increments the counter. At the call of the stub (estimate 0) the
+// interrupt may be taken; the handler's states estimate 6 down to 1 (its
+// instructions to RTI, then 0), and each run of it makes the counter, and
+// so the state, new. The torn read needs the interrupt between the two
+// loads of a reading, a state estimated 12. Greedy search on efsm goes
+// round the assertion through every value of the counter (8 states each),
+// then through every other state estimated below 12 with every value of the
+// counter, before it takes that interrupt: 6.6 million states, where
+// breadth-first search needs 763. Each of these estimates is the
+// exact control-flow distance, so this is no defect of efsm but a limit of
+// greedy search on a data-blind distance; k = 2 changes nothing. fsm finds
+// the error in 456 states only through its own inexactness (Inf inside the
+// handler). Searches that do not follow the estimate alone find it: A* on
+// efsm, whose depth term grows round the loop (291), breadth-first and
+// random search; hence check's default, a swarm of different searches
+// (package cli).
 //
 // # Cost
 //

@@ -89,11 +89,11 @@ type Options struct {
 	Shuffle  uint64
 	Ignore   map[sim.Kind]bool
 	Progress func(Progress) // called about once a second
-	// Pause, when not nil, is called every 1024 expansions, before the
-	// search looks at its context: a swarm holds its members there to
-	// advance them in rounds of 1024 expansions each, which makes the
-	// member that decides first the same on every run.
-	Pause func()
+	// Pause, when not nil, is called after each expansion: a swarm
+	// holds its members there so that the member that decides first is
+	// the same on every run. It returns true to stop the search, as an
+	// interrupt does.
+	Pause func() (stop bool)
 
 	// SaveReserve keeps room under MaxMemory to save the frontier
 	// (Result.SaveFrontier) when a limit stops the search, and to resume
@@ -564,10 +564,10 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		if st.full {
 			return finish(Incomplete, "the visited set is full (4 GiB of state records): use --hash-compact")
 		}
+		if opts.Pause != nil && opts.Pause() {
+			return finish(Incomplete, "interrupted")
+		}
 		if res.Stats.StatesExpanded&1023 == 0 {
-			if opts.Pause != nil {
-				opts.Pause()
-			}
 			if ctx.Err() != nil {
 				return finish(Incomplete, "interrupted")
 			}

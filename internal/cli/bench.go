@@ -90,7 +90,11 @@ the model's flags give --max-memory.
 Strategies are SEARCH or SEARCH+HEURISTIC: bfs, dfs, random, best+fsm,
 best+efsm, best+aicfg, astar+efsm, ... Random runs use seeds 1..--runs and
 report the median and the spread (min-max). Every other strategy is
-deterministic: its counts are the same on every run.
+deterministic: its counts are the same on every run. swarm is check's
+default, --workers searches at once (see check --help): its states are
+those all members stored, its time that to the winner's decision; the
+winner and its counterexample are the same on every run, the other
+members' counts vary by at most a round of the lockstep.
 
 --reduce runs each strategy under each reduction setting: settings are
 separated by commas, each none or check's reductions joined by + (por,
@@ -111,7 +115,7 @@ states of every interleaving beside those of the reduced search.`,
 		},
 	}
 	fs := c.Flags()
-	fs.StringSliceVar(&o.strategies, "strategies", []string{"bfs", "dfs", "best+fsm", "best+efsm", "astar+efsm"}, "strategies to compare, SEARCH or SEARCH+HEURISTIC")
+	fs.StringSliceVar(&o.strategies, "strategies", []string{"bfs", "dfs", "best+fsm", "best+efsm", "astar+efsm", "swarm"}, "strategies to compare, SEARCH or SEARCH+HEURISTIC, or swarm")
 	countVar(fs, &o.runs, "runs", 5, 1, math.MaxInt, "runs of each randomised strategy (seeds 1..N)")
 	countVar(fs, &o.maxStates, "max-states", 2000000, 0, math.MaxInt, "per-run limit on stored states (0: no bound)")
 	durationVar(fs, &o.timeout, "timeout", 60*time.Second, "per-run time limit, e.g. 30s, 5m (0: no limit)")

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -162,6 +164,23 @@ func (m swarmMember) Describe() string {
 	return s
 }
 
+// cost is the time the member takes to expand a state, relative to the
+// others: measured with hc11mc bench (states per second of each strategy
+// on the benchmarks where it expands more than 10,000 states; the medians
+// of the ratios to best-first search on efsm, which vary by half either way
+// from model to model). Depth-first search expands about three states while
+// best-first search on efsm or A* expands two; breadth-first, random and
+// best-first search on fsm a little more than best-first on efsm.
+func (m swarmMember) cost() int {
+	switch {
+	case m.Search == "dfs":
+		return 4
+	case m.Search == "bfs" || m.Search == "random" || m.Heuristic == "fsm":
+		return 5
+	}
+	return 6
+}
+
 // String is the member as results name it: "1/4 (bfs)".
 func (m swarmMember) String() string {
 	return fmt.Sprintf("%d/%d (%s)", m.Index, m.Size, m.Describe())
@@ -287,88 +306,117 @@ func (l swarmLimits) stopFileExists() bool {
 	return err == nil
 }
 
-// lockstep advances the members of a swarm in rounds of 1024 expansions
-// each (search.Options.Pause): a member that has done its share of a round
-// waits until every other member still searching has done its share too.
-// Among the members that decide (a violation, or an exhaustive end) in a
-// round, the winner is the one that expanded the fewest states, then the
-// lowest index; the others, held at the end of the round, stop there. So the
-// winner, its counterexample and the states each member stored are the
-// same on every run, however the operating system schedules the members —
-// which a race for the first violation would not give — at the price of
-// members that expand states faster than others waiting for them at the
-// end of each round.
+// lockstep makes the member that decides first the same on every run,
+// however the operating system schedules the members — which a race for
+// the first violation would not give. Each member's progress is counted in
+// expansions times its cost (swarmMember.cost, the time an expansion takes
+// relative to the others), not in seconds; the winner is the member that
+// decides (a violation, or an exhaustive end) at the least progress, then
+// the lowest index. When a member decides at progress p, a member that is
+// behind goes on until it reaches p (it may decide first, and lower p), and
+// a member that reaches p waits (search.Options.Pause, after each
+// expansion); when none is left running, the winner is known and the
+// others stop. Until then the members also advance in rounds of
+// lockstepRound units of progress, waiting at the end of each for the
+// others, so that none runs far ahead of the rest (a thread the operating
+// system starts late, a machine whose other work leaves the swarm less than
+// a processor per member): the work beyond the winner's is at most a round
+// per member. The price is the time the members behind take to catch up,
+// small as long as the costs are the members' real relative speeds.
 type lockstep struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	live    int // members still searching
-	waiting int // members at the end of the round
-	round   int
-	decided []decision // in this round
-	winner  int
-	decide  func(winner int) // called once, with mu held, when the winner is known
+	cut      atomic.Int64 // the least progress at which a member decided
+	boundary atomic.Int64 // the end of the current round
+	done     atomic.Bool  // the winner is known
+	mu       sync.Mutex
+	cond     *sync.Cond
+	running  int // members searching, not waiting and not finished
+	decided  []decision
+	winner   int
+	decide   func(winner int) // called once, with mu held, when the winner is known
 }
 
-type decision struct{ member, expanded int }
+// lockstepRound is a round's progress: 1024 expansions of best-first
+// search on efsm.
+const lockstepRound = 6 * 1024
+
+type decision struct {
+	member   int
+	progress int64
+}
 
 func newLockstep(n int, decide func(int)) *lockstep {
-	l := &lockstep{live: n, winner: -1, decide: decide}
+	l := &lockstep{running: n, winner: -1, decide: decide}
+	l.cut.Store(math.MaxInt64)
+	l.boundary.Store(lockstepRound)
 	l.cond = sync.NewCond(&l.mu)
 	return l
 }
 
-// pause is a member's end of its share of the round.
-func (l *lockstep) pause() {
+// pause is called by a member after each expansion, with its progress;
+// it returns true when the winner is known and the member is to stop.
+func (l *lockstep) pause(progress int64) bool {
+	if l.done.Load() {
+		return true
+	}
+	if progress < l.cut.Load() && progress < l.boundary.Load() {
+		return false
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	r := l.round
-	l.waiting++
-	if l.waiting == l.live {
-		l.release()
-		return
-	}
-	for l.round == r {
+	l.running--
+	l.settle()
+	for !l.done.Load() && (progress >= l.cut.Load() || progress >= l.boundary.Load()) {
 		l.cond.Wait()
 	}
+	if l.done.Load() {
+		return true
+	}
+	l.running++
+	return false
 }
 
-// leave is a member's end of its search, with its result.
-func (l *lockstep) leave(i int, res *search.Result) {
+// leave is a member's end of its search, with its result and progress.
+func (l *lockstep) leave(i int, progress int64, res *search.Result) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.live--
+	if l.done.Load() {
+		return
+	}
+	l.running--
 	if res.Err == nil && res.Verdict != search.Incomplete {
-		l.decided = append(l.decided, decision{i, res.Stats.StatesExpanded})
+		l.decided = append(l.decided, decision{i, progress})
+		if progress < l.cut.Load() {
+			l.cut.Store(progress)
+		}
 	}
-	if l.waiting == l.live {
-		l.release()
-	}
+	l.settle()
 }
 
-// release ends the round: the winner is chosen among the members that
-// decided in it, and the members waiting go on (to stop, if there is one).
-func (l *lockstep) release() {
-	if l.winner < 0 && len(l.decided) > 0 {
-		w := l.decided[0]
-		for _, d := range l.decided[1:] {
-			if d.expanded < w.expanded || d.expanded == w.expanded && d.member < w.member {
-				w = d
-			}
-		}
-		l.winner = w.member
-		l.decide(w.member)
+// settle acts when no member is left running: every member has decided,
+// stopped, or is waiting. With a decision the winner is known; without
+// one, the next round begins.
+func (l *lockstep) settle() {
+	if l.running > 0 {
+		return
 	}
-	l.decided = nil
-	l.round++
-	l.waiting = 0
+	if len(l.decided) == 0 {
+		l.boundary.Add(lockstepRound)
+		l.cond.Broadcast()
+		return
+	}
+	w := l.decided[0]
+	for _, d := range l.decided[1:] {
+		if d.progress < w.progress || d.progress == w.progress && d.member < w.member {
+			w = d
+		}
+	}
+	l.winner = w.member
+	l.done.Store(true)
+	l.decide(w.member)
 	l.cond.Broadcast()
 }
 
-func (l *lockstep) hasWinner() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.winner >= 0
-}
+func (l *lockstep) hasWinner() bool { return l.done.Load() }
 
 // runSwarm runs the members until one decides or all stop; progress, when
 // not nil, is called about once a second.
@@ -411,12 +459,17 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 			stored[i] = p.Stored
 			mu.Unlock()
 		}
+		cost := int64(r.member.cost())
+		var progress int64
 		if n > 1 {
-			opts.Pause = ls.pause
+			opts.Pause = func() bool {
+				progress += cost
+				return ls.pause(progress)
+			}
 		}
 		go func() {
 			res := search.Run(mctx, r.cs.m, opts)
-			ls.leave(i, res)
+			ls.leave(i, int64(res.Stats.StatesExpanded)*cost, res)
 			ch <- done{i, res}
 		}()
 	}

@@ -270,7 +270,7 @@ func slurmScript(o *swarmPlanOptions, fw string, flags []string) string {
 	fmt.Fprintf(&b, "#SBATCH --job-name=%s\n", o.name)
 	fmt.Fprintf(&b, "#SBATCH --array=%s\n", array)
 	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n")
-	if o.check.maxMemory > 0 {
+	if o.check.maxMemorySet && o.check.maxMemory > 0 { // not this machine's default: the nodes' are their own
 		fmt.Fprintf(&b, "#SBATCH --mem=%dM\n", requestMiB(o.check.maxMemory))
 	}
 	if o.check.timeout > 0 {
@@ -293,7 +293,7 @@ func k8sJob(o *swarmPlanOptions, fw string, flags []string) map[string]any {
 		parallel = min(o.parallel, o.size)
 	}
 	res := map[string]any{"requests": map[string]any{"cpu": "1"}}
-	if o.check.maxMemory > 0 {
+	if o.check.maxMemorySet && o.check.maxMemory > 0 {
 		mem := fmt.Sprintf("%dMi", requestMiB(o.check.maxMemory))
 		res["requests"].(map[string]any)["memory"] = mem
 		res["limits"] = map[string]any{"memory": mem}
@@ -451,8 +451,9 @@ func newSwarmMerge(stdout io.Writer) *cobra.Command {
 		Use:   "merge RESULT.json...",
 		Short: "combine the JSON results of a swarm's members into one verdict",
 		Long: `merge reads the results that check --swarm-member i/N --json wrote, one per
-member, and combines them: the violation found first (the member with the
-shortest time to it, then the lowest index) with its counterexample;
+member, and combines them: the violation found first (by the member that
+expanded the fewest states, as in check's swarm, then the lowest index)
+with its counterexample;
 verified when some member searched exhaustively; otherwise incomplete, with
 the union of what the members covered. Members whose results are missing are
 named. The results must come from one swarm (the same firmware, flags and N).
@@ -572,7 +573,7 @@ func mergeResults(files []string) (*mergedResult, []*memberResult, error) {
 		}
 		switch r.Verdict {
 		case "violation":
-			if win == nil || r.Stats.Seconds < win.Stats.Seconds {
+			if win == nil || r.Stats.StatesExpanded < win.Stats.StatesExpanded {
 				win = r
 			}
 		case "verified":
