@@ -275,3 +275,22 @@ func containsKind(ks []Kind, k Kind) bool {
 	}
 	return false
 }
+
+// TestClearPulled: with Config.ClearPulled a pulled byte reads as 0, and
+// reading it below SP is counted as a stale read.
+func TestClearPulled(t *testing.T) {
+	code := b(0x8E, 0x01, 0xFF, // lds #0x1FF
+		0x86, 0x05, 0x36, 0x32, // ldaa #5; psha; pula
+		0xF6, 0x01, 0xFF, // ldab 0x01FF: below SP now
+		0xF6, 0x01, 0x00) // ldab 0x0100: not a cleared byte
+	m := deviceMachine(t, code, nil, devices.Options{}, Config{ClearPulled: true})
+	s := m.Initial()
+	m.Run(s, RunOptions{Steps: 5})
+	if s.Threads[0].A != 5 || s.Threads[0].B != 0 || m.StaleReads() != 1 {
+		t.Errorf("A=%02x B=%02x, %d stale reads; want the pulled 5, the cleared 0, one stale read", s.Threads[0].A, s.Threads[0].B, m.StaleReads())
+	}
+	m.Run(s, RunOptions{Steps: 1})
+	if m.StaleReads() != 1 {
+		t.Errorf("a read below the cleared bytes counted: %d", m.StaleReads())
+	}
+}

@@ -119,6 +119,9 @@ func (x *stepper) choose(n uint64) uint64 {
 func (x *stepper) read8(a uint16) uint8 {
 	switch x.lay.attr[a] {
 	case attrRAM:
+		if x.m.Config.ClearPulled && a <= x.t.SP {
+			x.m.belowSP(a)
+		}
 		return x.s.Pages[x.lay.pageOf[a/PageSize]].Data[a%PageSize]
 	case attrROM:
 		return x.m.rom[a]
@@ -139,10 +142,11 @@ func (x *stepper) write16(a, v uint16)    { x.write8(a, uint8(v>>8)); x.write8(a
 
 func (x *stepper) push8(v uint8) { x.write8(x.t.SP, v); x.t.SP-- }
 func (x *stepper) pull8() uint8 {
+	v := x.read8(x.t.SP + 1)
 	x.t.SP++
-	v := x.read8(x.t.SP)
 	if x.m.Config.ClearPulled {
 		x.write8(x.t.SP, 0)
+		x.m.cleared(x.t.SP)
 	}
 	return v
 }

@@ -90,8 +90,8 @@ type Config struct {
 	// as 0 afterwards, so that states differing only in what earlier
 	// calls and interrupt frames left below SP are one state. Firmware
 	// whose interrupts are enabled cannot rely on those bytes (any
-	// interrupt overwrites them); firmware that reads them with
-	// interrupts masked sees 0 instead of the stale value.
+	// interrupt overwrites them); firmware that reads one anyway is
+	// counted (Machine.StaleReads), and its verdict does not stand.
 	ClearPulled bool
 	// SCIWhenIdle bounds the exploration to a slow serial line
 	// (--sci-timing idle): a byte arrives on the SCI, and the transmitter
@@ -161,6 +161,11 @@ type Machine struct {
 	lays     [256]atomic.Pointer[layout]
 	layMu    sync.Mutex
 	board    []BoardRange
+	// With Config.ClearPulled: the lowest address a pull has cleared
+	// (plus one; 0: none yet), and the reads at or below SP of bytes a
+	// pull may have cleared.
+	lowCleared atomic.Uint32
+	staleReads atomic.Uint64
 
 	goal     [65536 / 64]uint64
 	hasGoals bool

@@ -39,9 +39,15 @@ func TestSecret4(t *testing.T) {
 	}
 }
 
+// TestCRC8: the bit loop (forks merged at their join) and the table
+// (reads through a symbolic index) are both verified.
 func TestCRC8(t *testing.T) {
-	for _, p := range []Priority{GLH, DFS} {
-		m := machineFor(t, filepath.Join("..", "testdata", "models", "crc8.elf"), []string{"--preempt", "every"})
+	for _, c := range []struct {
+		file string
+		p    Priority
+	}{{"crc8.elf", GLH}, {"crc8.elf", DFS}, {"crc8_table.elf", GLH}} {
+		p := c.p
+		m := machineFor(t, filepath.Join("..", "testdata", "models", c.file), []string{"--preempt", "every"})
 		e, err := NewEngine(m, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -52,5 +58,50 @@ func TestCRC8(t *testing.T) {
 			t.Fatalf("priority %d: %v %s %v; %v", p, res.Verdict, res.Limit, res.Violation, res.Stats)
 		}
 		t.Logf("priority %d: %v in %v; %v", p, res.Verdict, time.Since(start).Round(time.Millisecond), res.Stats)
+	}
+}
+
+// TestTableLookup: a read through a symbolic index register is an array
+// read over the table; the solver finds the one index whose entry leads
+// to __mc_error, and the trace replays.
+func TestTableLookup(t *testing.T) {
+	code := make([]byte, 0x300)
+	for i := range code {
+		code[i] = 0x01 // nop
+	}
+	copy(code, []byte{
+		0x8e, 0x01, 0xf0, // lds #$1f0
+		0xcc, 0x00, 0xff, // ldd #255
+		0xbd, 0xd1, 0x00, // jsr __mc_nondet
+		0xce, 0xd2, 0x00, // ldx #table
+		0x3a,       // abx
+		0xa6, 0x00, // ldaa 0,x
+		0x81, 0x5a, // cmpa #$5a
+		0x26, 0x03, // bne done
+		0xbd, 0xd1, 0x01, // jsr __mc_error
+		0x20, 0xfe, // done: bra done
+	})
+	code[0x100], code[0x101] = 0x39, 0x39 // the stubs: rts
+	for i := 0; i < 256; i++ {
+		code[0x200+i] = byte(i*7 + 3) // 0x5a only at 0x31
+	}
+	m := codeMachine(t, code, sim.Config{}, map[string]uint16{"__mc_nondet": 0xd100, "__mc_error": 0xd101})
+	for _, branch := range []int{0, 16} {
+		e, err := NewEngine(m, Options{MaxBranch: branch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := e.Check(context.Background(), []*State{e.Initial()}, Config{Timeout: time.Minute})
+		if res.Verdict != Violated || res.Violation.Kind != sim.KindError {
+			t.Fatalf("%v %s %v; %v", res.Verdict, res.Limit, res.Violation, res.Stats)
+		}
+		replays(t, m, m.Initial(), res.Trace, sim.KindError)
+		found := false
+		for _, l := range res.Trace {
+			found = found || l.Choice == 0x31
+		}
+		if !found || res.Stats.Forks > 1 {
+			t.Errorf("trace %v, %d forks: want the index 0x31 and no split of X", res.Trace, res.Stats.Forks)
+		}
 	}
 }

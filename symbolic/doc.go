@@ -29,9 +29,12 @@
 // register forming an address, a return address, what SP is loaded from,
 // the S bit of STOP, the I bit an interrupt waits for, a lock byte) the
 // state is split on the value's feasible values, at most Options.MaxSplit
-// of them (a symbolic address is resolved by splitting, not by an array
-// of memory: beyond the bound the engine stops and the result is
-// incomplete). A conditional branch, BRSET or BRCLR on symbolic data forks
+// of them (beyond the bound the engine stops and the result is
+// incomplete). A read through a symbolic index register whose address
+// provably falls in a window of at most 1024 bytes of mapped memory (a
+// table lookup by a symbolic byte) is not split: memory is an array there,
+// the byte read an if-then-else over the window (array.go); a write
+// through a symbolic index is split. A conditional branch, BRSET or BRCLR on symbolic data forks
 // where both sides are satisfiable; the simulator's step is steered by a
 // stand-in value that takes the chosen side.
 //

@@ -470,8 +470,18 @@ func (e *Engine) step(st *State, i int) ([]outcome, error) {
 	var ls []loc
 	switch {
 	case eff.AddrRegs.Has(isa.RegX):
+		if w := st.Regs[i].X; w != nil && !trap {
+			if win := e.arrayWindow(&in, eff, w); win != nil {
+				return e.windowed(st, i, &in, win)
+			}
+		}
 		ls = append(ls, loc{kind: locX})
 	case eff.AddrRegs.Has(isa.RegY):
+		if w := st.Regs[i].Y; w != nil && !trap {
+			if win := e.arrayWindow(&in, eff, w); win != nil {
+				return e.windowed(st, i, &in, win)
+			}
+		}
 		ls = append(ls, loc{kind: locY})
 	}
 	switch in.Op {
@@ -620,7 +630,7 @@ func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, tr
 		}
 	}
 	if len(inputs) == 0 || total > e.Opts.MaxBranch {
-		return e.dataPath(st, i, in, pc, ea, trap, nil)
+		return e.dataPath(st, i, in, pc, ea, trap, nil, nil)
 	}
 	var outs []outcome
 	for c := 0; c < total; c++ {
@@ -631,7 +641,7 @@ func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, tr
 			fixed[a] = vals[rest%len(vals)]
 			rest /= len(vals)
 		}
-		o, err := e.dataPath(st, i, in, pc, ea, trap, fixed)
+		o, err := e.dataPath(st, i, in, pc, ea, trap, fixed, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -640,13 +650,33 @@ func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, tr
 	return outs, nil
 }
 
+// windowed executes in, which reads memory through a symbolic index
+// register whose address falls in win: the concrete step reads the
+// window's first address (a stand-in index), the data an if-then-else
+// over the window.
+func (e *Engine) windowed(st *State, i int, in *isa.Inst, win *window) ([]outcome, error) {
+	s := st.derive(st.S.Clone())
+	t := &s.S.Threads[i]
+	if in.Mode.UsesY() {
+		t.Y = win.lo - in.Operand
+	} else {
+		t.X = win.lo - in.Operand
+	}
+	t.Tag = 0
+	return e.dataPath(s, i, in, t.PC, win.lo, false, nil, win)
+}
+
 // dataPath executes in through the terms: an --input read at an address
-// of fixed gets that value, any other a fresh variable.
-func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bool, fixed map[uint16]uint8) ([]outcome, error) {
+// of fixed gets that value, any other a fresh variable; with a window, the
+// operand at ea is read through it.
+func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bool, fixed map[uint16]uint8, win *window) ([]outcome, error) {
 	var choices []Choice
 	x := dataStep{e: e, c: e.cpuOf(st, i)}
 	var path []*term.Term
 	x.read = func(a uint16) *term.Term {
+		if win != nil && a-ea < 2 {
+			return e.arrayRead(st, win, a-ea)
+		}
 		if vals, ok := e.M.InputValues(a); ok {
 			if v, ok := fixed[a]; ok {
 				choices = append(choices, Choice{Var: e.k8(v), Values: vals})
@@ -705,8 +735,8 @@ func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bo
 			for _, w := range x.writes {
 				e.setMem(o.st, w.addr, w.val)
 			}
-			if x.cond != nil && (in.Op == isa.BRSET || in.Op == isa.BRCLR) && s.Mem[ea] != nil {
-				e.M.WriteMem(o.st.S, ea, 0) // the stand-in goes
+			if steer != s.S && (in.Op == isa.BRSET || in.Op == isa.BRCLR) {
+				e.M.WriteMem(o.st.S, ea, e.M.ReadMem(s.S, ea)) // the stand-in goes
 			}
 		}
 		o.choices = choices

@@ -317,7 +317,7 @@ func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, 
 }
 
 func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport) {
-	props.applyBounds(res)
+	props.applyBounds(res, m)
 	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats, "properties_checked": props.Checked}
 	firmwareJSON(out, img, m, res, props)
 	if len(props.Unchecked) > 0 {
@@ -348,7 +348,7 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 }
 
 func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, o *checkOptions, props propertyReport) {
-	props.applyBounds(res)
+	props.applyBounds(res, m)
 	for i, f := range res.Found {
 		if i > 0 {
 			fmt.Fprintln(w)

@@ -13,8 +13,16 @@ import (
 )
 
 // applyBounds makes a verified verdict incomplete when the environment was
-// bounded: the search was exhaustive only within the bounds.
-func (r propertyReport) applyBounds(res *search.Result) {
+// bounded (the search was exhaustive only within the bounds), and a
+// verdict without a violation incomplete when the firmware read stack
+// bytes below SP that dead-data elimination clears (sim.Config.ClearPulled).
+func (r propertyReport) applyBounds(res *search.Result, m *sim.Machine) {
+	if n := m.StaleReads(); n > 0 && res.Verdict != search.Violated {
+		res.Verdict = search.Incomplete
+		res.Limit = fmt.Sprintf("--reduce dead: the firmware read the stack below SP %d times, where dead-data elimination "+
+			"clears what pulls leave; check again with --reduce por", n)
+		return
+	}
 	if r.Bounds != "" && res.Verdict == search.Verified {
 		res.Verdict = search.Incomplete
 		res.Limit = "the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation"
