@@ -41,8 +41,6 @@ type Chip struct {
 	inputs  [RegBytes][]uint8
 	alpha   []byte
 	match   *Matcher
-	hasDom  bool
-	profile string
 	maxRx   int // -1: unbounded
 	maxTime int
 }
@@ -54,7 +52,7 @@ func New(p loader.ChipProfile, o Options) (*Chip, error) {
 	if !ok {
 		return nil, fmt.Errorf("chip profile %q has no on-chip peripherals", p.Name)
 	}
-	c := &Chip{series: p.Series, size: int(regs.Hi-regs.Lo) + 1, match: o.ExpectOutput, profile: p.Name,
+	c := &Chip{series: p.Series, size: int(regs.Hi-regs.Lo) + 1, match: o.ExpectOutput,
 		maxRx: -1, maxTime: -1}
 	if o.BoundReceived {
 		c.maxRx = o.MaxReceived
@@ -116,7 +114,6 @@ func New(p loader.ChipProfile, o Options) (*Chip, error) {
 			}
 		}
 		c.inputs[off] = d
-		c.hasDom = true
 	}
 	return c, nil
 }
