@@ -86,7 +86,10 @@
 // With a device, Config.ClearPulled (on with dead-data elimination) makes
 // a byte pulled from the stack read as 0 afterwards, so that the frames
 // that earlier calls and interrupts left below SP do not tell states
-// apart, and Config.SCIWhenIdle bounds the serial line to a slow one.
+// apart; a read at or below SP of a byte a pull may have cleared is
+// counted (Machine.StaleReads), and the command line then gives no
+// verdict of absence. Config.SCIWhenIdle bounds the serial line to a slow
+// one.
 //
 // # Decisions where the manual or the design leaves room
 //

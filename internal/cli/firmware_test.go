@@ -75,6 +75,18 @@ func TestFirmwareMonitor(t *testing.T) {
 	wantLines(t, out, "no violation", "covered:", "waits:", "spins: brclr 0x2e,x, #0x20")
 }
 
+// Harness models keep a plain register block: the environment's flags
+// are refused with the reason, unless --peripherals on asks for it.
+func TestFirmwareFlagsOnModels(t *testing.T) {
+	var out, errb strings.Builder
+	model := "../../testdata/models/irq_ok.elf"
+	if c := Main([]string{"check", model, "--sci-input", "A"}, nil, &out, &errb); c != ExitUsage || !strings.Contains(errb.String(), "harness model") {
+		t.Errorf("--sci-input on a harness model: exit %d, %q", c, errb.String())
+	}
+	got := run(t, 0, "check", model, "--irq", "toc1", "--peripherals", "off", firmwareQuiet)
+	wantLines(t, got, "verified")
+}
+
 func TestParseAlphabet(t *testing.T) {
 	for in, want := range map[string]string{
 		`A-C,0-1,\r`: "ABC01\r",
