@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"time"
 
@@ -36,9 +37,12 @@ type Config struct {
 	// ST switch to PR (doubled at each switch; default 256). TSize bounds
 	// the size of a state Group makes (default 4096).
 	FSize, TSize int
-	// MaxStates bounds the images ST computes (0: none); Timeout the run.
+	// MaxStates bounds the images ST computes (0: none); Timeout the run;
+	// MaxMemory the Go heap, checked about once a second (the solver's
+	// own memory is not counted).
 	MaxStates int
 	Timeout   time.Duration
+	MaxMemory int64
 	// Ignore lists properties whose violations are not reported.
 	Ignore map[sim.Kind]bool
 	// Progress is called about once a second.
@@ -157,6 +161,8 @@ type hmc struct {
 	visited map[uint64][]*State
 	stats   Stats
 	fsize   int
+
+	memChecked time.Time
 }
 
 // Check runs HMC (Algorithm 1) from the start states: PR and ST in turn
@@ -234,12 +240,20 @@ func (h *hmc) limit() *Result {
 	if err := h.ctx.Err(); err != nil {
 		why := "interrupted"
 		if errors.Is(err, context.DeadlineExceeded) {
-			why = "timeout"
+			why = fmt.Sprintf("--timeout %v", h.cfg.Timeout)
 		}
 		return &Result{Verdict: Incomplete, Limit: why}
 	}
 	if h.cfg.MaxStates > 0 && h.stats.Images >= h.cfg.MaxStates {
-		return &Result{Verdict: Incomplete, Limit: "max-states"}
+		return &Result{Verdict: Incomplete, Limit: fmt.Sprintf("--max-states %d", h.cfg.MaxStates)}
+	}
+	if h.cfg.MaxMemory > 0 && time.Since(h.memChecked) >= time.Second {
+		h.memChecked = time.Now()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if int64(ms.HeapAlloc) > h.cfg.MaxMemory {
+			return &Result{Verdict: Incomplete, Limit: fmt.Sprintf("--max-memory %d", h.cfg.MaxMemory)}
+		}
 	}
 	return nil
 }

@@ -60,7 +60,7 @@ func (f *engineFlags) refuse(engine string) error {
 		return nil
 	}
 	for _, n := range []string{"search", "reduce", "hash-compact", "all", "save-frontier", "resume", "workers",
-		"swarm-member", "stop-file", "seed", "max-memory"} {
+		"swarm-member", "stop-file", "seed"} {
 		if f.fs.Lookup(n) != nil && f.fs.Changed(n) {
 			return usagef("--%s: the explicit engine's; --engine %s runs HMC (use --engine explicit)", n, engine)
 		}
@@ -97,7 +97,8 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--engine %s: %v", o.engine, err)
 	}
-	cfg := symbolic.Config{PRDepth: o.hmc.prDepth, MaxStates: o.maxStates, Timeout: o.timeout, Ignore: cs.opts.Ignore}
+	cfg := symbolic.Config{PRDepth: o.hmc.prDepth, MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: o.maxMemory,
+		Ignore: cs.opts.Ignore}
 	if o.hmc.priority == "dfs" {
 		cfg.Priority = symbolic.DFS
 	}
@@ -123,7 +124,7 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if cfg.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	sr := &search.Result{Verdict: search.Verdict(res.Verdict), Limit: res.Limit, Stats: search.Stats{
+	sr := &search.Result{Verdict: search.Verdict(res.Verdict), Limit: o.memoryLimit(res.Limit), Stats: search.Stats{
 		StatesStored: res.Stats.States, StatesExpanded: res.Stats.Images, MaxDepth: res.Stats.MaxDepth,
 		Seconds: res.Stats.Elapsed.Seconds(), Frontier: res.Stats.Frontier, Instructions: res.Stats.Instructions}}
 	var first *search.Found

@@ -66,3 +66,21 @@ func TestEngineRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The limits stop the symbolic engine with the incomplete report.
+func TestEngineLimits(t *testing.T) {
+	crc := filepath.Join("..", "..", "testdata", "models", "crc8.elf")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-states", "5"}, "stopped by --max-states 5"},
+		{[]string{"--max-memory", "1K"}, "stopped by --max-memory 1 KiB"},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(append([]string{"check", crc, "--engine", "hmc"}, c.args...), nil, &out, &errb)
+		if code != ExitIncomplete || !strings.Contains(out.String(), c.want) {
+			t.Errorf("%v: exit %d, want %d and %q\n%s%s", c.args, code, ExitIncomplete, c.want, out.String(), errb.String())
+		}
+	}
+}
