@@ -367,7 +367,7 @@ func (h *hmc) pr() *Result {
 			break
 		}
 		if r := h.limit(); r != nil {
-			return nil // ST reports the limit
+			return r
 		}
 		done, r, err := h.bmc(en, deadline)
 		h.stats.PRChecks++
