@@ -405,7 +405,7 @@ func TestSwarmMerge(t *testing.T) {
 // of check on every model with a known verdict.
 func TestSwarmRunModels(t *testing.T) {
 	selfAsCLI(t)
-	for _, dir := range []string{"../../testdata/models", "../../testdata/bench"} {
+	for _, dir := range []string{"../../testdata/models", "../../testdata/bench", "../../testdata/soundness"} {
 		for _, e := range readManifest(t, dir) {
 			if e.Kind == "throughput" {
 				continue
