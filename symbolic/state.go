@@ -17,18 +17,6 @@ type Regs struct {
 	CCR        [8]*term.Term // 1-bit terms, bit 0 (C) to bit 7 (S)
 }
 
-func (r *Regs) empty() bool {
-	if r.A != nil || r.B != nil || r.X != nil || r.Y != nil {
-		return false
-	}
-	for _, c := range r.CCR {
-		if c != nil {
-			return false
-		}
-	}
-	return true
-}
-
 // State is a symbolic state: a concrete sim.State for everything that is
 // concrete — the control part (PCs, SPs, statuses, the shadow call
 // stacks, the scheduler) and every register and memory byte whose value
@@ -112,34 +100,6 @@ func (st *State) Labels(b *term.Builder, m Model) []sim.Label {
 		labels[len(steps)-1-i] = l
 	}
 	return labels
-}
-
-// symbolic reports whether st has any symbolic register or byte.
-func (st *State) symbolic() bool {
-	if len(st.Mem) > 0 {
-		return true
-	}
-	for i := range st.Regs {
-		if !st.Regs[i].empty() {
-			return true
-		}
-	}
-	return false
-}
-
-// clone returns a copy of st that can be changed: its own sim.State
-// (sharing pages), register terms and memory map.
-func (st *State) clone() *State {
-	n := *st
-	st.S.Freeze()
-	n.S = st.S.Clone()
-	n.Regs = append([]Regs(nil), st.Regs...)
-	n.Mem = make(map[uint16]*term.Term, len(st.Mem))
-	for a, t := range st.Mem {
-		n.Mem[a] = t
-	}
-	n.Path = st.Path[:len(st.Path):len(st.Path)]
-	return &n
 }
 
 var hashSeed = maphash.MakeSeed()
