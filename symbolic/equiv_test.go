@@ -126,7 +126,12 @@ func program(r *rand.Rand, n int) []byte {
 // with concrete data forced through the terms, for at most steps steps,
 // and reports the first difference.
 func equivalent(t testing.TB, code []byte, r *rand.Rand, symbolic bool, steps int) {
-	m := codeMachine(t, code, sim.Config{}, nil)
+	equivalentOn(t, codeMachine(t, code, sim.Config{}, nil), r, symbolic, steps)
+}
+
+// equivalentOn is equivalent on a machine whose code starts with the
+// prologue.
+func equivalentOn(t testing.TB, m *sim.Machine, r *rand.Rand, symbolic bool, steps int) {
 	e, err := NewEngine(m, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -269,4 +274,35 @@ func FuzzEquivalence(f *testing.F) {
 		equivalent(t, code, r, false, 100)
 		equivalent(t, code, r, true, 100)
 	})
+}
+
+// TestEquivalenceFrames: SWI and the illegal-opcode trap stack the
+// registers, symbolic ones included, and RTI takes them back, as the
+// simulator does.
+func TestEquivalenceFrames(t *testing.T) {
+	code := []byte{
+		0x8e, 0x01, 0xf0, 0xce, 0x00, 0x40, 0x18, 0xce, 0x00, 0x80, // the prologue
+		0x3f,       // swi
+		0x00,       // test: the illegal-opcode trap
+		0x20, 0xfe, // bra .
+	}
+	chunks := map[uint16][]byte{
+		0xd000: code,
+		0xd020: {0x4c, 0x08, 0x3b},       // swi handler: inca; inx; rti
+		0xd030: {0x5c, 0x18, 0x08, 0x3b}, // trap handler: incb; iny; rti
+		0xfff6: {0xd0, 0x20, 0xd0, 0x30},
+		0xfffe: {0xd0, 0x00},
+	}
+	img, err := loader.LoadBytes("frames.s19", srec(chunks), loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := sim.NewMachine(img, sim.Config{Entry: img.Entry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range 20 {
+		r := rand.New(rand.NewPCG(17, uint64(k)))
+		equivalentOn(t, m, r, k%2 == 1, 40)
+	}
 }
