@@ -105,3 +105,40 @@ func TestTableLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestInput: an --input read is a symbol (or, with few values under
+// MaxBranch, a successor per value); the trace's choice is the index of
+// the failing value in the list.
+func TestInput(t *testing.T) {
+	code := []byte{
+		0x8e, 0x01, 0xf0, // lds #$1f0
+		0xb6, 0x10, 0x03, // ldaa $1003
+		0x81, 0x42, // cmpa #$42
+		0x26, 0x03, // bne ok
+		0xbd, 0xd0, 0x20, // jsr __mc_error
+		0x20, 0xfe, // ok: bra ok
+	}
+	code = append(code, make([]byte, 0x20-len(code))...)
+	code = append(code, 0x39) // __mc_error: rts
+	for _, c := range []struct {
+		vals   []uint8
+		branch int
+		choice uint64
+	}{
+		{nil, 0, 0x42}, {nil, 16, 0x42}, {[]uint8{1, 2, 0x42}, 0, 2}, {[]uint8{1, 2, 0x42}, 16, 2},
+	} {
+		m := codeMachine(t, code, sim.Config{Inputs: map[uint16][]uint8{0x1003: c.vals}}, map[string]uint16{"__mc_error": 0xd020})
+		e, err := NewEngine(m, Options{MaxBranch: c.branch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := e.Check(context.Background(), []*State{e.Initial()}, Config{Timeout: time.Minute})
+		if res.Verdict != Violated || res.Violation.Kind != sim.KindError {
+			t.Fatalf("%v: %v %s %v", c.vals, res.Verdict, res.Limit, res.Violation)
+		}
+		replays(t, m, m.Initial(), res.Trace, sim.KindError)
+		if res.Trace[1].Choice != c.choice {
+			t.Errorf("values %v, max branch %d: the read's choice is %d, want %d", c.vals, c.branch, res.Trace[1].Choice, c.choice)
+		}
+	}
+}
