@@ -364,8 +364,14 @@ func (c *Chip) Elapse(b *Block, cycles uint64) Effect {
 		}
 		b.Hid[hCOP], b.Hid[hCOP+1], b.Hid[hCOP+2] = uint8(n>>16), uint8(n>>8), uint8(n)
 	}
+	if b.Hid[hSCITx]&txBusy != 0 {
+		n := uint64(b.Hid[hTxTime])<<8 | uint64(b.Hid[hTxTime+1])
+		n = min(0xFFFF, n+cycles)
+		b.Hid[hTxTime], b.Hid[hTxTime+1] = uint8(n>>8), uint8(n)
+	}
 	if b.Hid[hEarly] >= 64 && !c.copOn(b) {
 		b.Hid[HidFlags] &^= FlagClocked
+		b.Hid[hTxTime], b.Hid[hTxTime+1] = 0, 0
 	}
 	return eff
 }

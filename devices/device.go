@@ -125,6 +125,10 @@ type Device interface {
 	// an event from happening in b: an execution that stops there ends
 	// the bounded exploration rather than deadlocks.
 	Bounded(b *Block) bool
+	// Overdue reports whether an event must happen before the CPU goes on:
+	// while the device counts cycles, the transmitter finishes a byte
+	// within a frame's time at the rate BAUD sets.
+	Overdue(b *Block) bool
 	// Elapse counts cycles E cycles the CPU executed (see FlagClocked).
 	Elapse(b *Block, cycles uint64) Effect
 	// RegName names register off ("" for an unused offset).

@@ -86,10 +86,11 @@
 // OPTION's CR1:CR0 (2^15, 2^17, 2^19 or 2^21 cycles) is a violation. The
 // COP runs when CONFIG's NOCOP bit is clear. Time spent in WAI is not
 // counted: a COP that would expire while the firmware waits for an
-// interrupt is missed. Conversely a loop that polls TDRE may spin as
-// long as the transmitter takes, which in this model is unbounded: a
-// firmware that services the COP only between bytes it sends can be
-// reported although on a chip the byte leaves in about 2000 cycles.
+// interrupt is missed. While the cycles are counted the transmitter is
+// timed too: a byte leaves the shift register at the latest one frame
+// (ten bits at the rate BAUD sets) after it entered it (Overdue), so
+// that a loop polling TDRE cannot outlast the COP when the chip's would
+// not.
 //
 // # Registers
 //

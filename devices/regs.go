@@ -91,6 +91,7 @@ const (
 	hMatched = 15 // 1 once the output matched
 	hRxN     = 16 // bytes received so far, when Options.MaxReceived bounds them
 	hTimeN   = 17 // timer events so far, when Options.MaxTimer bounds them
+	hTxTime  = 18 // 2 bytes: E cycles the byte in the shift register has been sent for (counted while clocked)
 )
 
 const (

@@ -16,6 +16,7 @@ func (c *Chip) sciWrite(b *Block, v uint8) Effect {
 		// TDR goes to the idle shift register at once: TDRE sets again.
 		b.Hid[hSCITx] |= txBusy
 		b.Reg[rSCSR] |= scsrTDRE
+		b.Hid[hTxTime], b.Hid[hTxTime+1] = 0, 0
 		return c.sent(b, v)
 	}
 	// A byte written while TDR is full replaces it: the first is lost.
@@ -137,6 +138,7 @@ func (c *Chip) Event(b *Block, k int) Effect {
 		b.Reg[rSCSR] |= scsrOR
 		c.count(b, hRxN, c.maxRx)
 	case EvTxDone:
+		b.Hid[hTxTime], b.Hid[hTxTime+1] = 0, 0
 		if b.Hid[hSCITx]&txFull != 0 {
 			v := b.Hid[hSCITDR]
 			b.Hid[hSCITx] &^= txFull
@@ -151,6 +153,25 @@ func (c *Chip) Event(b *Block, k int) Effect {
 		c.count(b, hTimeN, c.maxTime)
 	}
 	return Effect{}
+}
+
+// frameCycles is the time one frame (start bit, eight data bits, stop
+// bit) takes at the rate BAUD sets, in E cycles: sixteen E cycles per
+// bit at the SCI's prescaler (SCP1:SCP0 divide by 1, 3, 4 or 13) and
+// rate select (SCR2:SCR0 divide by 2^SCR).
+func frameCycles(baud uint8) int {
+	pre := [4]int{1, 3, 4, 13}[baud>>4&3]
+	return 10 * 16 * pre << (baud & 7)
+}
+
+// Overdue reports whether the transmitter's byte has been shifted out for
+// a frame's time while the device counted cycles: its event must happen
+// before the CPU goes on.
+func (c *Chip) Overdue(b *Block) bool {
+	if b.Hid[hSCITx]&txBusy == 0 || b.Hid[HidFlags]&FlagClocked == 0 {
+		return false
+	}
+	return int(b.Hid[hTxTime])<<8|int(b.Hid[hTxTime+1]) >= min(frameCycles(b.Reg[rBAUD]), 0xFFFF)
 }
 
 // Bounded reports whether a bound keeps an event from happening in b.

@@ -364,6 +364,19 @@ func (m *Machine) events(s *State) int {
 	return n
 }
 
+// overdue reports whether an event must happen in s before any thread
+// moves (devices.Device.Overdue).
+func (m *Machine) overdue(s *State) bool {
+	if !m.clocked(s) {
+		return false
+	}
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(s, b)
+	v := m.dev.Overdue(b)
+	blockPool.Put(b)
+	return v
+}
+
 // bounded reports whether a bound of the exploration keeps an event from
 // happening in s (devices.Device.Bounded).
 func (m *Machine) bounded(s *State) bool {

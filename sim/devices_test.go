@@ -294,3 +294,51 @@ func TestClearPulled(t *testing.T) {
 		t.Errorf("a read below the cleared bytes counted: %d", m.StaleReads())
 	}
 }
+
+// TestTransmitterDeadline: while the COP counts cycles, a byte leaves the
+// shift register within a frame's time: a loop polling TDRE cannot spin
+// past it, and the only move then is the transmitter finishing.
+func TestTransmitterDeadline(t *testing.T) {
+	code := b(0x8E, 0x01, 0xFF, // lds #0x1FF
+		0xCE, 0x10, 0x00, // ldx #0x1000
+		0x86, 0x30, 0xA7, 0x2B, // BAUD = 0x30: 2080 cycles a frame
+		0x86, 0x08, 0xA7, 0x2D, // SCCR2 = TE
+		0x86, 0x55, // loop: ldaa #'U'
+		0x1F, 0x2E, 0x80, 0xFC, // wait: brclr SCSR,x,#TDRE,wait
+		0xA7, 0x2F, // staa SCDR,x
+		0x86, 0x55, 0xA7, 0x3A, 0x86, 0xAA, 0xA7, 0x3A, // service the COP
+		0x20, 0xEE) // bra loop
+	m := deviceMachine(t, code, nil, devices.Options{Config: 0x0B, ConfigSet: true}, Config{})
+	s := m.Initial()
+	// Send two bytes: the second waits in TDR; then spin on TDRE.
+	spins := 0
+	for {
+		succ, _ := m.Successors(s, nil, nil)
+		var next *State
+		for _, x := range succ {
+			if x.Violation != nil {
+				t.Fatalf("violation %v after %d spins", x.Violation, spins)
+			}
+			if x.Label.Event == 0 {
+				next = x.State
+			}
+		}
+		if next == nil {
+			// Overdue: only the transmitter may move.
+			if len(succ) != 1 || m.EventInfo(s, int(succ[0].Label.Event-1)).Kind != devices.EvTxDone {
+				t.Fatalf("overdue with %d successors", len(succ))
+			}
+			if s.Threads[0].Cycles < 2080 {
+				t.Errorf("overdue after %d cycles", s.Threads[0].Cycles)
+			}
+			return
+		}
+		if s.Threads[0].PC == 0xD010 {
+			spins++
+		}
+		s = next
+		if spins > 2000 {
+			t.Fatal("the transmitter never became overdue")
+		}
+	}
+}

@@ -188,7 +188,11 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 	if m.dev != nil && s.Atomic == 0 {
 		pend = m.pending(s)
 	}
+	late := m.overdue(s) // only the environment may move
 	for i := range s.Threads {
+		if late {
+			break
+		}
 		if pend >= 0 && devTakes(&s.Threads[i]) {
 			// The pending interrupt is the thread's only move.
 			ns := e.slot(len(b), s)
@@ -219,7 +223,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 			emit()
 		}
 	}
-	if s.Atomic == 0 {
+	if s.Atomic == 0 && !late {
 		for i := range s.Threads {
 			t := &s.Threads[i]
 			if t.Status == Exited {
@@ -466,6 +470,9 @@ func (m *Machine) ReplayObserved(s *State, l Label, fx *[]Output) (ns *State, v 
 		}
 		ns = s.Clone()
 		return ns, m.event(ns, int(l.Event-1), fx), true
+	}
+	if m.overdue(s) {
+		return nil, nil, false // only the environment may move
 	}
 	pend := -1
 	if m.dev != nil && s.Atomic == 0 {
