@@ -12,8 +12,8 @@ import (
 // bytes the explicit engine cannot enumerate: secret4 fails for one input
 // and its trace replays; crc8 never fails and is verified.
 func TestEngineSymbolic(t *testing.T) {
-	secret := filepath.Join("..", "..", "testdata", "models", "secret4.elf")
-	crc := filepath.Join("..", "..", "testdata", "models", "crc8.elf")
+	secret := filepath.Join("..", "..", "testdata", "models", "symbolic", "secret4.elf")
+	crc := filepath.Join("..", "..", "testdata", "models", "symbolic", "crc8.elf")
 	dir := t.TempDir()
 	for _, engine := range []string{"hmc", "auto"} {
 		var out, errb bytes.Buffer
@@ -49,7 +49,7 @@ func TestEngineSymbolic(t *testing.T) {
 
 // The flags of one engine are refused with the other.
 func TestEngineRefusals(t *testing.T) {
-	img := filepath.Join("..", "..", "testdata", "models", "secret4.elf")
+	img := filepath.Join("..", "..", "testdata", "models", "symbolic", "secret4.elf")
 	for _, args := range [][]string{
 		{"--engine", "symbolic"},
 		{"--engine", "hmc", "--search", "bfs"},
@@ -69,7 +69,7 @@ func TestEngineRefusals(t *testing.T) {
 
 // The limits stop the symbolic engine with the incomplete report.
 func TestEngineLimits(t *testing.T) {
-	crc := filepath.Join("..", "..", "testdata", "models", "crc8.elf")
+	crc := filepath.Join("..", "..", "testdata", "models", "symbolic", "crc8.elf")
 	for _, c := range []struct {
 		args []string
 		want string
