@@ -73,6 +73,10 @@ func TestFirmwareMonitor(t *testing.T) {
 	out = run(t, ExitIncomplete, "check", monitorS19, "--chip", "e9", "--device", "0x4000-0x4001", "--sci-input", `L,S,\r`,
 		"--sci-timing", "idle", "--max-received", "3", "--search", "bfs", firmwareQuiet)
 	wantLines(t, out, "no violation", "covered:", "waits:", "spins: brclr 0x2e,x, #0x20")
+	// With the COP on (CONFIG's NOCOP clear) the monitor, which never
+	// services it, is reset while it waits for a command.
+	out = run(t, ExitViolation, "run", monitorS19, "--device", "0x4000-0x4001", "--config", "0x0B")
+	wantLines(t, out, "HC11 monitor 1.0", "violation watchdog after", "(32769 cycles)", "at 0xD0C7")
 }
 
 // Harness models keep a plain register block: the environment's flags
