@@ -410,8 +410,10 @@ func (m *Machine) eventAllowed(s *State, k int) bool {
 		return true
 	}
 	switch m.EventInfo(s, k).Kind {
-	case devices.EvReceive, devices.EvOverrun, devices.EvTxDone:
+	case devices.EvReceive, devices.EvOverrun:
 		return m.idle(s)
+	case devices.EvTxDone:
+		return m.idle(s) || m.overdue(s) // an overdue byte leaves regardless
 	}
 	return true
 }
