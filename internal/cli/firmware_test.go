@@ -34,6 +34,9 @@ func TestFirmwareCollectOverrun(t *testing.T) {
 		"env    SCI receives 'A'", `serial input (SCI received): "AAAAAAAA`)
 	out = run(t, ExitViolation, "replay", trace)
 	wantLines(t, out, "reproduced: unmapped", "env: SCI receives 'A'")
+	// Without the reductions: the same violation.
+	out = run(t, ExitViolation, "check", collectELF, "--sci-input", "A", "--search", "bfs", "--reduce", "none", firmwareQuiet)
+	wantLines(t, out, "violation: unmapped", "write of 0x41 to unmapped address 0x0200")
 }
 
 // The command interpreter's two bugs are found with the serial input that
