@@ -28,8 +28,8 @@ func (f *machineFlags) registerEnvironment(fs *pflag.FlagSet) {
 	fs.StringVar(&f.ExpectOutput, "expect-output", "", "REGEX: a goal: find an input that makes the firmware send, on the SCI, output containing a match (property output)")
 	fs.StringVar(&f.Config, "config", "", "the CONFIG register's value instead of the chip's (0x0B: the COP on)")
 	fs.StringVar(&f.SCITiming, "sci-timing", "any", "when a byte may arrive on the SCI, and the transmitter finish one: any (at every scheduling point), idle (a bounded exploration, a slow line: only while the firmware waits, in WAI or in a loop polling a register)")
-	fs.Var(boundValue{&f.MaxReceived}, "max-received", "N: a bounded exploration: at most N bytes arrive on the SCI along an execution (0 to 254)")
-	fs.Var(boundValue{&f.MaxTimer}, "max-timer-events", "N: a bounded exploration: at most N timer events (a source firing, an edge) along an execution (0 to 254; 0: the timer never fires)")
+	fs.Var(boundValue{&f.MaxReceived}, "max-received", "a bounded exploration: at most N bytes arrive on the SCI along an execution (0 to 254)")
+	fs.Var(boundValue{&f.MaxTimer}, "max-timer-events", "a bounded exploration: at most N timer events (a source firing, an edge) along an execution (0 to 254; 0: the timer never fires)")
 }
 
 // boundValue is a flag holding an optional bound N as N+1 (0: none), so
