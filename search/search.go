@@ -76,6 +76,12 @@ type Options struct {
 	MaxMemory int64         // bytes the process may hold (see memory.go); 0: none
 	Compact   bool          // hash compaction
 	All       bool          // keep going after a violation, reporting each kind once
+	// Workers is the number of goroutines that search at once, each
+	// owning a share of the states (see parallel.go); 0 or 1 is one.
+	// Breadth-first and depth-first searches only: the other orders, a
+	// resumed search, one that may save its frontier and a swarm member
+	// (Shuffle) run one.
+	Workers int
 	// Reduce turns on partial-order reduction: where the machine offers
 	// a transition that may stand for all of a state's
 	// (sim.Expander.AmpleCandidates), the search follows it alone,
@@ -147,6 +153,9 @@ type Stats struct {
 	// (partial-order reduction) instead of all of theirs.
 	Reduced    int   `json:"states_reduced,omitempty"`
 	StoreBytes int64 `json:"store_bytes"`
+	// Workers is the number of workers that searched, when more than one
+	// (Options.Workers).
+	Workers int `json:"workers,omitempty"`
 }
 
 // Found is one violation with the path to it.
@@ -329,6 +338,9 @@ var packAbove = 1 << 16
 func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	start := time.Now()
 	defer setGCLimit(opts.MaxMemory)() // from the start: a resumed search's load makes garbage
+	if nw := parallelWorkers(&opts); nw > 1 {
+		return runParallel(ctx, m, opts, nw, start)
+	}
 	res := &Result{Covered: map[uint16]bool{}}
 	st := newStore(opts.Compact)
 	f := newFrontier(&opts)

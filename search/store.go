@@ -68,6 +68,10 @@ type store struct {
 	spare  [][]byte  // memory for arena chunks, from tables grown out of (see recycle)
 	full   bool      // the arena has used its last chunk: ids would overflow
 	keys   []prepKey // a batch of successors prepared for insertion
+	// workers is, for a worker's store in a parallel search, the number
+	// of workers: a record's parent may be in any worker's store (see
+	// putRef); 0 for a search of one.
+	workers int
 }
 
 // State ids are positions in the arena, chunk<<chunkBits | offset, so that
@@ -214,6 +218,27 @@ func (st *store) record(id uint32) (enc []byte, parent uint32, l sim.Label) {
 	return enc, id - uint32(back), l
 }
 
+// recordRef is record for a worker's store in a parallel search: the
+// parent as a reference (see putRef), rootRef for the root.
+func (st *store) recordRef(id uint32) (parent uint64, l sim.Label) {
+	c := st.arena[id>>chunkBits][id&(chunkSize-1):]
+	n, k := binary.Uvarint(c)
+	c = c[k+int(n):]
+	link, k := binary.Uvarint(c)
+	l, _ = sim.ReadLabel(c[k:])
+	if link == 0 {
+		return rootRef, l
+	}
+	link--
+	w, z := link%uint64(st.workers), link/uint64(st.workers)
+	d := int64(z>>1) ^ -int64(z&1)
+	return w<<32 | uint64(uint32(int64(id)-d)), l
+}
+
+// rootRef is the parent reference of the initial state in a parallel
+// search.
+const rootRef = ^uint64(0)
+
 // encOf returns just the string of state id's record.
 func (st *store) encOf(id uint32) []byte {
 	c := st.arena[id>>chunkBits][id&(chunkSize-1):]
@@ -222,6 +247,17 @@ func (st *store) encOf(id uint32) []byte {
 }
 
 func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
+	return st.putRef(enc, uint64(parent), l)
+}
+
+// putRef appends a record to the arena and returns its id. Its link to
+// the parent is, in a search of one, the distance back to the parent's
+// record, which is earlier. In a parallel search, parent is the parent's
+// worker and its id there, worker<<32 | id, and the link says both: the
+// zigzag of the difference of the two ids (the workers' arenas fill at
+// about the same pace, so it is about as short), times the number of
+// workers, plus the worker, plus 1; 0 is the root's link.
+func (st *store) putRef(enc []byte, parent uint64, l sim.Label) uint32 {
 	need := len(enc) + 5*binary.MaxVarintLen64
 	if len(st.arena) == 0 || len(st.arena[len(st.arena)-1])+need > chunkSize {
 		if len(st.arena) == maxChunks-1 {
@@ -239,9 +275,17 @@ func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 	self := uint32(c)<<chunkBits | uint32(len(b))
 	b = binary.AppendUvarint(b, uint64(len(enc)))
 	b = append(b, enc...)
-	// The parent was stored earlier: its distance back is small (and short
-	// as a varint) when the search goes deep.
-	b = binary.AppendUvarint(b, uint64(self-parent))
+	switch {
+	case st.workers == 0:
+		// The parent was stored earlier: its distance back is small
+		// (and short as a varint) when the search goes deep.
+		b = binary.AppendUvarint(b, uint64(self-uint32(parent)))
+	case parent == rootRef:
+		b = append(b, 0)
+	default:
+		d := int64(self) - int64(uint32(parent))
+		b = binary.AppendUvarint(b, (uint64(d<<1)^uint64(d>>63))*uint64(st.workers)+parent>>32+1)
+	}
 	st.arena[c] = sim.AppendLabel(b, l)
 	return self
 }
@@ -274,7 +318,7 @@ func (st *store) prepare(k int, s *sim.State) {
 	st.reserve(k + 1)
 	key := &st.keys[k]
 	key.enc = st.encode(key.enc[:0], s)
-	st.finish(key)
+	st.finish(key, xxhash.Sum64(key.enc))
 }
 
 // prepareFrom is prepare for a successor of p in which thread moved ran
@@ -283,18 +327,17 @@ func (st *store) prepareFrom(k int, s *sim.State, p *sim.ParentKey, moved int) {
 	st.reserve(k + 1)
 	key := &st.keys[k]
 	key.enc = p.AppendSuccessor(key.enc[:0], s, moved, st)
-	st.finish(key)
+	st.finish(key, xxhash.Sum64(key.enc))
 }
 
-// finish computes a prepared key's 64-bit xxhash fingerprint from its
-// string and looks the key up in the recent cache. When the cache does not
+// finish takes h, the 64-bit xxhash of a prepared key's string, for its
+// fingerprint and looks the key up in the recent cache. When the cache does not
 // have it, it prefetches the key's table slot; when it might (exact mode),
 // the record to compare with. In exact mode, where equal fingerprints are
 // only a hint that the strings are compared, the high half is the table's
 // filter and the low bits index the recent cache.
-func (st *store) finish(key *prepKey) {
+func (st *store) finish(key *prepKey, h uint64) {
 	if !st.compact {
-		h := xxhash.Sum64(key.enc)
 		key.fp, key.rc = h>>32, uint32(h)&(recentSize-1)
 		key.dup = 0
 		if e := st.recent[key.rc]; e>>32 == key.fp && e != 0 {
@@ -308,7 +351,7 @@ func (st *store) finish(key *prepKey) {
 	// The fingerprint of the canonical string: equal states have equal
 	// strings, and 0 marks an empty slot. The table's slot comes from its
 	// high bits, the recent cache's from its low ones.
-	key.fp = xxhash.Sum64(key.enc) | 1
+	key.fp = h | 1
 	key.rc = uint32(key.fp>>1) & (recentSize - 1)
 	key.dup = 0
 	if st.recent[key.rc] == key.fp {
@@ -339,6 +382,13 @@ func (st *store) insert(s *sim.State, parent uint32, l sim.Label) (uint32, bool)
 
 // insertKey is insert for the state prepared as key k.
 func (st *store) insertKey(k int, parent uint32, l sim.Label) (uint32, bool) {
+	return st.insertRef(k, uint64(parent), l)
+}
+
+// insertRef is insertKey with the parent named by a reference: in a
+// parallel search the parent's worker and its id there (see putRef), in
+// a search of one its id.
+func (st *store) insertRef(k int, parent uint64, l sim.Label) (uint32, bool) {
 	key := &st.keys[k]
 	if st.compact {
 		if key.dup != 0 {
@@ -369,7 +419,7 @@ func (st *store) insertKey(k int, parent uint32, l sim.Label) (uint32, bool) {
 			return id, false
 		}
 	}
-	id := st.put(enc, parent, l)
+	id := st.putRef(enc, parent, l)
 	e := tag | uint64(id+1)
 	st.tab.insertAt(i, e)
 	st.recent[key.rc] = e

@@ -167,21 +167,7 @@ func (p *ParentKey) AppendSuccessor(b []byte, s *State, moved int, in Interner) 
 func (s *State) AppendPacked(b []byte, in Interner) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
 	for i := range s.Threads {
-		t := &s.Threads[i]
-		id := in.ThreadID(t)
-		// What the thread's key has beyond the key it is numbered by
-		// (dead registers, zeroed in a canonical key): usually nothing.
-		k, c := t.Key(), in.ThreadKeyOf(id)
-		b = binary.AppendUvarint(b, uint64(id))
-		b = binary.AppendUvarint(b, k[0]^c[0])
-		b = binary.AppendUvarint(b, k[1]^c[1])
-		b = binary.AppendUvarint(b, uint64(t.PrevPC))
-		b = binary.AppendUvarint(b, t.Cycles)
-		b = binary.AppendUvarint(b, uint64(t.Dropped))
-		b = append(b, t.NShadow)
-		for _, a := range t.Shadow[:t.NShadow] {
-			b = binary.AppendUvarint(b, uint64(a))
-		}
+		b = appendPackedThread(b, &s.Threads[i], in)
 	}
 	sc := s.sched()
 	b = append(b, sc[:]...)
@@ -189,6 +175,95 @@ func (s *State) AppendPacked(b []byte, in Interner) []byte {
 		b = binary.AppendUvarint(b, uint64(in.PageID(p)))
 	}
 	return b
+}
+
+// appendPackedThread appends t's part of a packed state.
+func appendPackedThread(b []byte, t *Thread, in Interner) []byte {
+	id := in.ThreadID(t)
+	// What the thread's key has beyond the key it is numbered by (dead
+	// registers, zeroed in a canonical key): usually nothing.
+	k, c := t.Key(), in.ThreadKeyOf(id)
+	b = binary.AppendUvarint(b, uint64(id))
+	b = binary.AppendUvarint(b, k[0]^c[0])
+	b = binary.AppendUvarint(b, k[1]^c[1])
+	b = binary.AppendUvarint(b, uint64(t.PrevPC))
+	b = binary.AppendUvarint(b, t.Cycles)
+	b = binary.AppendUvarint(b, uint64(t.Dropped))
+	b = append(b, t.NShadow)
+	for _, a := range t.Shadow[:t.NShadow] {
+		b = binary.AppendUvarint(b, uint64(a))
+	}
+	return b
+}
+
+// ParentPacked is to AppendPacked what ParentKey is to AppendKey: the
+// packed form of a state being expanded, with where each of its parts
+// starts, so that a successor in which one thread moved is packed by
+// copying the rest of its parent's.
+type ParentPacked struct {
+	// Packed is the parent's packed form, as AppendPacked makes it.
+	Packed  []byte
+	buf     []byte  // what Set writes Packed into
+	off     []int32 // where each thread's part, the scheduler bytes and each page's id start; then the end
+	threads int
+	written []int
+}
+
+// Set makes p the packed form of s.
+func (p *ParentPacked) Set(s *State, in Interner) {
+	b, off := p.buf[:0], p.off[:0]
+	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
+	for i := range s.Threads {
+		off = append(off, int32(len(b)))
+		b = appendPackedThread(b, &s.Threads[i], in)
+	}
+	off = append(off, int32(len(b)))
+	sc := s.sched()
+	b = append(b, sc[:]...)
+	for _, pg := range s.Pages {
+		off = append(off, int32(len(b)))
+		b = binary.AppendUvarint(b, uint64(in.PageID(pg)))
+	}
+	off = append(off, int32(len(b)))
+	p.Packed, p.buf, p.off, p.threads = b, b, off, len(s.Threads)
+}
+
+// Unpack makes s the state packed in b, as State.Unpack does, and p its
+// packed form without encoding it again: b itself, which p reads (and
+// never writes) until it is set again.
+func (p *ParentPacked) Unpack(s *State, b []byte, npages int, r Resolver) error {
+	off := p.off[:0]
+	err := s.unpack(b, npages, r, &off)
+	p.Packed, p.off, p.threads = b, off, len(s.Threads)
+	if err != nil {
+		p.Packed, p.off, p.threads = nil, off[:0], 0
+	}
+	return err
+}
+
+// AppendSuccessor appends s packed to b, where s is a successor of the
+// parent in which only thread moved ran, made on an Expander's scratch
+// state (see ParentKey.AppendSuccessor). The result equals
+// s.AppendPacked(b, in).
+func (p *ParentPacked) AppendSuccessor(b []byte, s *State, moved int, in Interner) []byte {
+	if len(s.Threads) != p.threads {
+		return s.AppendPacked(b, in)
+	}
+	enc, off, t := p.Packed, p.off, p.threads
+	b = append(b, enc[:off[moved]]...)
+	b = appendPackedThread(b, &s.Threads[moved], in)
+	b = append(b, enc[off[moved+1]:off[t]]...)
+	sc := s.sched()
+	b = append(b, sc[:]...)
+	pages := off[t+1:]
+	at := pages[0]
+	p.written = s.Written(p.written[:0])
+	for _, i := range p.written {
+		b = append(b, enc[at:pages[i]]...)
+		b = binary.AppendUvarint(b, uint64(in.PageID(s.Pages[i])))
+		at = pages[i+1]
+	}
+	return append(b, enc[at:]...)
 }
 
 // ErrPacked means bytes given to Unpack are not a packed state of this
@@ -200,6 +275,13 @@ var ErrPacked = errors.New("not a packed state")
 // resolver's, which no state writes (s is frozen). Bytes that AppendPacked did not write give an
 // error wrapping ErrPacked, never a state the simulator could not run.
 func (s *State) Unpack(b []byte, npages int, r Resolver) error {
+	return s.unpack(b, npages, r, nil)
+}
+
+// unpack is Unpack; when off is not nil, it also appends to it where each
+// thread's part, the scheduler bytes and each page's id start, then the
+// end (see ParentPacked).
+func (s *State) unpack(b []byte, npages int, r Resolver, off *[]int32) error {
 	at := 0
 	bad := false
 	next := func() uint64 {
@@ -217,6 +299,9 @@ func (s *State) Unpack(b []byte, npages int, r Resolver) error {
 	}
 	s.Threads = s.Threads[:0]
 	for range n {
+		if off != nil {
+			*off = append(*off, int32(at))
+		}
 		s.Threads = append(s.Threads, Thread{})
 		t := &s.Threads[len(s.Threads)-1]
 		id := next()
@@ -257,6 +342,9 @@ func (s *State) Unpack(b []byte, npages int, r Resolver) error {
 	if at+2 > len(b) {
 		return fmt.Errorf("%w: truncated", ErrPacked)
 	}
+	if off != nil {
+		*off = append(*off, int32(at))
+	}
 	s.Atomic, s.AtomicDepth = b[at], b[at+1]
 	at += 2
 	if int(s.Atomic) > len(s.Threads) {
@@ -264,6 +352,9 @@ func (s *State) Unpack(b []byte, npages int, r Resolver) error {
 	}
 	s.Pages = s.Pages[:0]
 	for at < len(b) {
+		if off != nil {
+			*off = append(*off, int32(at))
+		}
 		id := next()
 		var p *Page
 		if !bad && id <= 1<<32-1 {
@@ -276,6 +367,9 @@ func (s *State) Unpack(b []byte, npages int, r Resolver) error {
 	}
 	if npages >= 0 && len(s.Pages) != npages {
 		return fmt.Errorf("%w: %d pages, the machine has %d", ErrPacked, len(s.Pages), npages)
+	}
+	if off != nil {
+		*off = append(*off, int32(at))
 	}
 	s.Freeze()
 	return nil

@@ -290,7 +290,8 @@ func corpusMachines(t *testing.T) map[string]*Machine {
 // equal exactly when Equal holds (states with equal keys are Equal and hash
 // alike; states with equal hashes but different keys are not Equal), the
 // key of each successor made from its parent's (ParentKey) is its full
-// key, and each state packs and unpacks to an Equal one with the same
+// key, as its packed form made from its parent's (ParentPacked) is its
+// packed form, and each state packs and unpacks to an Equal one with the same
 // bookkeeping.
 func TestKeyCorpus(t *testing.T) {
 	total := 0
@@ -298,19 +299,27 @@ func TestKeyCorpus(t *testing.T) {
 		in := newMapInterner()
 		byKey := map[string]*State{}
 		byHash := map[uint64][]*State{}
-		exp := m.NewExpander()
+		exp, exp2 := m.NewExpander(), m.NewExpander()
 		queue := []*State{m.Initial()}
 		var par ParentKey
+		var pp ParentPacked
 		for n := 0; n < len(queue) && n < 400; n++ {
 			s := queue[n]
 			par.Set(s, in)
 			if full := s.AppendKey(nil, in); string(par.Key) != string(full) {
 				t.Fatalf("%s: parent key %x, full key %x", name, par.Key, full)
 			}
+			pp.Set(s, in)
+			if full := s.AppendPacked(nil, in); string(pp.Packed) != string(full) {
+				t.Fatalf("%s: parent packed %x, in full %x", name, pp.Packed, full)
+			}
 			exp.Expand(s, nil, func(next *State, l Label, v *Violation) {
 				k := next.AppendKey(nil, in)
 				if inc := par.AppendSuccessor(nil, next, l.Thread, in); string(inc) != string(k) {
 					t.Fatalf("%s: after %+v: successor key %x, full key %x", name, l, inc, k)
+				}
+				if inc, full := pp.AppendSuccessor(nil, next, l.Thread, in), next.AppendPacked(nil, in); string(inc) != string(full) {
+					t.Fatalf("%s: after %+v: successor packed %x, in full %x", name, l, inc, full)
 				}
 				if r, ok := byKey[string(k)]; ok {
 					if !r.Equal(next) || r.Hash() != next.Hash() {
@@ -328,6 +337,20 @@ func TestKeyCorpus(t *testing.T) {
 				if err := u.Unpack(c.AppendPacked(nil, in), len(c.Pages), in); err != nil || !u.Equal(c) {
 					t.Fatalf("%s: pack and unpack: %v", name, err)
 				}
+				// Unpacked into a ParentPacked, the state packs its
+				// successors as when set from the state.
+				var up ParentPacked
+				var us State
+				if err := up.Unpack(&us, c.AppendPacked(nil, in), len(c.Pages), in); err != nil || !us.Equal(c) {
+					t.Fatalf("%s: unpack into a parent: %v", name, err)
+				}
+				var set ParentPacked
+				set.Set(&us, in)
+				exp2.Expand(&us, nil, func(n2 *State, l2 Label, _ *Violation) {
+					if a, b := up.AppendSuccessor(nil, n2, l2.Thread, in), set.AppendSuccessor(nil, n2, l2.Thread, in); string(a) != string(b) {
+						t.Fatalf("%s: successor packed from the unpacked parent %x, from the parent set %x", name, a, b)
+					}
+				})
 				for i := range c.Threads {
 					a, b := c.Threads[i], u.Threads[i]
 					a.Tag, b.Tag = 0, 0

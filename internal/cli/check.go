@@ -68,7 +68,9 @@ on the extended FSM distance, breadth-first, depth-first, the FSM distance,
 random orders, ...), each with its own visited set. The first to find a
 violation wins and names itself (--swarm-member I/N repeats it alone); a
 member that searches exhaustively proves the verdict verified. --search
-names one search instead.
+names one search instead. With --search bfs or dfs, --workers threads share
+that one search, each owning a part of the states: the verdict and, with
+--reduce none, the states stored are those of one thread (--workers 1).
 
 Properties, all on where the harness makes them meaningful: assert, error,
 deadlock, mutex, unlock, illegal-opcode, rom-write, unmapped, stack (with
@@ -206,6 +208,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		return err
 	}
 	img, m, opts, strat, est, note := cs.img, cs.m, cs.opts, cs.strat, cs.est, cs.note
+	workersNote := o.searchWorkers(&opts)
 	if cs.warn != "" {
 		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs.warn)
 	}
@@ -227,6 +230,9 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	defer stop()
 	if !o.json {
 		fmt.Fprintf(stdout, "checking %s: search %s, preempt %s", path, strat, m.Config.Preempt)
+		if opts.Workers > 1 {
+			fmt.Fprintf(stdout, ", %d workers", opts.Workers)
+		}
 		if est != nil {
 			fmt.Fprintf(stdout, ", heuristic %s", o.heuristic)
 			if o.heuristic == "aicfg" || o.heuristic == "efsm" {
@@ -236,6 +242,9 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout)
 		if note != "" {
 			fmt.Fprintf(stdout, "note: %s\n", note)
+		}
+		if workersNote != "" {
+			fmt.Fprintf(stdout, "note: %s\n", workersNote)
 		}
 	}
 	opts.SaveReserve = o.saveTo != ""

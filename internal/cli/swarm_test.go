@@ -176,7 +176,8 @@ func TestSwarmRefusals(t *testing.T) {
 	}{
 		{[]string{"check", tickCounter, "--search", "swarm", "--heuristic", "fsm"}, "--heuristic: the members"},
 		{[]string{"check", tickCounter, "--search", "swarm", "--all"}, "--all: the members"},
-		{[]string{"check", tickCounter, "--search", "bfs", "--workers", "2"}, "--workers: only --search swarm"},
+		{[]string{"check", tickCounter, "--search", "best", "--workers", "2"}, "--workers: --search best runs one search"},
+		{[]string{"check", tickCounter, "--search", "bfs", "--workers", "2", "--save-frontier", "f"}, "runs one worker; give --workers 1"},
 		{[]string{"check", tickCounter, "--search", "dfs", "--swarm-member", "1/2"}, "--swarm-member: only --search swarm"},
 		{[]string{"check", tickCounter, "--swarm-member", "2/2"}, "want I/N"},
 		{[]string{"check", tickCounter, "--swarm-member", "1/2", "--workers", "3"}, "runs one member alone"},

@@ -39,11 +39,14 @@ func (o *checkOptions) defaultSearch(fs *pflag.FlagSet) {
 func (o *checkOptions) refuseSwarm(fs *pflag.FlagSet) error {
 	if o.strategy != "swarm" {
 		for _, f := range []string{"workers", "swarm-member", "stop-file"} {
+			if f == "workers" {
+				continue // the workers of one search, or refused (workers.go)
+			}
 			if fs.Changed(f) {
 				return usagef("--%s: only --search swarm runs several searches (the search is %s)", f, o.strategy)
 			}
 		}
-		return nil
+		return o.refuseWorkers(fs)
 	}
 	for _, f := range singleSearchFlags {
 		if fs.Changed(f) {
