@@ -47,7 +47,11 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 	if m.dev != nil {
 		x.fx = &fx
 	}
+	var quiet uint64 // instructions since the firmware last sent or received
 	flush := func() {
+		if len(fx) > 0 {
+			quiet = 0
+		}
 		if opts.Output != nil {
 			for _, o := range fx {
 				opts.Output(o)
@@ -66,8 +70,14 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 			rest, v = m.runEnvironment(s, &fx, feed, res.Steps, res.Cycles >= nextByte)
 			if len(rest) < len(feed) {
 				nextByte = res.Cycles + byteCycles
+				quiet = 0
 			}
 			feed = rest
+			if quiet++; quiet > quietSteps && len(feed) == 0 && m.idle(s) {
+				res.Reason = fmt.Sprintf("the firmware waits for input: every --sci-input byte was received, and it has sent nothing for %d instructions", quietSteps)
+				m.finalLine(opts.Trace, s, cur, res.Cycles)
+				return res
+			}
 			flush()
 			if v == nil {
 				v = m.runDeviceInterrupt(s, &fx)
@@ -188,6 +198,10 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 	return res
 }
 
+// quietSteps is how long a plain simulation of a firmware waiting for
+// input that will not come goes on before it stops.
+const quietSteps = 200000
+
 // byteCycles is the time one byte takes on a serial line at 9600 baud
 // with a 2 MHz E clock: ten bits of 208 cycles.
 const byteCycles = 2083
@@ -213,6 +227,23 @@ func (m *Machine) runEnvironment(s *State, fx *[]Output, feed []byte, steps uint
 		}
 	}
 	for k := 0; k < n; k++ {
+		if k == 0 && !(ready && len(feed) > 0) {
+			// The receive events come first (devices.Chip.Events):
+			// with no byte to deliver, skip them, finding where they
+			// end by bisection rather than looking at every one.
+			lo, hi := 0, n
+			for lo < hi {
+				mid := (lo + hi) / 2
+				if kind := m.EventInfo(s, mid).Kind; kind == devices.EvReceive || kind == devices.EvOverrun {
+					lo = mid + 1
+				} else {
+					hi = mid
+				}
+			}
+			if k = lo; k == n {
+				break
+			}
+		}
 		e := m.EventInfo(s, k)
 		if e.Kind == devices.EvTime && !timeUsed && skip > 0 {
 			skip--
@@ -231,7 +262,8 @@ func (m *Machine) runEnvironment(s *State, fx *[]Output, feed []byte, steps uint
 			if v := m.event(s, k, fx); v != nil {
 				return feed, v
 			}
-			// The events are numbered anew in the new state.
+			// The events are numbered anew in the new state: start
+			// over (past the receive events when no byte is due).
 			n, k = m.events(s), -1
 		}
 	}

@@ -71,8 +71,9 @@ func TestFirmwareCommandInterpreter(t *testing.T) {
 func TestFirmwareMonitor(t *testing.T) {
 	out := run(t, ExitViolation, "run", monitorS19)
 	wantLines(t, out, "write of 0xFF to unmapped address 0x4000")
-	out = run(t, 0, "run", monitorS19, "--device", "0x4000-0x4001=0x5A", "--sci-input", `L\rS\rD D000\r`, "--steps", "200000")
-	wantLines(t, out, "HC11 monitor 1.0", "> L\r\nL01", "> S\r\nS5A", "> D D000\r\n=86")
+	out = run(t, 0, "run", monitorS19, "--device", "0x4000-0x4001=0x5A", "--sci-input", `L\rS\rD D000\r`)
+	wantLines(t, out, "HC11 monitor 1.0", "> L\r\nL01", "> S\r\nS5A", "> D D000\r\n=86",
+		"the firmware waits for input: every --sci-input byte was received")
 	out = run(t, ExitIncomplete, "check", monitorS19, "--chip", "e9", "--device", "0x4000-0x4001", "--sci-input", `L,S,\r`,
 		"--sci-timing", "idle", "--max-received", "3", "--search", "bfs", firmwareQuiet)
 	wantLines(t, out, "no violation", "covered:", "waits:", "spins: brclr 0x2e,x, #0x20")

@@ -109,6 +109,9 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 		default:
 			w.WriteByte(out.Value)
 			last = out.Value
+			if out.Value == '\n' {
+				w.Flush() // as it runs: a line at a time
+			}
 		}
 	}
 	if o.seedSet {
