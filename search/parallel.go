@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sync"
@@ -16,32 +17,47 @@ import (
 
 // Parallel search (Options.Workers > 1, breadth-first and depth-first).
 //
-// Ownership is partitioned by hash: worker w owns the states whose key's
-// fingerprint maps to w (owner), and keeps them in a store of its own —
-// its own table, recent cache and arena, on which it takes no lock. The
-// ids in keys come from one interner shared by all (intern.go: lookups
-// without a lock, additions under a mutex per shard), so that a key string
-// means the same to every worker. A worker expands the states it owns; it
-// encodes each successor's key incrementally (sim.ParentKey) and its
-// fingerprint, inserts a successor it owns at once, and appends one it
-// does not to a batch for the owner: the key, the fingerprint, the label,
-// the parent's id, the depth and the state packed (sim.State.AppendPacked,
-// which holds ids, not pointers). The owner inserts the key and, when it
-// is new, keeps the packed bytes as a frontier state, unpacked when its
-// turn comes (its pages are then the interner's, which nobody writes). So
-// nothing is shared between workers but the interner, its pages, and —
-// with hash compaction, whose store keeps no parent links — the trail
-// nodes that lead to frontier states, which are never written once made.
+// Ownership is partitioned by hash: worker w owns the states whose memory
+// maps to w (owner: the hash of the key's scheduler bytes and page ids),
+// and keeps them in a store of its own — its own table, recent cache and
+// arena, on which it takes no lock. The ids in keys come from one
+// interner shared by all (intern.go: lookups without a lock, additions
+// under a mutex per shard, and a cache per worker in front), so that a
+// key string means the same to every worker. A worker expands the states
+// it owns; it encodes each successor's key incrementally (sim.ParentKey),
+// inserts a successor it owns at once, and appends one it does not to a
+// batch for the owner: the key, its hash, the label, the parent's id, the
+// depth and the state packed (sim.ParentPacked, which packs a successor
+// from its parent's packed form; a packed state holds ids, not pointers).
+// The owner inserts the key and, when it is new, keeps the packed bytes as
+// a frontier state, unpacked when its turn comes (its pages are then the
+// interner's, which nobody writes). So nothing is shared between workers
+// but the interner, its pages, and — with hash compaction, whose store
+// keeps no parent links — the trail nodes that lead to frontier states,
+// which are never written once made.
+//
+// Why the memory and not the whole key: a transition that writes no
+// memory (most instructions: loads, compares, branches, arithmetic on
+// registers) changes only the thread that ran, so its successor stays with
+// the worker that made it. On the dining philosophers (philo_big,
+// breadth-first, --reduce none) about 10% of the successors go to another
+// worker with two workers, where hashing the whole key sends half of
+// them; the first 3 million states fall on 13,345 memory contents, the
+// largest holding 0.24% of them, and the two workers store 49.5% and
+// 50.5%. Packing the states sent and taking them in then cost about 5% of
+// a search of one, where it cost 20–25% with half the successors sent. A
+// program whose states share a few memory contents would load the
+// workers unevenly (all of them on one, at worst, which is a search of
+// one with an idle worker); the states stored are the same either way.
+// A worker also remembers up to 1024 keys it sent last (sentBefore) and
+// does not send one again: about a tenth of what it would send.
 //
 // The alternative, one table shared by all workers (a lock-free table, or
 // shards under locks), would let each worker keep every successor it
 // finds; but every probe would touch memory other cores write, and the
 // store's tuning (the recent cache, the ordered table that grows by a
 // sequential merge, arena records found by position) assumes one writer.
-// Partitioning keeps that tuning as it is and costs, per successor owned
-// by another worker (half of them with two workers), packing the state
-// and a copy through a batch: about a tenth of the search's work, as
-// packing costs in a breadth-first frontier.
+// Partitioning keeps that tuning as it is.
 //
 // Breadth-first search runs level by level: the workers expand the states
 // of depth d, those of depth d+1 arrive in their next frontiers, and a
@@ -63,21 +79,23 @@ import (
 // The first violation stops every worker (unless Options.All). Partial-
 // order reduction follows an ample candidate only when its successor is
 // owned by the expanding worker and new: the cycle proviso is then decided
-// exactly, as in a search of one, and a candidate owned elsewhere is not
-// taken (the state is expanded in full, or by another candidate). Dead-
-// data elimination is in the keys already.
+// exactly, as in a search of one. The candidates are register-only
+// instructions (sim/reduce.go), which write no memory, so their successors
+// always stay with the worker. Dead-data elimination is in the keys
+// already.
 //
 // Limits: each worker publishes how many states it has stored and
-// expanded every few expansions, and every 1024 checks the context, the
-// time, the sum of the stored states against Options.MaxStates (so a
-// search may store a few hundred states more than the limit before every
-// worker sees it), and the process's memory against Options.MaxMemory
-// (memWatch, with its own store and frontier for what is about to grow).
+// expanded every 32 expansions, and checks the sum of the stored states
+// against Options.MaxStates (so a search may store a few hundred states
+// more than the limit before every worker sees it); every 1024 it checks
+// the context, the time, and the process's memory against
+// Options.MaxMemory (memWatch, with its own store and frontier for what is
+// about to grow).
 //
 // Exhaustive searches with any number of workers store exactly the states
-// of a search of one (TestParallelCounts, with --reduce none: with
-// partial-order reduction the proviso, and so the states stored, depend
-// on the order).
+// of a search of one (TestParallelCounts, with --reduce none; with
+// partial-order reduction the proviso, and so the states stored, depend on
+// the order).
 
 // parallelWorkers returns the number of workers a search with opts runs:
 // Options.Workers where the strategy and options allow more than one.
@@ -89,8 +107,8 @@ func parallelWorkers(opts *Options) int {
 	return min(opts.Workers, maxWorkers)
 }
 
-// maxWorkers bounds the workers of one search (a label's worker number and
-// the owner function's 16 bits allow far more).
+// maxWorkers bounds the workers of one search (the record links and the
+// owner function allow far more).
 const maxWorkers = 256
 
 // batchLen is the number of states a batch carries: large enough that
@@ -226,10 +244,20 @@ type parallel struct {
 	reported map[sim.Kind]bool
 }
 
-// owner returns the worker that owns the states whose key hashes to h: by
-// bits 16–31, which neither the table (the high half) nor the recent
-// cache (the low bits) uses to place entries.
-func (p *parallel) owner(h uint64) int { return int((h >> 16 & 0xffff) * p.nw >> 16) }
+// owner returns the worker that owns the state whose key is key: by the
+// hash of the key's memory part, the scheduler bytes and the pages' ids
+// that follow the threads' ids (sim.State.AppendKey).
+func (p *parallel) owner(key []byte) int {
+	n, at := binary.Uvarint(key)
+	for ; n > 0 && at < len(key); n-- {
+		for at < len(key) && key[at] >= 0x80 {
+			at++
+		}
+		at++
+	}
+	h := xxhash.Sum64(key[min(at, len(key)):])
+	return int(h >> 32 * p.nw >> 32)
+}
 
 func (p *parallel) end() { p.doneOnce.Do(func() { close(p.done) }) }
 
@@ -282,6 +310,7 @@ type pworker struct {
 	peak                                     int64
 	lastProgress                             time.Time
 
+	sent    [sentSize]sentKey
 	onBatch func([]sim.Succ)
 	onAmple func(*sim.State, sim.Label) bool
 }
@@ -321,7 +350,7 @@ func runParallel(ctx context.Context, m *sim.Machine, opts Options, nw int, star
 	}
 	enc := init.AppendKey(nil, p.in)
 	h := xxhash.Sum64(enc)
-	w0 := p.w[p.owner(h)]
+	w0 := p.w[p.owner(enc)]
 	w0.st.reserve(1)
 	w0.st.keys[0].enc = enc
 	w0.st.finish(&w0.st.keys[0], h)
@@ -546,11 +575,10 @@ func (w *pworker) ample(next *sim.State, l sim.Label) bool {
 	st.reserve(1)
 	key := &st.keys[0]
 	key.enc = w.par.AppendSuccessor(key.enc[:0], next, l.Thread, w.in)
-	h := xxhash.Sum64(key.enc)
-	if w.p.owner(h) != w.id {
+	if w.p.owner(key.enc) != w.id {
 		return false
 	}
-	st.finish(key, h)
+	st.finish(key, xxhash.Sum64(key.enc))
 	id, isNew := st.insertRef(0, w.ref(w.node.id), l)
 	if isNew {
 		w.push(next, id, l)
@@ -574,7 +602,7 @@ func (w *pworker) batch(b []sim.Succ) {
 			key := &st.keys[i]
 			key.enc = w.par.AppendSuccessor(key.enc[:0], b[i].State, b[i].Label.Thread, in)
 			h := xxhash.Sum64(key.enc)
-			if o = w.p.owner(h); o == w.id {
+			if o = w.p.owner(key.enc); o == w.id {
 				st.finish(key, h)
 			} else {
 				key.fp = h
@@ -596,7 +624,9 @@ func (w *pworker) batch(b []sim.Succ) {
 				w.push(sc.State, id, sc.Label)
 			}
 		default:
-			w.send(o, &st.keys[i], sc)
+			if !w.sentBefore(&st.keys[i]) {
+				w.send(o, &st.keys[i], sc)
+			}
 		}
 	}
 }
@@ -637,6 +667,32 @@ func (w *pworker) keep(b []byte) []byte {
 	w.slab = append(w.slab, b...)
 	return w.slab[at:len(w.slab):len(w.slab)]
 }
+
+// sentBefore reports whether the worker sent a state with key's string
+// recently, to the state's owner: then it is stored, or will be before
+// the owner takes in anything the worker sends later, and need not be
+// sent again. It remembers key otherwise.
+func (w *pworker) sentBefore(key *prepKey) bool {
+	if len(key.enc) > len(sentKey{}.k) {
+		return false
+	}
+	e := &w.sent[key.fp&(sentSize-1)]
+	if e.fp == key.fp && int(e.n) == len(key.enc) && string(e.k[:e.n]) == string(key.enc) {
+		return true
+	}
+	e.fp, e.n = key.fp, uint8(copy(e.k[:], key.enc))
+	return false
+}
+
+// sentKey is an entry of a worker's cache of the keys it sent.
+type sentKey struct {
+	fp uint64
+	n  uint8
+	k  [23]byte
+}
+
+// sentSize is the number of entries of the cache of keys sent: 32 KiB.
+const sentSize = 1 << 10
 
 // send appends a successor of w.node to the batch for worker o.
 func (w *pworker) send(o int, key *prepKey, sc *sim.Succ) {
@@ -803,6 +859,7 @@ func (p *parallel) result() *Result {
 	}
 	s.StoreBytes += p.in.bytes()
 	s.Workers = len(p.w)
+
 	for pc, c := range covered {
 		if c {
 			res.Covered[uint16(pc)] = true
