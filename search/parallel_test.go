@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -106,6 +107,38 @@ func BenchmarkParallel(b *testing.B) {
 				b.ReportMetric(float64(res.Stats.StatesStored)/b.Elapsed().Seconds(), "states/s")
 				b.ReportMetric(float64(res.Stats.StoreBytes)/float64(res.Stats.StatesStored), "bytes/state")
 			})
+		}
+	}
+}
+
+// TestParallelLimits: a parallel search stops at --max-states (having
+// stored at least that many states, and not many more), at --timeout, at
+// --max-memory and when its context is cancelled, with the limit named and
+// the states left counted; breadth-first and depth-first.
+func TestParallelLimits(t *testing.T) {
+	m := machine(t, "../testdata/bench/naive3.elf", sim.PreemptEvery)
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, strat := range []Strategy{BFS, DFS} {
+		for _, c := range []struct {
+			ctx   context.Context
+			opts  Options
+			limit string
+		}{
+			{context.Background(), Options{MaxStates: 20000}, "--max-states 20000"},
+			{context.Background(), Options{Timeout: time.Nanosecond}, "--timeout"},
+			{context.Background(), Options{MaxMemory: 1 << 20}, "--max-memory"},
+			{cancelled, Options{}, "interrupted"},
+		} {
+			opts := c.opts
+			opts.Strategy, opts.Workers, opts.All = strat, 2, true
+			r := Run(c.ctx, m, opts)
+			if r.Verdict != Incomplete || !strings.HasPrefix(r.Limit, c.limit) || r.Stats.Frontier == 0 || r.Stats.Workers != 2 {
+				t.Errorf("%s, %s: %s, limit %q, frontier %d, %d workers", strat, c.limit, r.Verdict, r.Limit, r.Stats.Frontier, r.Stats.Workers)
+			}
+			if opts.MaxStates > 0 && (r.Stats.StatesStored < opts.MaxStates || r.Stats.StatesStored > opts.MaxStates+5000) {
+				t.Errorf("%s: --max-states %d stored %d states", strat, opts.MaxStates, r.Stats.StatesStored)
+			}
 		}
 	}
 }
