@@ -126,7 +126,8 @@ const slabSize = 64 << 10
 type msgMeta struct {
 	fp     uint64 // the key's xxhash
 	trail  *trail // compact mode: the parent's trail
-	parent uint32 // the parent's id in the sender's store
+	parent uint32 // the parent's id in the store of its owner, src
+	src    uint32
 	depth  uint32
 	off    uint32
 	keyLen uint16
@@ -135,7 +136,6 @@ type msgMeta struct {
 
 // batch is states sent by one worker to another.
 type batch struct {
-	from int
 	meta []msgMeta
 	data []byte
 }
@@ -182,7 +182,7 @@ type counter struct {
 // barrier is a reusable barrier for the workers of a breadth-first search.
 // wait also sums a number over them, and tells them all the same answer
 // of halted, asked once all have arrived, so that they all go on or all
-// stop.
+// stop; the last to arrive runs last (when they go on), before any leaves.
 type barrier struct {
 	mu                    sync.Mutex
 	cond                  sync.Cond
@@ -192,7 +192,7 @@ type barrier struct {
 	stop                  bool
 }
 
-func (b *barrier) wait(x int) (sum int, stop bool) {
+func (b *barrier) wait(x int, last func()) (sum int, stop bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	g := b.gen
@@ -201,6 +201,9 @@ func (b *barrier) wait(x int) (sum int, stop bool) {
 	if b.arrived == b.n {
 		b.last, b.sum, b.arrived = b.sum, 0, 0
 		b.stop = b.halted()
+		if last != nil && !b.stop && b.last > 0 {
+			last()
+		}
 		b.gen++
 		b.cond.Broadcast()
 	} else {
@@ -289,8 +292,10 @@ type pworker struct {
 	// level is the level being expanded.
 	f     *frontier
 	level []node
-	left  int  // breadth-first: the states of the level not expanded
-	n     node // the state being expanded (a field: a pointer to it would escape)
+	pos   atomic.Int64 // breadth-first: the next state of level to take
+	left  int          // breadth-first: states taken but not expanded, when the search stopped
+	src   int          // the worker whose store has the state being expanded
+	n     node         // the state being expanded (a field: a pointer to it would escape)
 	out   []*batch
 	inbox inbox
 	spare []*batch
@@ -377,40 +382,76 @@ func runParallel(ctx context.Context, m *sim.Machine, opts Options, nw int, star
 }
 
 // ref is the reference to state id of this worker.
-func (w *pworker) ref(id uint32) uint64 { return uint64(w.id)<<32 | uint64(id) }
+// parentRef is the reference to the state being expanded, in the store of
+// its owner.
+func (w *pworker) parentRef() uint64 { return uint64(w.src)<<32 | uint64(w.node.id) }
 
 // runBFS expands level after level.
 func (w *pworker) runBFS() {
 	p := w.p
 	for {
-		w.left = len(w.level)
-		for i := range w.level {
-			if w.halted {
-				break
-			}
-			if i+1 < len(w.level) && w.level[i+1].packed != nil {
-				// Stored long ago: fetched while this one is expanded.
-				prefetch.Slice(w.level[i+1].packed)
-			}
-			w.n = w.level[i]
-			w.level[i] = node{}
-			w.left = len(w.level) - i - 1
-			w.expand(&w.n)
-			w.tick()
+		// Its own states first, then those the others have not come to.
+		for k := range p.w {
+			w.expandLevel(p.w[(w.id+k)%len(p.w)])
 		}
 		if !w.halted {
 			w.flushAll()
 		}
-		p.bar.wait(0)
+		p.bar.wait(0, nil)
 		if !p.halt.Load() {
 			w.poll()
 		}
-		if total, stop := p.bar.wait(w.f.len()); total == 0 || stop {
+		if total, stop := p.bar.wait(w.f.len(), p.nextLevel); total == 0 || stop {
 			return
 		}
-		w.level, w.f.list = w.f.list, w.level[:0]
 	}
 }
+
+// claim is the number of states of a level a worker takes at a time.
+const claim = 8
+
+// expandLevel expands states of the level of worker v (which may be w)
+// that no worker has taken yet. Any worker may expand a state: the
+// successors go to their owners, and the parent links to v's store. So a
+// worker that is done with its own states takes on those of the others,
+// and the level ends about when the last of its states is expanded,
+// however unevenly the levels fall on the workers.
+func (w *pworker) expandLevel(v *pworker) {
+	for !w.halted {
+		i := int(v.pos.Add(claim)) - claim
+		if i >= len(v.level) {
+			return
+		}
+		end := min(i+claim, len(v.level))
+		for j := i; j < end; j++ {
+			if w.halted {
+				w.left += end - j
+				return
+			}
+			if j+1 < end && v.level[j+1].packed != nil {
+				// Stored long ago: fetched while this one is expanded
+				// (only within the claim: the next is another's to take).
+				prefetch.Slice(v.level[j+1].packed)
+			}
+			w.n, w.src = v.level[j], v.id
+			v.level[j] = node{}
+			w.expand(&w.n)
+			w.tick()
+		}
+	}
+}
+
+// nextLevel makes every worker's next frontier its level; it runs once
+// every worker has received all of the level's states.
+func (p *parallel) nextLevel() {
+	for _, w := range p.w {
+		w.level, w.f.list = w.f.list, w.level[:0]
+		w.pos.Store(0)
+	}
+}
+
+// levelLeft is the number of states of w's level not taken yet.
+func (w *pworker) levelLeft() int { return max(0, len(w.level)-int(w.pos.Load())) }
 
 // runDFS pops its stack until the search ends.
 func (w *pworker) runDFS() {
@@ -421,7 +462,7 @@ func (w *pworker) runDFS() {
 			}
 			continue
 		}
-		w.n = w.f.pop()
+		w.n, w.src = w.f.pop(), w.id
 		w.expand(&w.n)
 		w.tick()
 	}
@@ -465,6 +506,8 @@ func (w *pworker) tick() {
 	w.ticks++
 	if w.st.full {
 		p.stop("the visited set is full (4 GiB of state records): use --hash-compact")
+		w.halted = true
+		return
 	}
 	if w.ticks&31 != 0 {
 		return
@@ -579,7 +622,7 @@ func (w *pworker) ample(next *sim.State, l sim.Label) bool {
 		return false
 	}
 	st.finish(key, xxhash.Sum64(key.enc))
-	id, isNew := st.insertRef(0, w.ref(w.node.id), l)
+	id, isNew := st.insertRef(0, w.parentRef(), l)
 	if isNew {
 		w.push(next, id, l)
 	}
@@ -620,7 +663,7 @@ func (w *pworker) batch(b []sim.Succ) {
 				return
 			}
 		case o == w.id:
-			if id, isNew := st.insertRef(i, w.ref(n.id), sc.Label); isNew {
+			if id, isNew := st.insertRef(i, w.parentRef(), sc.Label); isNew {
 				w.push(sc.State, id, sc.Label)
 			}
 		default:
@@ -636,7 +679,7 @@ func (w *pworker) batch(b []sim.Succ) {
 func (w *pworker) push(s *sim.State, id uint32, l sim.Label) {
 	n := w.node
 	nn := node{id: id, depth: n.depth + 1}
-	if w.packing && w.f.len()+w.left >= packAbove/len(w.p.w) {
+	if w.packing && w.f.len()+w.levelLeft() >= packAbove/len(w.p.w) {
 		w.pack = w.packed(w.pack[:0], s, l.Thread)
 		nn.packed = w.keep(w.pack)
 	} else {
@@ -698,7 +741,7 @@ const sentSize = 1 << 10
 func (w *pworker) send(o int, key *prepKey, sc *sim.Succ) {
 	b := w.out[o]
 	n := w.node
-	m := msgMeta{fp: key.fp, parent: n.id, depth: uint32(n.depth + 1), off: uint32(len(b.data)), keyLen: uint16(len(key.enc))}
+	m := msgMeta{fp: key.fp, parent: n.id, src: uint32(w.src), depth: uint32(n.depth + 1), off: uint32(len(b.data)), keyLen: uint16(len(key.enc))}
 	if w.st.compact {
 		m.trail = n.trail
 	}
@@ -719,7 +762,6 @@ func (w *pworker) flush(o int) {
 	if len(b.meta) == 0 {
 		return
 	}
-	b.from = w.id
 	w.p.work.Add(1)
 	w.out[o] = batchPool.Get().(*batch)
 	w.p.w[o].inbox.put(b)
@@ -757,12 +799,11 @@ func (w *pworker) receive(b *batch) {
 			key.enc = append(key.enc[:0], b.data[m.off:m.off+uint32(m.keyLen)]...)
 			st.finish(key, m.fp)
 		}
-		from := uint64(b.from) << 32
 		for i := range b.meta {
 			m := &b.meta[i]
 			at := m.off + uint32(m.keyLen)
 			l, _ := sim.ReadLabel(b.data[at : at+uint32(m.labLen)])
-			id, isNew := st.insertRef(i, from|uint64(m.parent), l)
+			id, isNew := st.insertRef(i, uint64(m.src)<<32|uint64(m.parent), l)
 			if !isNew {
 				continue
 			}
@@ -797,7 +838,7 @@ func (w *pworker) report(v *sim.Violation, n *node, l *sim.Label) bool {
 		return false
 	}
 	p.reported[v.Kind] = true
-	f := pfound{v: v, worker: w.id, id: n.id, trail: n.trail}
+	f := pfound{v: v, worker: w.src, id: n.id, trail: n.trail}
 	if l != nil {
 		lc := *l
 		f.label = &lc
@@ -843,7 +884,7 @@ func (p *parallel) result() *Result {
 		s.Instructions += w.sim.Instructions
 		s.RunBoundHits += w.sim.RunBoundHits
 		s.StoreBytes += w.st.usedBytes()
-		s.Frontier += w.f.len() + w.left
+		s.Frontier += w.f.len() + w.levelLeft() + w.left
 		for _, b := range w.inbox.q {
 			s.Frontier += len(b.meta)
 		}

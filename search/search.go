@@ -18,6 +18,11 @@
 // Frontiers that grow wide (every order but depth-first) keep their states
 // packed into a few bytes per thread (sim.State.AppendPacked) once they hold
 // packAbove of them.
+//
+// With Options.Workers, breadth-first and depth-first searches run on
+// several cores: each worker owns the states whose memory hashes to it,
+// with a store of its own, and sends the others to their owners
+// (parallel.go says why, and what it costs).
 package search
 
 import (
