@@ -258,8 +258,21 @@ func (p *parallel) owner(key []byte) int {
 		}
 		at++
 	}
-	h := xxhash.Sum64(key[min(at, len(key)):])
-	return int(h >> 32 * p.nw >> 32)
+	return p.ownerOfHash(xxhash.Sum64(key[min(at, len(key)):]))
+}
+
+func (p *parallel) ownerOfHash(h uint64) int { return int(h >> 32 * p.nw >> 32) }
+
+// ownerOf returns the owner of state s, whose key is key. With
+// partial-order reduction, by the hash of its memory outside the threads'
+// stack regions (sim.Machine.SharedHash): a stack-private transition
+// then keeps its successor with the worker that must decide on it, as
+// an ample transition is only taken to a state the worker owns.
+func (p *parallel) ownerOf(key []byte, s *sim.State) int {
+	if !p.opts.Reduce {
+		return p.owner(key)
+	}
+	return p.ownerOfHash(p.m.SharedHash(s))
 }
 
 func (p *parallel) end() { p.doneOnce.Do(func() { close(p.done) }) }
@@ -355,7 +368,7 @@ func runParallel(ctx context.Context, m *sim.Machine, opts Options, nw int, star
 	}
 	enc := init.AppendKey(nil, p.in)
 	h := xxhash.Sum64(enc)
-	w0 := p.w[p.owner(enc)]
+	w0 := p.w[p.ownerOf(enc, init)]
 	w0.st.reserve(1)
 	w0.st.keys[0].enc = enc
 	w0.st.finish(&w0.st.keys[0], h)
@@ -390,8 +403,13 @@ func (w *pworker) parentRef() uint64 { return uint64(w.src)<<32 | uint64(w.node.
 func (w *pworker) runBFS() {
 	p := w.p
 	for {
-		// Its own states first, then those the others have not come to.
+		// Its own states first, then those the others have not come to
+		// (not under partial-order reduction: a worker expands another's
+		// state in full, as the state's proviso flags are the owner's).
 		for k := range p.w {
+			if k > 0 && p.opts.Reduce {
+				break
+			}
 			w.expandLevel(p.w[(w.id+k)%len(p.w)])
 		}
 		if !w.halted {
@@ -509,6 +527,11 @@ func (w *pworker) tick() {
 		w.halted = true
 		return
 	}
+	if p.opts.private && p.m.Intrusion() != nil {
+		p.stop("stack privacy broken")
+		w.halted = true
+		return
+	}
 	if w.ticks&31 != 0 {
 		return
 	}
@@ -599,11 +622,22 @@ func (w *pworker) expand(n *node) {
 	}
 	w.par.Set(n.s, w.in)
 	w.node = n
-	if p.opts.Reduce && w.exp.AmpleCandidates(n.s, &w.sim, w.onAmple) {
+	// The cycle proviso's flags (proviso in search.go) are in the store
+	// of the state's owner: a state taken from another worker's level is
+	// expanded in full, as its flags are not this worker's to write.
+	var fl *uint8
+	reduce := p.opts.Reduce && w.src == w.id
+	if reduce && !w.st.compact {
+		fl = w.st.flags(n.id)
+	}
+	if reduce && proviso.try(fl) && w.exp.AmpleCandidates(n.s, &w.sim, w.onAmple) {
 		w.transitions++
 		w.reduced++
-	} else if dl := w.exp.ExpandBatch(n.s, &w.sim, w.onBatch); dl != nil && !w.halted {
-		w.report(dl, n, nil)
+	} else {
+		proviso.full(fl)
+		if dl := w.exp.ExpandBatch(n.s, &w.sim, w.onBatch); dl != nil && !w.halted {
+			w.report(dl, n, nil)
+		}
 	}
 	if n.s != w.cur {
 		w.exp.Release(n.s)
@@ -612,21 +646,23 @@ func (w *pworker) expand(n *node) {
 }
 
 // ample decides on an ample candidate (see sim.Expander.AmpleCandidates):
-// taken when the worker owns its successor and it is new.
+// taken when the worker owns its successor and the cycle proviso allows
+// it (proviso in search.go).
 func (w *pworker) ample(next *sim.State, l sim.Label) bool {
 	st := w.st
 	st.reserve(1)
 	key := &st.keys[0]
 	key.enc = w.par.AppendSuccessor(key.enc[:0], next, l.Thread, w.in)
-	if w.p.owner(key.enc) != w.id {
+	if w.p.ownerOf(key.enc, next) != w.id {
 		return false
 	}
 	st.finish(key, xxhash.Sum64(key.enc))
 	id, isNew := st.insertRef(0, w.parentRef(), l)
 	if isNew {
 		w.push(next, id, l)
+		return true
 	}
-	return isNew
+	return proviso.accept(st, id)
 }
 
 // batch takes a batch of successors of w.node (sim.Expander.ExpandBatch):
@@ -645,7 +681,7 @@ func (w *pworker) batch(b []sim.Succ) {
 			key := &st.keys[i]
 			key.enc = w.par.AppendSuccessor(key.enc[:0], b[i].State, b[i].Label.Thread, in)
 			h := xxhash.Sum64(key.enc)
-			if o = w.p.owner(key.enc); o == w.id {
+			if o = w.p.ownerOf(key.enc, b[i].State); o == w.id {
 				st.finish(key, h)
 			} else {
 				key.fp = h
@@ -880,6 +916,7 @@ func (p *parallel) result() *Result {
 		s.StatesExpanded += w.expanded
 		s.Transitions += w.transitions
 		s.Reduced += w.reduced
+		s.Private += int(w.sim.Private)
 		s.MaxDepth = max(s.MaxDepth, w.maxDepth)
 		s.Instructions += w.sim.Instructions
 		s.RunBoundHits += w.sim.RunBoundHits

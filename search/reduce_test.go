@@ -62,9 +62,18 @@ func body(r *rand.Rand, org uint16, n int, handler, irqs bool) []byte {
 		case 7:
 			p = []byte{0x36, 0x30, 0xA6, 0x00, 0x4C, 0xA7, 0x00, 0x32} // psha; tsx; ldaa 0,x; inca; staa 0,x; pula
 		case 8:
-			p = []byte{0x30, 0xDF, 0x04} // tsx; stx 0x04: publish a stack address
+			if r.IntN(2) == 0 {
+				p = []byte{0x30, 0xDF, 0x04} // tsx; stx 0x04: publish a stack address
+			} else {
+				// A local set to 1, published, and asserted on.
+				p = append([]byte{0x86, 0x01, 0x36, 0x30, 0xDF, 0x04, 0xA6, 0x00}, jsr("__mc_assert")...) // ldaa #1; psha; tsx; stx 0x04; ldaa 0,x; assert
+				p = append(p, 0x32)                                                                       // pula
+			}
 		case 9:
 			p = []byte{0xDE, 0x04, 0x8C, 0x00, 0x00, 0x27, 0x02, 0x6C, 0x00} // ldx 0x04; cpx #0; beq +2; inc 0,x
+			if r.IntN(2) == 0 {
+				p[7] = 0x6F // clr 0,x
+			}
 		case 10:
 			p = append([]byte{0x96, shared()}, jsr("__mc_assert")...) // assert(shared != 0)
 		case 11:
@@ -174,6 +183,21 @@ func randomProgram(t *testing.T, r *rand.Rand) (*sim.Machine, *sim.Machine, stri
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Symbols that bound the stacks' regions (sim/private.go): most often
+	// each stack's 64 bytes; sometimes only a few bytes below each top,
+	// so that deeper accesses are not private; sometimes none, so that
+	// the regions overlap and the first thread created breaks privacy.
+	switch r.IntN(4) {
+	case 0, 1:
+		for _, a := range []uint16{0x0181, 0x0141, 0x0101} {
+			img.Symbols = append(img.Symbols, loader.Symbol{Name: fmt.Sprintf("stack_%04x", a), Addr: a, Kind: loader.SymObject})
+		}
+	case 2:
+		for _, top := range []uint16{0x01FF, 0x0180, 0x0140} {
+			a := top - uint16(r.IntN(4))
+			img.Symbols = append(img.Symbols, loader.Symbol{Name: fmt.Sprintf("stack_%04x", a), Addr: a, Kind: loader.SymObject})
+		}
+	}
 	cfg := sim.Config{Entry: 0xD000, IRQs: irq, Preempt: sim.PreemptEvery,
 		Stacks: []sim.StackRange{{Thread: -1, Lo: 0x0100, Hi: 0x01FF}}}
 	m, err := sim.NewMachine(img, cfg)
@@ -210,7 +234,7 @@ func TestReduceDifferential(t *testing.T) {
 		n = 60
 	}
 	r := rand.New(rand.NewPCG(11, 12))
-	compared, reducedSome, foreign, deadSmaller := 0, 0, 0, 0
+	compared, reducedSome, foreign, deadSmaller, private, withdrawn := 0, 0, 0, 0, 0, 0
 	for i := range n {
 		m, md, desc := randomProgram(t, r)
 		for _, strat := range []Strategy{BFS, DFS} {
@@ -240,6 +264,12 @@ func TestReduceDifferential(t *testing.T) {
 			if red.Stats.Reduced > 0 {
 				reducedSome++
 			}
+			if red.Stats.Private > 0 && red.Privacy == "" {
+				private++
+			}
+			if red.Privacy != "" {
+				withdrawn++
+			}
 			if full.Verdict != red.Verdict || !maps.Equal(kinds(full), kinds(red)) {
 				t.Fatalf("program %d (%s), %s: --reduce none %s %v, por %s %v", i, desc, strat, full.Verdict, kinds(full), red.Verdict, kinds(red))
 			}
@@ -254,7 +284,11 @@ func TestReduceDifferential(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d comparisons, %d with some reduction, %d smaller with dead-data elimination, %d with foreign returns", compared, reducedSome, deadSmaller, foreign)
+	t.Logf("%d comparisons, %d with some reduction, %d smaller with dead-data elimination, %d with foreign returns, "+
+		"%d with stack-private transitions followed alone, %d where a stack's privacy broke", compared, reducedSome, deadSmaller, foreign, private, withdrawn)
+	if private < n/10 || withdrawn < n/10 {
+		t.Errorf("the programs do not exercise stack privacy: kept in %d runs, broken in %d", private, withdrawn)
+	}
 	if foreign == 0 || deadSmaller < n/10 {
 		t.Errorf("the programs do not exercise dead-data elimination")
 	}

@@ -92,6 +92,9 @@ type Options struct {
 	// (sim.Expander.AmpleCandidates), the search follows it alone,
 	// provided the state it leads to is new (the cycle proviso).
 	Reduce bool
+	// private is set by Run when the reduction may take stack accesses
+	// as private, which the search must stop to withdraw once broken.
+	private bool
 	// Shuffle, when not 0, seeds a generator that permutes each batch
 	// of a state's successors (sim.Expander.ExpandBatch) before they
 	// enter the frontier: depth-first search then follows them in that
@@ -156,7 +159,10 @@ type Stats struct {
 	RunBoundHits   uint64  `json:"run_bound_hits,omitempty"`
 	// Reduced counts the states expanded by one transition alone
 	// (partial-order reduction) instead of all of theirs.
-	Reduced    int   `json:"states_reduced,omitempty"`
+	Reduced int `json:"states_reduced,omitempty"`
+	// Private counts those of them whose transition accessed its
+	// thread's stack (sim/private.go).
+	Private    int   `json:"states_reduced_private,omitempty"`
 	StoreBytes int64 `json:"store_bytes"`
 	// Workers is the number of workers that searched, when more than one
 	// (Options.Workers).
@@ -184,6 +190,10 @@ type Result struct {
 	// Err is set when the search could not start (a frontier that cannot
 	// be resumed).
 	Err error
+	// Privacy, when not empty, says which transition broke the privacy of
+	// a stack that partial-order reduction assumed (sim/private.go), and
+	// what the search did about it.
+	Privacy string
 
 	save func(io.Writer) error
 }
@@ -342,6 +352,98 @@ var packAbove = 1 << 16
 // Run searches the states of m reachable from its initial state.
 func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	start := time.Now()
+	opts.private = opts.Reduce && m.CheckPrivate()
+	res := run(ctx, m, opts)
+	in := m.Intrusion()
+	if !opts.private || in == nil {
+		return res
+	}
+	// The partial-order reduction assumed stacks private, and a transition
+	// broke that (sim/private.go): a violation found stands (every path of
+	// the reduced graph is one of the full graph); otherwise search again
+	// without the assumption.
+	why := fmt.Sprintf("%v, so stack accesses were not taken as private", in)
+	if len(res.Found) > 0 && !opts.All {
+		res.Verdict, res.Limit, res.Privacy = Violated, "", why
+		return res
+	}
+	if opts.Resume != nil {
+		res.Verdict, res.Limit = Incomplete, why+": a resumed search cannot start again; check again with --reduce dead"
+		return res
+	}
+	if opts.Timeout > 0 {
+		if opts.Timeout -= time.Since(start); opts.Timeout <= 0 {
+			opts.Timeout = time.Nanosecond
+		}
+	}
+	first := res.Stats.Seconds
+	opts.private = false
+	res = run(ctx, m, opts)
+	res.Privacy = why + "; searched again without it"
+	res.Stats.Seconds += first
+	res.Stats.SecondsTotal += first
+	return res
+}
+
+// proviso is the cycle proviso of partial-order reduction (C3 in
+// sim/reduce.go): every cycle of the reduced graph must have a state
+// expanded in full. A state's record carries flags (store.flags): expanded,
+// by one transition alone, and must be expanded in full. A state is marked
+// reduced when its expansion begins (so a transition back to itself is
+// refused) and the mark is taken back if it is expanded in full. An ample
+// transition is taken when its state is new; or stored and expanded in
+// full; or stored and not expanded yet, which it must then be in full.
+// Any cycle of the reduced graph has a state stored first, v; the
+// transition into v from its predecessor on the cycle was followed after
+// v was stored, so either that predecessor was expanded in full, or v
+// was (already, or as it was then marked to be). Compared with taking
+// only new states (the proviso of a hash-compact store, which keeps no
+// records to flag), far fewer states are expanded in full: on
+// testdata/bench/philo5_ordered, a chain of private steps that joins
+// one already stored no longer expands its last state in full.
+var proviso provisoRule
+
+type provisoRule struct{}
+
+// try reports whether a state whose flags are fl (nil: none kept) may be
+// expanded by one transition, and marks it tentatively.
+func (provisoRule) try(fl *uint8) bool {
+	if fl == nil {
+		return true
+	}
+	if *fl&flagFull != 0 {
+		return false
+	}
+	*fl |= flagExpanded | flagReduced
+	return true
+}
+
+// full records that the state whose flags are fl is expanded in full.
+func (provisoRule) full(fl *uint8) {
+	if fl != nil {
+		*fl = *fl&^flagReduced | flagExpanded
+	}
+}
+
+// accept decides on an ample transition to state id, already stored.
+func (provisoRule) accept(st *store, id uint32) bool {
+	if st.compact {
+		return false
+	}
+	fl := st.flags(id)
+	switch {
+	case *fl&flagExpanded == 0:
+		*fl |= flagFull
+		return true
+	case *fl&flagReduced == 0:
+		return true
+	}
+	return false
+}
+
+// run is Run for one search.
+func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
+	start := time.Now()
 	defer setGCLimit(opts.MaxMemory)() // from the start: a resumed search's load makes garbage
 	if nw := parallelWorkers(&opts); nw > 1 {
 		return runParallel(ctx, m, opts, nw, start)
@@ -429,6 +531,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		res.Stats.Frontier = f.len()
 		res.Stats.Instructions = simStats.Instructions
 		res.Stats.RunBoundHits = simStats.RunBoundHits
+		res.Stats.Private = int(simStats.Private)
 		res.Stats.StoreBytes = st.usedBytes()
 		if b := st.bytes(); b > peak {
 			peak = b
@@ -518,17 +621,23 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			}
 			f.push(nn)
 		}
-		if opts.Reduce && exp.AmpleCandidates(n.s, &simStats, func(next *sim.State, l sim.Label) bool {
+		var fl *uint8
+		if opts.Reduce && !opts.Compact {
+			fl = st.flags(n.id)
+		}
+		if opts.Reduce && proviso.try(fl) && exp.AmpleCandidates(n.s, &simStats, func(next *sim.State, l sim.Label) bool {
 			st.prepareFrom(0, next, &par, l.Thread)
 			cid, isNew := st.insertKey(0, n.id, l)
 			if isNew {
 				push(next, l, cid)
+				return true
 			}
-			return isNew
+			return proviso.accept(st, cid)
 		}) {
 			res.Stats.Transitions++
 			res.Stats.Reduced++
 		} else {
+			proviso.full(fl)
 			dl := exp.ExpandBatch(n.s, &simStats, func(b []sim.Succ) {
 				if stop {
 					return
@@ -583,6 +692,9 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		if opts.Pause != nil && opts.Pause() {
 			return finish(Incomplete, "interrupted")
+		}
+		if opts.private && m.Intrusion() != nil {
+			return finish(Incomplete, "stack privacy broken")
 		}
 		if res.Stats.StatesExpanded&1023 == 0 {
 			if ctx.Err() != nil {

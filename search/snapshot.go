@@ -51,7 +51,7 @@ type savedNode struct {
 	Trail      []sim.Label // compact mode
 }
 
-const snapshotVersion = 6
+const snapshotVersion = 7
 
 // save writes the search's state.
 func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool, covered map[uint16]bool) error {
@@ -351,7 +351,7 @@ func (sn *snapshot) check(pages int) error {
 		starts[ci] = make([]uint64, (len(c)+63)/64)
 		for pos := 0; pos < len(c); {
 			id := uint32(ci)<<chunkBits | uint32(pos)
-			at, ok := pos, true
+			at, ok := pos+1, true // after the flags
 			field := func() uint64 {
 				v, k := binary.Uvarint(c[at:])
 				if k <= 0 {

@@ -209,7 +209,7 @@ func (st *store) encode(b []byte, s *sim.State) []byte { return s.AppendKey(b, s
 // record in the arena, chunk<<chunkBits | offset — its string, parent and
 // label.
 func (st *store) record(id uint32) (enc []byte, parent uint32, l sim.Label) {
-	c := st.arena[id>>chunkBits][id&(chunkSize-1):]
+	c := st.arena[id>>chunkBits][id&(chunkSize-1)+1:]
 	n, k := binary.Uvarint(c)
 	enc = c[k : k+int(n)]
 	c = c[k+int(n):]
@@ -221,7 +221,7 @@ func (st *store) record(id uint32) (enc []byte, parent uint32, l sim.Label) {
 // recordRef is record for a worker's store in a parallel search: the
 // parent as a reference (see putRef), rootRef for the root.
 func (st *store) recordRef(id uint32) (parent uint64, l sim.Label) {
-	c := st.arena[id>>chunkBits][id&(chunkSize-1):]
+	c := st.arena[id>>chunkBits][id&(chunkSize-1)+1:]
 	n, k := binary.Uvarint(c)
 	c = c[k+int(n):]
 	link, k := binary.Uvarint(c)
@@ -235,13 +235,27 @@ func (st *store) recordRef(id uint32) (parent uint64, l sim.Label) {
 	return w<<32 | uint64(uint32(int64(id)-d)), l
 }
 
+// The flags of a state's record (its first byte), for the cycle proviso
+// of partial-order reduction (see proviso in search.go).
+const (
+	flagExpanded = 1 << iota // the state was expanded
+	flagReduced              // by one transition alone
+	flagFull                 // an ample transition leads to it: it must be expanded in full
+)
+
+// flags returns the flags of state id (exact mode). Records do not move,
+// so the pointer stays valid.
+func (st *store) flags(id uint32) *uint8 {
+	return &st.arena[id>>chunkBits][id&(chunkSize-1)]
+}
+
 // rootRef is the parent reference of the initial state in a parallel
 // search.
 const rootRef = ^uint64(0)
 
 // encOf returns just the string of state id's record.
 func (st *store) encOf(id uint32) []byte {
-	c := st.arena[id>>chunkBits][id&(chunkSize-1):]
+	c := st.arena[id>>chunkBits][id&(chunkSize-1)+1:]
 	n, k := binary.Uvarint(c)
 	return c[k : k+int(n)]
 }
@@ -258,7 +272,7 @@ func (st *store) put(enc []byte, parent uint32, l sim.Label) uint32 {
 // about the same pace, so it is about as short), times the number of
 // workers, plus the worker, plus 1; 0 is the root's link.
 func (st *store) putRef(enc []byte, parent uint64, l sim.Label) uint32 {
-	need := len(enc) + 5*binary.MaxVarintLen64
+	need := 1 + len(enc) + 5*binary.MaxVarintLen64
 	if len(st.arena) == 0 || len(st.arena[len(st.arena)-1])+need > chunkSize {
 		if len(st.arena) == maxChunks-1 {
 			st.full = true
@@ -273,6 +287,7 @@ func (st *store) putRef(enc []byte, parent uint64, l sim.Label) uint32 {
 	c := len(st.arena) - 1
 	b := st.arena[c]
 	self := uint32(c)<<chunkBits | uint32(len(b))
+	b = append(b, 0) // the flags
 	b = binary.AppendUvarint(b, uint64(len(enc)))
 	b = append(b, enc...)
 	switch {

@@ -92,6 +92,9 @@ type stepper struct {
 	// next choice within it; after a step, radix is the number of choices.
 	choice uint64
 	radix  uint64
+
+	// g checks the privacy of stacks (private.go), when g.on.
+	g guard
 }
 
 // violation returns a copy of the recorded violation, so that the stepper
@@ -117,6 +120,9 @@ func (x *stepper) choose(n uint64) uint64 {
 }
 
 func (x *stepper) read8(a uint16) uint8 {
+	if x.g.on {
+		x.touch(a)
+	}
 	switch x.lay.attr[a] {
 	case attrRAM:
 		if x.m.Config.ClearPulled && a <= x.t.SP {
@@ -130,6 +136,9 @@ func (x *stepper) read8(a uint16) uint8 {
 }
 
 func (x *stepper) write8(a uint16, v uint8) {
+	if x.g.on {
+		x.touch(a)
+	}
 	if x.lay.attr[a] == attrRAM {
 		x.s.page(int(x.lay.pageOf[a/PageSize])).Data[a%PageSize] = v
 		return
@@ -187,6 +196,9 @@ gather:
 		a := pc + uint16(n)
 		switch x.lay.attr[a] {
 		case attrRAM, attrInput:
+			if x.g.on {
+				x.touch(a)
+			}
 			buf[n] = x.s.Pages[x.lay.pageOf[a/PageSize]].Data[a%PageSize]
 		case attrROM:
 			buf[n] = x.m.rom[a]
@@ -286,6 +298,9 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			if t.InitSP == 0 {
 				// Thread 0's first LDS sets the top of its stack.
 				t.InitSP = t.SP
+				if x.g.on {
+					x.regionGiven(x.tid)
+				}
 			}
 		case isa.STAA:
 			x.write8(ea, t.A)

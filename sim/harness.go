@@ -42,6 +42,9 @@ func (x *stepper) harness(h loader.Stub) event {
 		t = &s.Threads[x.tid] // the append may have moved the threads
 		x.t = t
 		t.SetD(uint16(id))
+		if x.g.on {
+			x.regionGiven(id)
+		}
 	case loader.StubThreadExit:
 		t.PrevPC = stub
 		t.Status = Exited

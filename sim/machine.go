@@ -185,6 +185,8 @@ type Machine struct {
 	live           []uint16
 	retSite        [65536 / 64]uint64
 	foreignReturns atomic.Uint64
+
+	privateState // stack privacy (private.go)
 }
 
 // NewMachine prepares an image for simulation.
@@ -280,6 +282,7 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 	if cfg.Dead {
 		m.computeLiveness()
 	}
+	m.floor = m.stackFloors()
 	return m, nil
 }
 

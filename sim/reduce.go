@@ -19,7 +19,8 @@ import (
 //	C3  (cycle proviso) every cycle of the reduced graph has a state where
 //	    every transition is followed.
 //
-// AmpleCandidates offers τ only when it is a *register-only* instruction:
+// AmpleCandidates offers τ when it is a *register-only* instruction (or a
+// stack-private one: private.go extends the argument below):
 // its bytes are read-only memory (nothing can rewrite it), and by the
 // instruction set's effects table (isa Effects) it reads and writes no
 // memory and no stack, does not halt and does not trap — it touches t's
@@ -54,22 +55,29 @@ import (
 // execution is a violation (the stack range, a --reach goal, an illegal
 // opcode) is not offered.
 //
-// The cycle proviso is the caller's: search accepts τ only when the state
-// it leads to is new. Then a chain of states each expanded by its τ alone
-// goes through states not stored before, so it is finite and ends at a
-// state expanded in full (its τ's successor was already stored), where the
-// first transition of a shortest path is followed. By induction on the
-// distance, the reduced search finds a violation of every kind (and a
-// deadlock) that the full search finds, whatever its order; it may find a
-// different one first, and a counterexample of another length, which
-// replays like any other (its transitions are transitions of the full
-// graph). This is the argument of Godefroid's persistent sets (LNCS 1032,
-// 1996, Theorem 4.3) and of Clarke, Grumberg and Peled's ample sets
-// (Model Checking, 1999, §10.5: C0 non-empty, C1 persistence, C2
-// invisibility, C3 the cycle proviso), redone for the atomic section; the
-// proviso is the "successor already stored" variant, which holds for any
-// search order (Bošnački, Leue and Lluch-Lafuente, SPIN 2005, discuss
-// weaker ones for breadth-first search). TestReduceDifferential (package
+// The cycle proviso is the caller's: every cycle of the reduced graph
+// must have a state expanded in full. Package search takes τ when the
+// state it leads to is new, or stored and expanded in full, or stored and
+// not yet expanded, which then must be expanded in full (proviso in
+// search/search.go, which proves that this keeps every cycle honest; a
+// hash-compact store keeps no flags and takes only new states). From a
+// state s at distance k from a violation of kind K (or a deadlock), the
+// reduced graph follows one τ after another through states at distance
+// at most k; as the graph is finite and no cycle of it is made of τ steps
+// alone, the chain reaches a state expanded in full, where the first
+// transition of a shortest path is followed, and the distance falls. By
+// induction on the distance, the reduced search finds a violation of
+// every kind (and a deadlock) that the full search finds, whatever its
+// order; it may find a different one first, and a counterexample of
+// another length, which replays like any other (its transitions are
+// transitions of the full graph). This is the argument of Godefroid's
+// persistent sets (LNCS 1032, 1996, Theorem 4.3) and of Clarke, Grumberg
+// and Peled's ample sets (Model Checking, 1999, §10.5: C0 non-empty, C1
+// persistence, C2 invisibility, C3 the cycle proviso), redone for the
+// atomic section; the proviso is a variant of Evangelista and Pajault's
+// answer to the ignoring problem (Solving the ignoring problem for
+// partial order reduction, STTT 2010), which holds for any search order.
+// TestReduceDifferential (package
 // search) checks it on random programs against --reduce none, and fails
 // when any one of the conditions above is dropped.
 //
@@ -82,12 +90,11 @@ import (
 // device counts CPU cycles (the first 64 cycles, a running COP), every
 // transition writes its counter: AmpleCandidates offers nothing then.
 //
-// What this leaves out: instructions that touch memory, even a thread's
-// own stack, are never followed alone. A private stack is not decidable
-// from one state in machine code — any thread may form any address, and
-// stack addresses escape — and the analysis that would bound what other
-// threads can touch is not built; such instructions are expanded in full,
-// which costs states but never a verdict.
+// Instructions that touch memory are followed alone only when the memory
+// is their thread's own stack, under the assumption checked on every
+// transition that private.go describes; everything else that touches
+// memory, and everything of a thread that may take an interrupt, is
+// expanded in full, which costs states but never a verdict.
 
 // registerOnly reports whether the instruction at pc can be the lone
 // transition of an ample set: decoded from read-only bytes, no harness
@@ -120,10 +127,15 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 	if !m.reducible() || s.Atomic != 0 || m.clocked(s) {
 		return false
 	}
+	private := m.priv.Load() == privOn
 	s.Freeze()
 	for i := range s.Threads {
 		t := &s.Threads[i]
-		if t.Status != Running || !m.registerOnly(t.PC) {
+		if t.Status != Running {
+			continue
+		}
+		regOnly := m.registerOnly(t.PC)
+		if !regOnly && !(private && m.privateCandidate(t.PC)) {
 			continue
 		}
 		interruptible := m.dev != nil && t.CCR&isa.FlagI == 0
@@ -134,11 +146,20 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 			continue
 		}
 		ns := e.slot(0, s)
-		steps, choices, ev, v := m.run(ns, i, 0, 0, st)
+		public := false
+		steps, choices, ev, v := m.runGuarded(ns, i, 0, 0, st, nil, &public)
 		if v != nil || choices != 1 || ev == evBlocked || ev == evInfeasible || ev == evViolation {
 			continue
 		}
+		if !regOnly && (public || m.priv.Load() != privOn) {
+			// It touched a byte outside its stack region (or intruded):
+			// not private (private.go).
+			continue
+		}
 		if accept(ns, Label{Thread: i, IRQ: -1, Steps: steps}) {
+			if !regOnly && st != nil {
+				st.Private++
+			}
 			return true
 		}
 	}

@@ -31,6 +31,9 @@ type Successor struct {
 type Stats struct {
 	Instructions uint64 // instructions and harness calls executed
 	RunBoundHits uint64 // transitions cut by Config.MaxRun
+	// Private counts the transitions AmpleCandidates offered as
+	// stack-private (private.go) that were taken.
+	Private uint64
 }
 
 // enabled reports whether thread i may be scheduled in s at all.
@@ -285,6 +288,9 @@ func (m *Machine) interrupt(s *State, i int, v int) *Violation {
 
 func (m *Machine) interruptObserved(s *State, i int, v int, fx *[]Output) *Violation {
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1, lay: m.layoutOf(s), fx: fx}
+	if m.priv.Load() == privOn {
+		x.setGuard()
+	}
 	t := x.t
 	t.Tag = 0
 	at := t.PC
@@ -351,11 +357,18 @@ func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (st
 // nowhere). With a device, the device then learns the cycles the
 // transition took.
 func (m *Machine) runObserved(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output) (steps uint32, choices uint64, ev event, v *Violation) {
+	return m.runGuarded(s, i, c, maxSteps, st, fx, nil)
+}
+
+// runGuarded is runObserved reporting, in public (unless nil), whether the
+// transition touched a byte that is not private to it (private.go; true
+// when privacy is not checked).
+func (m *Machine) runGuarded(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, public *bool) (steps uint32, choices uint64, ev event, v *Violation) {
 	if m.dev == nil {
-		return m.runThread(s, i, c, maxSteps, st, fx)
+		return m.runThread(s, i, c, maxSteps, st, fx, public)
 	}
 	c0 := s.Threads[i].Cycles
-	steps, choices, ev, v = m.runThread(s, i, c, maxSteps, st, fx)
+	steps, choices, ev, v = m.runThread(s, i, c, maxSteps, st, fx, public)
 	if v == nil && ev != evBlocked && ev != evInfeasible && ev != evMismatch {
 		if v = m.elapse(s, i, s.Threads[i].Cycles-c0, fx); v != nil {
 			ev = evViolation
@@ -364,8 +377,15 @@ func (m *Machine) runObserved(s *State, i int, c uint64, maxSteps uint32, st *St
 	return steps, choices, ev, v
 }
 
-func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output) (steps uint32, choices uint64, ev event, v *Violation) {
+func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, public *bool) (steps uint32, choices uint64, ev event, v *Violation) {
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, lay: m.layoutOf(s), fx: fx}
+	if m.priv.Load() == privOn {
+		x.setGuard()
+	}
+	if public != nil {
+		*public = true
+		defer func() { *public = !x.g.on || x.g.public }()
+	}
 	x.c0 = x.t.Cycles
 	choices = 1
 	for {

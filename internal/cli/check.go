@@ -342,6 +342,9 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 	if res.Limit != "" {
 		out["limit"] = res.Limit
 	}
+	if res.Privacy != "" {
+		out["stack_privacy"] = res.Privacy
+	}
 	if len(res.Found) > 1 {
 		var all []*violationJSON
 		for _, f := range res.Found {

@@ -11,7 +11,9 @@ import (
 
 // reduceHelp describes --reduce for check's help.
 const reduceHelp = `state-space reductions, each keeping the verdicts of --reduce none: por (partial-order reduction:
-where a thread's next instruction touches only its own registers, it runs alone; sim/reduce.go), dead (dead-data
+where a thread's next instruction touches only its own registers and its own stack, it runs alone; every access is
+checked, and if one thread reaches another's stack the search starts again without taking stacks as private;
+sim/reduce.go, sim/private.go), dead (dead-data
 elimination: registers and flags no execution reads before writing them are left out of stored states; sim/live.go);
 a comma-separated list, or none (every interleaving, plainly)`
 
@@ -51,6 +53,9 @@ func printConditions(w io.Writer, m *sim.Machine, res *search.Result, reductions
 	if len(reductions) > 0 {
 		fmt.Fprintf(w, "reductions: %s (%d of %d states expanded by one transition alone; verdicts are those of --reduce none)\n",
 			strings.Join(reductions, ", "), res.Stats.Reduced, res.Stats.StatesExpanded)
+	}
+	if res.Privacy != "" {
+		fmt.Fprintf(w, "note: por: %s\n", res.Privacy)
 	}
 	if p := m.Config.Preempt; p != sim.PreemptEvery && res.Verdict != search.Violated {
 		fmt.Fprintf(w, "note: under --preempt %s threads switch only at %s, a coarser model of atomicity than the hardware's, not a reduction: "+

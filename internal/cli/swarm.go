@@ -566,6 +566,7 @@ func combine(runs []*memberRun, winner int, seconds float64) *search.Result {
 		st.Instructions += s.Instructions
 		st.RunBoundHits += s.RunBoundHits
 		st.Reduced += s.Reduced
+		st.Private += s.Private
 		st.StoreBytes += s.StoreBytes
 		for pc := range r.res.Covered {
 			res.Covered[pc] = true

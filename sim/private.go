@@ -1,0 +1,361 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"sync/atomic"
+
+	"github.com/cespare/xxhash/v2"
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+
+	"github.com/hc11mc/hc11mc/loader"
+)
+
+// Stack-private accesses: the second kind of transition partial-order
+// reduction follows alone (reduce.go gives the first, register-only
+// instructions, and the argument this one extends).
+//
+// Whether another thread can reach a byte of t's stack cannot be decided
+// from one state of machine code: a stack address escapes through a
+// register stored anywhere, a handler may write through a pointer into the
+// frame it interrupted, stacks grow into each other (testdata/soundness
+// has each). So privacy is not proved in advance; it is assumed, and the
+// assumption is checked on every transition the search executes.
+//
+// Regions. Thread t whose stack top is known (Thread.InitSP: SP at
+// __mc_thread_create, or thread 0's first LDS) owns the region
+// R_t = [lo, InitSP], where lo depends on InitSP and the image alone
+// (Machine.stackFloor, Machine.regionOf): the highest of the boundaries
+// at or below InitSP — the start of the RAM region holding it, the
+// address of a data symbol, one past a constant the code loads with
+// LDS # or LDX # (a stack top) — and one past the nearest lower top of
+// another live thread. A region is a function of the state: it changes
+// only when a thread is given its top (which must not fall in another's
+// region: an intrusion, below) or exits (which only widens the regions
+// above it). On philosophers whose stacks are `stack1: .skip 32`, the
+// region of the thread whose SP starts at stack1+31 is stack1..stack1+31.
+//
+// Intrusion. A transition of thread u intrudes when it reads, writes or
+// fetches a byte in the region of another live thread t, or when it gives
+// a thread a region (creates it, or thread 0's first LDS) that overlaps
+// another live thread's. The machine records the first intrusion it
+// sees (Machine.Intrusion) while checking is on (Machine.CheckPrivate),
+// whichever search runs.
+//
+// Private transition. At state s, a transition τ of thread t is private
+// when it is deterministic, runs no harness routine, is not a violation,
+// t can take no interrupt at s (reduce.go: conditions 1 and 2 of the
+// register-only case), and every byte τ reads, writes or fetches is RAM
+// inside R_t and inside no other live thread's region, without
+// intruding. A private τ is offered to the search like a register-only
+// one.
+//
+// Why the verdict is kept. Let a target be a violation, a deadlock or an
+// intrusion, and d(s) the length of a shortest path from s whose last
+// transition is a target (or ends in a deadlock). Take such a path
+// w = α·σ, σ the target, α target-free. α's transitions are of threads
+// other than t until τ (t has no other transition at s), and as they do
+// not intrude, none touches R_t; τ touches nothing else and no register
+// but t's. The effective address of a 68HC11 instruction depends only on
+// its thread's registers and on the instruction (there is no
+// memory-indirect mode), and regions depend only on the stack tops and
+// the image: so a transition of α (or σ) does the same and accesses the
+// same bytes before or after τ, creates the same region, and intrudes
+// exactly when it did. Hence, as in reduce.go: if τ is in α, τ commutes
+// to the front and d(τ(s)) < d(s); if not, τ·α·σ is a path of the same
+// targets and d(τ(s)) ≤ d(s) (a σ that is τ itself, intruding on a region
+// created in α, cannot be: that region's creation overlapped R_t, a target
+// in α). With the cycle proviso (reduce.go), the reduced search therefore
+// reaches a target whenever the full search does. So if it reports
+// neither a violation nor an intrusion, the full graph has no violation.
+// If it sees an intrusion, the search stops and runs again with privacy
+// withdrawn (package search; the result says so), keeping any violation
+// it found, which is real: every path of the reduced graph is a path of
+// the full one.
+//
+// What it costs: one comparison per memory access while checking is on
+// (and a loop over the regions for an access inside their span), and a
+// search again, from the start, for firmware whose threads do share their
+// stacks.
+
+// Intrusion describes a transition that broke the privacy of a stack.
+type Intrusion struct {
+	Thread int    // the thread that moved
+	PC     uint16 // the instruction (or harness call) that intruded
+	Addr   uint16 // the byte
+	Owner  int    // the thread whose region holds it
+	// Made is, when not -1, the thread given a stack top (created, or
+	// thread 0 by its first LDS) whose region overlaps Owner's.
+	Made int
+}
+
+func (in *Intrusion) String() string {
+	if in.Made >= 0 {
+		return fmt.Sprintf("thread %d at 0x%04X gave thread %d a stack reaching into thread %d's stack region (at 0x%04X)",
+			in.Thread, in.PC, in.Made, in.Owner, in.Addr)
+	}
+	return fmt.Sprintf("thread %d at 0x%04X accessed 0x%04X in thread %d's stack", in.Thread, in.PC, in.Addr, in.Owner)
+}
+
+// privacy states of a Machine.
+const (
+	privOff       = iota // no checking
+	privOn               // checking; private transitions may be followed alone
+	privWithdrawn        // an intrusion was seen: no checking, nothing is private
+)
+
+// CheckPrivate turns checking of stack privacy on (see the comment above)
+// and reports whether private transitions may be followed alone: false
+// once an intrusion has been seen by any search of this machine, or
+// under a preemption mode other than every.
+func (m *Machine) CheckPrivate() bool {
+	if !m.reducible() {
+		return false
+	}
+	m.priv.CompareAndSwap(privOff, privOn)
+	return m.priv.Load() == privOn
+}
+
+// Intrusion returns the first intrusion seen, or nil.
+func (m *Machine) Intrusion() *Intrusion { return m.intrusion.Load() }
+
+// intrude records an intrusion and withdraws privacy.
+func (m *Machine) intrude(in Intrusion) {
+	m.intrusion.CompareAndSwap(nil, &in)
+	m.priv.Store(privWithdrawn)
+}
+
+// privateState is the part of Machine that stack privacy keeps.
+type privateState struct {
+	priv      atomic.Uint32
+	intrusion atomic.Pointer[Intrusion]
+	floor     []uint16 // stackFloor by address
+	pageBase  []uint16 // the first address of each page of a state (SharedHash)
+}
+
+// stackFloor returns the lowest address of the region of a stack whose
+// top is hi, and false when hi is not in RAM.
+func (m *Machine) stackFloor(hi uint16) (uint16, bool) {
+	lo := m.floor[hi]
+	return lo, lo <= hi
+}
+
+// stackFloors computes stackFloor for every address: boundaries are the
+// starts of RAM regions and the addresses of symbols in them; an address
+// outside RAM has floor 0xFFFF and no region (unless it is 0xFFFF, which
+// is ROM on every chip).
+func (m *Machine) stackFloors() []uint16 {
+	for i, p := range m.pageOf {
+		if p >= 0 {
+			m.pageBase = append(m.pageBase, uint16(i*PageSize))
+		}
+	}
+	floor := make([]uint16, 65536)
+	for i := range floor {
+		floor[i] = 0xFFFF
+	}
+	var bounds []int
+	for _, r := range m.Image.Map.Regions {
+		if r.Kind == loader.RegionRAM {
+			bounds = append(bounds, int(r.Lo))
+		}
+	}
+	for _, s := range m.Image.Symbols {
+		if !s.Abs && s.Kind != loader.SymFunc && m.attr[s.Addr] == attrRAM {
+			bounds = append(bounds, int(s.Addr))
+		}
+	}
+	// A stack top the code loads as a constant (lds #top, or ldx #top for
+	// __mc_thread_create) ends the region below it.
+	for a := range m.code {
+		c := &m.code[a]
+		if c.ok && c.in.Mode == isa.Imm16 && (c.in.Op == isa.LDS || c.in.Op == isa.LDX) &&
+			c.in.Operand < 0xFFFF && m.attr[c.in.Operand+1] == attrRAM {
+			bounds = append(bounds, int(c.in.Operand)+1)
+		}
+	}
+	sort.Ints(bounds)
+	for _, r := range m.Image.Map.Regions {
+		if r.Kind != loader.RegionRAM {
+			continue
+		}
+		for a := int(r.Lo); a <= int(r.Hi); a++ {
+			if m.attr[a] != attrRAM {
+				continue
+			}
+			k := sort.SearchInts(bounds, a+1) - 1 // the last bound ≤ a
+			floor[a] = uint16(max(bounds[k], int(r.Lo)))
+		}
+	}
+	return floor
+}
+
+// region is an inclusive address range.
+type region struct{ lo, hi uint16 }
+
+// regionOf returns the stack region of thread j of s, ok false when it
+// has none: from the boundary below its top (stackFloor), or from just
+// above the nearest lower top of another live thread, whichever is
+// higher, to its top.
+func (m *Machine) regionOf(s *State, j int) (region, bool) {
+	t := &s.Threads[j]
+	if t.Status == Exited || t.InitSP == 0 {
+		return region{}, false
+	}
+	lo, ok := m.stackFloor(t.InitSP)
+	if !ok {
+		return region{}, false
+	}
+	for k := range s.Threads {
+		u := &s.Threads[k]
+		if k != j && u.Status != Exited && u.InitSP != 0 && u.InitSP < t.InitSP && u.InitSP >= lo {
+			lo = u.InitSP + 1
+		}
+	}
+	return region{lo, t.InitSP}, true
+}
+
+// guard is the stepper's view of the stack regions during one transition.
+type guard struct {
+	on      bool // checking
+	public  bool // the transition touched a byte that is not private to it
+	own     region
+	hasOwn  bool
+	span    region // the union of the others' regions' extents
+	n       int
+	others  [MaxThreads]region
+	owners  [MaxThreads]uint8
+	pcStart uint16
+}
+
+// setGuard prepares x's guard for a transition of thread x.tid.
+func (x *stepper) setGuard() {
+	g := &x.g
+	g.on, g.public, g.n = true, false, 0
+	g.own, g.hasOwn = x.m.regionOf(x.s, x.tid)
+	g.span = region{0xFFFF, 0}
+	g.pcStart = x.t.PC
+	for j := range x.s.Threads {
+		if j == x.tid {
+			continue
+		}
+		r, ok := x.m.regionOf(x.s, j)
+		if !ok {
+			continue
+		}
+		g.others[g.n], g.owners[g.n] = r, uint8(j)
+		g.n++
+		g.span.lo, g.span.hi = min(g.span.lo, r.lo), max(g.span.hi, r.hi)
+	}
+}
+
+// touch checks an access of byte a by the transition.
+func (x *stepper) touch(a uint16) {
+	g := &x.g
+	if !g.hasOwn || a < g.own.lo || a > g.own.hi || x.lay.attr[a] != attrRAM {
+		g.public = true
+	}
+	if a < g.span.lo || a > g.span.hi {
+		return
+	}
+	for k := 0; k < g.n; k++ {
+		if r := g.others[k]; a >= r.lo && a <= r.hi {
+			g.public = true
+			x.m.intrude(Intrusion{Thread: x.tid, PC: x.t.PC, Addr: a, Owner: int(g.owners[k]), Made: -1})
+			return
+		}
+	}
+}
+
+// regionGiven checks the region thread j has just been given (its stack
+// top set) against the other live threads' regions.
+func (x *stepper) regionGiven(j int) {
+	r, ok := x.m.regionOf(x.s, j)
+	if !ok {
+		return
+	}
+	x.g.public = true
+	for k := range x.s.Threads {
+		if k == j {
+			continue
+		}
+		// The other's region as it was: with j's top not yet set.
+		o, ok := x.g.own, x.g.hasOwn
+		if k != x.tid {
+			o, ok = region{}, false
+			for n := 0; n < x.g.n; n++ {
+				if int(x.g.owners[n]) == k {
+					o, ok = x.g.others[n], true
+				}
+			}
+		}
+		if ok && o.lo <= r.hi && r.lo <= o.hi {
+			x.m.intrude(Intrusion{Thread: x.tid, PC: x.g.pcStart, Addr: min(r.hi, o.hi), Owner: k, Made: j})
+			return
+		}
+	}
+}
+
+// privateCandidate reports whether the instruction at pc may be tried as
+// a private transition: decoded from read-only bytes, no harness routine,
+// neither halting nor trapping.
+func (m *Machine) privateCandidate(pc uint16) bool {
+	c := &m.code[pc]
+	if !c.ok || c.hook != loader.NoStub || c.in.Mode == 0 {
+		return false
+	}
+	ef := c.in.Effects()
+	return !ef.Halt && !ef.Vector
+}
+
+// SharedHash returns a hash of the memory of s outside the stack regions
+// of its live threads (and of its scheduler bytes). A parallel search
+// decides by it which worker owns a state, so that a transition that
+// touches only its thread's stack keeps its successor with the worker
+// expanding it, which partial-order reduction needs (package search). It
+// is a function of the state alone: equal states hash alike.
+func (m *Machine) SharedHash(s *State) uint64 {
+	var rs [MaxThreads]region
+	n := 0
+	for j := range s.Threads {
+		if r, ok := m.regionOf(s, j); ok {
+			rs[n] = r
+			n++
+		}
+	}
+	sc := s.sched()
+	h := uint64(sc[0])<<8 | uint64(sc[1])
+	var buf [PageSize]byte
+	for i, p := range s.Pages {
+		if i >= len(m.pageBase) {
+			break
+		}
+		// The bytes of the page inside some region, as a bit mask.
+		base := int(m.pageBase[i])
+		var in uint64
+		for k := 0; k < n; k++ {
+			lo, hi := max(int(rs[k].lo), base), min(int(rs[k].hi), base+PageSize-1)
+			for a := lo; a <= hi; a++ {
+				in |= 1 << (a - base)
+			}
+		}
+		var ph uint64
+		switch in {
+		case 0:
+			ph = p.Hash()
+		case ^uint64(0):
+			continue
+		default:
+			k := 0
+			for a := range PageSize {
+				if in&(1<<a) == 0 {
+					buf[k] = p.Data[a]
+					k++
+				}
+			}
+			ph = xxhash.Sum64(buf[:k])
+		}
+		h = (h^uint64(i))*0x9E3779B97F4A7C15 ^ ph
+	}
+	return h ^ h>>29
+}
