@@ -159,6 +159,17 @@ func (x *stepper) pull8() uint8 {
 	}
 	return v
 }
+
+// exposeTo is called before SP moves to sp without a write: the bytes
+// it uncovers above the new SP hold what they held below the old one,
+// which Config.ClearPulled may have cleared, so uncovering one counts as
+// a read below SP (Machine.StaleReads).
+func (x *stepper) exposeTo(sp uint16) {
+	if x.m.Config.ClearPulled && sp < x.t.SP {
+		x.m.belowSP(x.t.SP)
+	}
+}
+
 func (x *stepper) push16(v uint16) {
 	x.push8(uint8(v))
 	x.push8(uint8(v >> 8))
@@ -292,6 +303,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			t.Y = x.op16(in, ea)
 			t.CCR = logic16(t.CCR, t.Y)
 		case isa.LDS:
+			x.exposeTo(x.op16(in, ea))
 			t.SP = x.op16(in, ea)
 			t.CCR = logic16(t.CCR, t.SP)
 			t.dropDeadShadow()
@@ -336,9 +348,11 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 		case isa.TSY:
 			t.Y = t.SP + 1
 		case isa.TXS:
+			x.exposeTo(t.X - 1)
 			t.SP = t.X - 1
 			t.dropDeadShadow()
 		case isa.TYS:
+			x.exposeTo(t.Y - 1)
 			t.SP = t.Y - 1
 			t.dropDeadShadow()
 		case isa.XGDX:
@@ -459,6 +473,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			t.SP++
 			t.dropDeadShadow()
 		case isa.DES:
+			x.exposeTo(t.SP - 1)
 			t.SP--
 
 		// Read-modify-write on A, B or memory.

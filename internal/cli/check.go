@@ -261,7 +261,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if opts.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	checkForeignReturns(m, res)
+	confirmFound(m, res)
 	var first *search.Found
 	if len(res.Found) > 0 {
 		first = &res.Found[0]

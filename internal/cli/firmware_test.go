@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,5 +116,53 @@ func TestParseAlphabet(t *testing.T) {
 	}
 	if b, err := parseBytes(`help\r\x07`); err != nil || string(b) != "help\r\x07" {
 		t.Errorf("parseBytes: %q %v", b, err)
+	}
+}
+
+// TestClearedStackRead: firmware that pulls a byte a return left (des;
+// des; pula after an RTS) and asserts on it. With the peripherals and
+// dead-data elimination the pulled bytes read as 0 in the search
+// (sim.Config.ClearPulled), where the hardware reads the return address:
+// the violation that makes is dropped, as it does not replay on the plain
+// machine, and the verdict is incomplete and says why; without dead-data
+// elimination, and with every reduction off, the firmware is verified.
+func TestClearedStackRead(t *testing.T) {
+	// check is the code after the pull: an assertion that A is not 0, or
+	// a call of __mc_error when it is not (a bug that reading 0 hides).
+	for _, c := range []struct {
+		name  string
+		check []byte
+		want  map[string]string // verdict by --reduce
+	}{
+		{"assert", []byte{0xBD, 0xD1, 0x00}, map[string]string{"por,dead": "incomplete", "por": "verified", "none": "verified"}},
+		{"error", []byte{0x4D, 0x27, 0x03, 0xBD, 0xD1, 0x02}, map[string]string{"por,dead": "incomplete", "por": "violation", "none": "violation"}},
+	} {
+		img := make([]byte, 0x3000) // 0xD000-0xFFFF
+		code := []byte{
+			0x8E, 0x01, 0xFF, // lds #$01FF
+			0xBD, 0xD0, 0x20, // jsr sub: pushes 0xD006 at 0x01FE-0x01FF
+			0x34, 0x34, // des; des: uncovers them
+			0x32, // pula: A = 0xD0 on the hardware
+		}
+		code = append(append(code, c.check...), 0x20, 0xFE) // bra *
+		copy(img, code)
+		img[0x20] = 0x39                    // sub: rts
+		img[0x100], img[0x102] = 0x39, 0x39 // __mc_assert, __mc_error
+		img[0x2FFE], img[0x2FFF] = 0xD0, 0x00
+		file := filepath.Join(t.TempDir(), "stale.bin")
+		if err := os.WriteFile(file, img, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"check", file, "--format", "bin", "--base", "0xD000", "--hook", "__mc_assert=0xD100",
+			"--hook", "__mc_error=0xD102", "--peripherals", "on", "--json", "--search", "bfs"}
+		for _, reduce := range []string{"por,dead", "por", "none"} {
+			r, _ := runJSON(t, append(args, "--reduce", reduce)...)
+			if want := c.want[reduce]; r.Verdict != want {
+				t.Errorf("%s, --reduce %s: verdict %s (%s), want %s", c.name, reduce, r.Verdict, r.Limit, want)
+			}
+			if r.Verdict == "incomplete" && !strings.Contains(r.Limit, "--reduce dead") {
+				t.Errorf("%s, --reduce %s: limit %q does not name the reduction", c.name, reduce, r.Limit)
+			}
+		}
 	}
 }

@@ -121,16 +121,17 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	}
 	res := out.res
 	var win *memberRun
-	var first *search.Found
 	if out.winner >= 0 {
 		win = runs[out.winner]
-		if len(res.Found) > 0 {
-			first = &res.Found[0]
-		}
 	}
 	m := cs0.m
 	if win != nil {
 		m = win.cs.m
+	}
+	confirmFound(m, res)
+	var first *search.Found
+	if len(res.Found) > 0 && win != nil {
+		first = &res.Found[0]
 	}
 	if o.trace != "" && first != nil {
 		if err := writeTrace(o.trace, makeTrace(img, m, path, o, first)); err != nil {
