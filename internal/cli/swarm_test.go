@@ -42,7 +42,7 @@ const tickCounter = "../../testdata/bench/tick_counter.elf"
 // Members are functions of their index: the same in every swarm, distinct
 // from each other, the single search's default first.
 func TestSwarmMembers(t *testing.T) {
-	want := []string{"best+efsm k=1", "bfs", "dfs", "best+fsm", "random seed 1", "astar+efsm k=1", "best+efsm k=2", "dfs shuffle 1",
+	want := []string{"best+fsm", "dfs", "best+efsm k=1", "bfs", "random seed 1", "astar+efsm k=1", "best+efsm k=2", "dfs shuffle 1",
 		"random seed 2", "dfs shuffle 2", "best+efsm k=1 shuffle 1", "best+fsm shuffle 1", "random seed 3"}
 	seen := map[string]bool{}
 	for i := 0; i < 64; i++ {
@@ -102,33 +102,36 @@ func swarmRun(t *testing.T, want int, args ...string) swarmJSON {
 }
 
 // The default check is the swarm, and it finds the torn read of the tick
-// counter, where best-first search on the extended FSM distance alone does
-// not; the winner's counterexample replays.
+// counter, where depth-first search alone does not; the winner's
+// counterexample replays.
 func TestSwarmTickCounter(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "cex.json")
 	start := time.Now()
 	r := swarmRun(t, ExitViolation, "check", tickCounter, "--irq", "toc1", "--json", "--trace", trace, "--workers", "2")
-	if r.Violation == nil || r.Violation.Kind != "assert" || !strings.HasPrefix(r.Member, "1/2 (bfs)") || len(r.Members) != 2 {
+	if r.Violation == nil || r.Violation.Kind != "assert" || !strings.HasPrefix(r.Member, "0/2 (best+fsm)") || len(r.Members) != 2 {
 		t.Errorf("violation %+v found by %q, members %+v", r.Violation, r.Member, r.Members)
 	}
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("the swarm took %v", d)
 	}
 	run(t, ExitViolation, "replay", trace)
-	// Member 1 alone gives the same counterexample, as often as it runs.
-	one := swarmRun(t, ExitViolation, "check", tickCounter, "--irq", "toc1", "--json", "--swarm-member", "1/2")
-	again := swarmRun(t, ExitViolation, "check", tickCounter, "--irq", "toc1", "--json", "--swarm-member", "1/2")
+	// Member 0 alone gives the same counterexample, as often as it runs.
+	one := swarmRun(t, ExitViolation, "check", tickCounter, "--irq", "toc1", "--json", "--swarm-member", "0/2")
+	again := swarmRun(t, ExitViolation, "check", tickCounter, "--irq", "toc1", "--json", "--swarm-member", "0/2")
 	if one.TraceLength != r.TraceLength || one.Stats != again.Stats || one.SwarmKey == "" || one.SwarmKey != again.SwarmKey || len(one.CoveredPCs) == 0 {
-		t.Errorf("member 1/2 alone: %+v, again %+v; in the swarm: %d transitions", one, again, r.TraceLength)
+		t.Errorf("member 0/2 alone: %+v, again %+v; in the swarm: %d transitions", one, again, r.TraceLength)
 	}
-	// Best-first search on efsm alone stops at the limit.
-	lim := swarmRun(t, ExitIncomplete, "check", tickCounter, "--irq", "toc1", "--json", "--swarm-member", "0/2", "--max-states", "20000")
-	if lim.Verdict != "incomplete" || !strings.Contains(lim.Limit, "--max-states 20000") {
-		t.Errorf("member 0/2 alone: %+v", lim)
+	// Depth-first search alone, and best-first search on efsm alone,
+	// stop at the limit.
+	for _, member := range []string{"1/2", "2/3"} {
+		lim := swarmRun(t, ExitIncomplete, "check", tickCounter, "--irq", "toc1", "--json", "--swarm-member", member, "--max-states", "20000")
+		if lim.Verdict != "incomplete" || !strings.Contains(lim.Limit, "--max-states 20000") {
+			t.Errorf("member %s alone: %+v", member, lim)
+		}
 	}
 	// The text output names the winner and how to repeat it.
 	out := run(t, ExitViolation, "check", tickCounter, "--irq", "toc1", "--workers", "2", "-q")
-	for _, want := range []string{"swarm of 2", "member 1/2: bfs", "found by member 1/2 (bfs)", "--swarm-member 1/2"} {
+	for _, want := range []string{"swarm of 2", "member 0/2: best+fsm", "found by member 0/2 (best+fsm)", "--swarm-member 0/2"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -147,7 +150,7 @@ func TestSwarmVerdicts(t *testing.T) {
 		t.Errorf("irq_counter: %+v", r)
 	}
 	out := run(t, ExitIncomplete, "check", "../../testdata/models/irq_counter.elf", "--irq", "toc1", "--workers", "2", "--max-states", "5000", "-q")
-	for _, want := range []string{"incomplete", "covered:", "member 0/2 (best+efsm k=1): incomplete: --max-states 5000"} {
+	for _, want := range []string{"incomplete", "covered:", "member 0/2 (best+fsm): incomplete: --max-states 5000"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -162,7 +165,7 @@ func TestSwarmNoTarget(t *testing.T) {
 	for _, m := range r.Members {
 		descs += m.Member + "; "
 	}
-	for _, want := range []string{"0/4 (dfs shuffle 1 (for best+efsm k=1: no target))", "3/4 (dfs shuffle 4 (for best+fsm: no target))"} {
+	for _, want := range []string{"0/4 (dfs shuffle 1 (for best+fsm: no target))", "2/4 (dfs shuffle 3 (for best+efsm k=1: no target))"} {
 		if !strings.Contains(descs, want) {
 			t.Errorf("members lack %q: %s", want, descs)
 		}
@@ -260,7 +263,7 @@ func TestSwarmPlanSlurm(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(work, "swarm-results", "member-*.json"))
 	trace := filepath.Join(dir, "cex.json")
 	r := swarmRun(t, ExitViolation, append([]string{"swarm", "merge", "--json", "--trace", trace}, files...)...)
-	if r.Verdict != "violation" || r.Violation.Kind != "assert" || len(r.Members) != 4 || !strings.HasPrefix(r.Member, "1/4") && !strings.HasPrefix(r.Member, "3/4") {
+	if r.Verdict != "violation" || r.Violation.Kind != "assert" || len(r.Members) != 4 || !strings.HasPrefix(r.Member, "0/4") && !strings.HasPrefix(r.Member, "3/4") {
 		t.Errorf("merged: %+v", r)
 	}
 	run(t, ExitViolation, "replay", trace)
