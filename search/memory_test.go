@@ -29,6 +29,9 @@ func endless(t *testing.T) *sim.Machine {
 // the process holds, and leaves the garbage collector's limit as it was;
 // with room kept for saving and resuming the frontier it stops earlier.
 func TestMaxMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory makes the process's figures another program's")
+	}
 	m := endless(t)
 	debug.FreeOSMemory()
 	held, _ := memoryInUse()
