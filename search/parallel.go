@@ -523,7 +523,7 @@ func (w *pworker) tick() {
 	p := w.p
 	w.ticks++
 	if w.st.full {
-		p.stop("the visited set is full (4 GiB of state records): use --hash-compact")
+		p.stop(fullLimit)
 		w.halted = true
 		return
 	}

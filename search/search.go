@@ -688,7 +688,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			exp.Release(n.s)
 		}
 		if st.full {
-			return finish(Incomplete, "the visited set is full (4 GiB of state records): use --hash-compact")
+			return finish(Incomplete, fullLimit)
 		}
 		if opts.Pause != nil && opts.Pause() {
 			return finish(Incomplete, "interrupted")

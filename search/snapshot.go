@@ -51,6 +51,9 @@ type savedNode struct {
 	Trail      []sim.Label // compact mode
 }
 
+// snapshotVersion 7: ids (of Table entries and frontier states) count
+// units of recAlign bytes of the arena, whose records are padded to them
+// and begin with a byte of flags (the cycle proviso's, in search.go).
 const snapshotVersion = 7
 
 // save writes the search's state.
@@ -337,20 +340,25 @@ func (sn *snapshot) check(pages int) error {
 	if len(sn.Arena) >= maxChunks {
 		return fmt.Errorf("%d arena chunks", len(sn.Arena))
 	}
-	// starts marks the position of each record, a bit per byte.
+	// starts marks the position of each record, a bit per id (recAlign
+	// bytes).
 	starts := make([][]uint64, len(sn.Arena))
 	isStart := func(id uint32) bool {
-		c, off := int(id>>chunkBits), int(id&(chunkSize-1))
-		return c < len(starts) && off/64 < len(starts[c]) && starts[c][off/64]&(1<<(off%64)) != 0
+		c, off := recordPos(id)
+		w := off >> alignBits
+		return c < len(starts) && w/64 < len(starts[c]) && starts[c][w/64]&(1<<(w%64)) != 0
 	}
 	records := 0
 	for ci, c := range sn.Arena {
-		if len(c) > chunkSize {
+		if len(c) > chunkSize || len(c)%recAlign != 0 {
 			return fmt.Errorf("an arena chunk of %d bytes", len(c))
 		}
-		starts[ci] = make([]uint64, (len(c)+63)/64)
+		starts[ci] = make([]uint64, (len(c)>>alignBits+63)/64)
 		for pos := 0; pos < len(c); {
-			id := uint32(ci)<<chunkBits | uint32(pos)
+			id := recordID(ci, pos)
+			if c[pos]&^(flagExpanded|flagReduced|flagFull) != 0 {
+				return fmt.Errorf("record %d: flags 0x%02X", id, c[pos])
+			}
 			at, ok := pos+1, true // after the flags
 			field := func() uint64 {
 				v, k := binary.Uvarint(c[at:])
@@ -378,7 +386,14 @@ func (sn *snapshot) check(pages int) error {
 				return fmt.Errorf("record %d: cut short", id)
 			}
 			at += k
-			starts[ci][pos/64] |= 1 << (pos % 64)
+			// Zeros up to the next record.
+			for ; at%recAlign != 0; at++ {
+				if at >= len(c) || c[at] != 0 {
+					return fmt.Errorf("record %d: not padded", id)
+				}
+			}
+			w := pos >> alignBits
+			starts[ci][w/64] |= 1 << (w % 64)
 			records++
 			pos = at
 		}

@@ -1,10 +1,14 @@
 package search
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
@@ -289,5 +293,157 @@ func TestRecordLabels(t *testing.T) {
 		if l != labels[i] || enc[0] != byte(i) || i > 0 && par != ids[i-1] {
 			t.Errorf("record %d: label %+v, parent %d, string %x; put %+v", i, l, par, enc, labels[i])
 		}
+	}
+}
+
+// TestStoreIDs: ids name records by their position in units of recAlign
+// bytes, so that 32-bit ids reach past 4 GiB of records to 16 GiB; the
+// positions and links of records beyond 4 GiB (chunks 4096 on, made here
+// without the memory before them: only the last chunk of the arena is ever
+// written) read back, in a search of one and across the stores of a
+// parallel search; and full is set exactly when the last chunk an id can
+// name is taken.
+func TestStoreIDs(t *testing.T) {
+	if maxChunks*chunkSize != 16<<30 || !strings.Contains(fullLimit, "(16 GiB of") {
+		t.Fatalf("%d chunks of %d bytes; the limit says %q", maxChunks, chunkSize, fullLimit)
+	}
+	if id := recordID(maxChunks-1, chunkSize-recAlign); id != math.MaxUint32 {
+		t.Errorf("the last id is %#x", id)
+	}
+	prev := int64(-1)
+	for _, c := range []int{0, 1, 4095, 4096, 4097, 9999, maxChunks - 1} {
+		for _, off := range []int{0, recAlign, 12344, chunkSize - recAlign} {
+			id := recordID(c, off)
+			if pos := int64(id) * recAlign; pos != int64(c)*chunkSize+int64(off) || pos <= prev {
+				t.Errorf("chunk %d offset %d: id %#x", c, off, id)
+			}
+			prev = int64(id) * recAlign
+			if gc, goff := recordPos(id); gc != c || goff != off {
+				t.Errorf("chunk %d offset %d: id %#x back to chunk %d offset %d", c, off, id, gc, goff)
+			}
+		}
+	}
+
+	// skipTo makes chunk c the next one a record that does not fit the
+	// last chunk takes, and fills the last chunk.
+	skipTo := func(st *store, c int) {
+		for len(st.arena) < c-1 {
+			st.arena = append(st.arena, nil)
+		}
+		st.arena = append(st.arena, make([]byte, chunkSize))
+	}
+	type rec struct {
+		id, parent uint32
+		enc        []byte
+		l          sim.Label
+	}
+	var recs []rec
+	st := newStore(false)
+	put := func(n int, parent uint32) uint32 {
+		enc := bytes.Repeat([]byte{byte(len(recs))}, n)
+		l := sim.Label{Thread: len(recs) % 100, IRQ: -1, Steps: 1}
+		id := st.put(enc, parent, l)
+		recs = append(recs, rec{id, parent, enc, l})
+		return id
+	}
+	if id := put(3, 0); id != 0 {
+		t.Fatalf("the root's id is %d", id)
+	}
+	// Records of every length modulo recAlign, each the parent of the
+	// next, some with the root for parent (links of every size).
+	parent := uint32(0)
+	for i := range 9 {
+		parent = put(20+i, parent)
+	}
+	skipTo(st, 4096)
+	for i := range 9 {
+		if i%3 == 0 {
+			parent = 0
+		}
+		parent = put(20+i, parent)
+		if pos := int64(parent) * recAlign; pos < 1<<32 {
+			t.Fatalf("record %d at byte %d, below 4 GiB", len(recs)-1, pos)
+		}
+	}
+	skipTo(st, maxChunks-2)
+	parent = put(1000, parent)
+	if st.full || len(st.arena) != maxChunks-1 {
+		t.Fatalf("full %v with %d chunks", st.full, len(st.arena))
+	}
+	// Fill the next to last chunk: full is set by the record that takes
+	// the last one.
+	for !st.full {
+		parent = put(1000, parent)
+		if st.full != (len(st.arena) == maxChunks) {
+			t.Fatalf("full %v with %d chunks", st.full, len(st.arena))
+		}
+	}
+	for len(st.arena[maxChunks-1])+1000+5*binary.MaxVarintLen64 <= chunkSize {
+		parent = put(1000, parent)
+	}
+	if c, _ := recordPos(parent); c != maxChunks-1 || parent < math.MaxUint32-chunkSize/recAlign {
+		t.Fatalf("the last record's id is %#x", parent)
+	}
+	for i, r := range recs {
+		enc, par, l := st.record(r.id)
+		if !bytes.Equal(enc, r.enc) || !bytes.Equal(st.encOf(r.id), r.enc) || par != r.parent || l != r.l {
+			t.Fatalf("record %d (id %#x): string of %d, parent %#x, label %+v; put %d, %#x, %+v", i, r.id, len(enc), par, l, len(r.enc), r.parent, r.l)
+		}
+		if i > 0 && r.id <= recs[i-1].id {
+			t.Fatalf("record %d has id %#x after %#x", i, r.id, recs[i-1].id)
+		}
+		if c, off := recordPos(r.id); off%recAlign != 0 || c != len(st.arena)-1 && len(st.arena[c])%recAlign != 0 {
+			t.Fatalf("record %d at offset %d of a chunk of %d bytes", i, off, len(st.arena[c]))
+		}
+	}
+	if p := st.path(parent); len(p) == 0 || p[len(p)-1] != recs[len(recs)-1].l {
+		t.Errorf("a path of %d labels to the last record", len(p))
+	}
+	// Within a chunk, each record (its flags, then its string, link and
+	// label) starts where the one before it ends, padded with zeros to a
+	// multiple of recAlign bytes.
+	for i := 1; i < 10; i++ {
+		c, off := recordPos(recs[i-1].id)
+		_, next := recordPos(recs[i].id)
+		b := st.arena[c][off:next]
+		n, k := binary.Uvarint(b[1:])
+		end := 1 + k + int(n)
+		_, k = binary.Uvarint(b[end:])
+		end += k
+		_, k = sim.ReadLabel(b[end:])
+		end += k
+		if (off+end+recAlign-1)&^(recAlign-1) != next || slices.ContainsFunc(b[end:], func(x byte) bool { return x != 0 }) {
+			t.Errorf("record %d: %d bytes, then %x up to the next", i-1, end, b[end:])
+		}
+	}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "past its last chunk") {
+				t.Errorf("a record past the last chunk: %v", r)
+			}
+		}()
+		put(1000, parent)
+		put(1000, parent)
+	}()
+
+	// A parallel search's links, both ways between two stores.
+	w := []*store{newStore(false), newStore(false)}
+	for _, s := range w {
+		s.workers = 2
+	}
+	root := w[0].putRef([]byte{1}, rootRef, sim.Label{})
+	skipTo(w[1], 5000)
+	far := w[1].putRef([]byte{2}, 0<<32|uint64(root), sim.Label{Thread: 1, IRQ: -1, Steps: 1})
+	near := w[0].putRef([]byte{3}, 1<<32|uint64(far), sim.Label{Thread: 2, IRQ: -1, Steps: 1})
+	skipTo(w[0], maxChunks-1)
+	last := w[0].putRef([]byte{4}, 0<<32|uint64(near), sim.Label{Thread: 3, IRQ: -1, Steps: 1})
+	back := w[1].putRef([]byte{5}, 0<<32|uint64(last), sim.Label{Thread: 4, IRQ: -1, Steps: 1})
+	p := &parallel{w: []*pworker{{st: w[0]}, {st: w[1]}}}
+	if got := p.path(1, back); !slices.Equal(got, []sim.Label{
+		{Thread: 1, IRQ: -1, Steps: 1}, {Thread: 2, IRQ: -1, Steps: 1}, {Thread: 3, IRQ: -1, Steps: 1}, {Thread: 4, IRQ: -1, Steps: 1}}) {
+		t.Errorf("parallel path %+v", got)
+	}
+	if !w[0].full || w[1].full {
+		t.Errorf("full: %v, %v", w[0].full, w[1].full)
 	}
 }
