@@ -35,7 +35,7 @@ func TestMaxMemory(t *testing.T) {
 	m := endless(t)
 	debug.FreeOSMemory()
 	held, _ := memoryInUse()
-	limit := held + 96<<20
+	limit := held + 120<<20
 	gcBefore := debug.SetMemoryLimit(-1)
 	res := Run(context.Background(), m, Options{Strategy: BFS, MaxMemory: limit})
 	if gcAfter := debug.SetMemoryLimit(-1); gcAfter != gcBefore {
@@ -55,7 +55,7 @@ func TestMaxMemory(t *testing.T) {
 	res = nil
 	debug.FreeOSMemory()
 	held, _ = memoryInUse()
-	saving := Run(context.Background(), m, Options{Strategy: BFS, MaxMemory: held + 96<<20, SaveReserve: true})
+	saving := Run(context.Background(), m, Options{Strategy: BFS, MaxMemory: held + 120<<20, SaveReserve: true})
 	if saving.Verdict != Incomplete || saving.Stats.StatesStored > st.StatesStored*9/10 || saving.Stats.StatesStored < st.StatesStored/2 {
 		t.Errorf("with room to save: %d states (%q), without %d", saving.Stats.StatesStored, saving.Limit, st.StatesStored)
 	}
