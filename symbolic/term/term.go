@@ -132,6 +132,12 @@ type Builder struct {
 	table map[key]*Term
 	terms []*Term
 	vars  []*Term
+	// extracted remembers Extract's results: it pushes an extraction
+	// down through bitwise operations and if-then-else, and on a term
+	// that shares subterms (the if-then-else of merged states, nested
+	// once per merge) a walk without it visits each shared subterm once
+	// per path to it, exponentially many times.
+	extracted map[extractKey]*Term
 
 	// evaluation scratch
 	stamp []uint32
@@ -139,8 +145,15 @@ type Builder struct {
 	gen   uint32
 }
 
+type extractKey struct {
+	id    uint32
+	lo, w uint8
+}
+
 // NewBuilder returns an empty builder.
-func NewBuilder() *Builder { return &Builder{table: map[key]*Term{}} }
+func NewBuilder() *Builder {
+	return &Builder{table: map[key]*Term{}, extracted: map[extractKey]*Term{}}
+}
 
 // Len is the number of distinct terms built.
 func (b *Builder) Len() int { return len(b.terms) }
@@ -402,6 +415,17 @@ func (b *Builder) Extract(x *Term, lo, w uint8) *Term {
 	if lo == 0 && w == x.W {
 		return x
 	}
+	k := extractKey{x.id, lo, w}
+	if t, ok := b.extracted[k]; ok {
+		return t
+	}
+	t := b.extract(x, lo, w)
+	b.extracted[k] = t
+	return t
+}
+
+// extract is Extract of fewer than all of x's bits, not yet remembered.
+func (b *Builder) extract(x *Term, lo, w uint8) *Term {
 	switch x.Op {
 	case OpExtract:
 		return b.Extract(x.Args[0], x.Aux+lo, w)

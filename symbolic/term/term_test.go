@@ -241,3 +241,33 @@ func TestHashConsing(t *testing.T) {
 		t.Fatalf("the I bit of %v is %v", ccr, c)
 	}
 }
+
+// TestExtractShared: extracting bits of a term whose if-then-else
+// branches share their subterms, as the data of states merged again and
+// again do, takes time in the number of distinct subterms (a walk of the
+// unshared tree would visit 2^60 of them), and gives the bits of the
+// term's value.
+func TestExtractShared(t *testing.T) {
+	b := NewBuilder()
+	x := b.Var("x", 8)
+	tm := x
+	for k := range 60 {
+		c := b.Var("c", 1)
+		tm = b.Ite(c, b.Xor(tm, b.Const(8, uint64(k)*37)), b.And(b.Not(tm), b.Const(8, 0xf7)))
+	}
+	n := b.Len()
+	bit := b.Extract(tm, 3, 2)
+	if grown := b.Len() - n; grown > 4*60 {
+		t.Fatalf("extracting 2 bits built %d terms", grown)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	env := make([]uint64, len(b.Vars()))
+	for range 200 {
+		for i := range env {
+			env[i] = r.Uint64() & ones(b.Vars()[i].W)
+		}
+		if got, want := b.Eval(bit, env), b.Eval(tm, env)>>3&3; got != want {
+			t.Fatalf("bits 3-4 of %#x are %#x", b.Eval(tm, env), got)
+		}
+	}
+}
