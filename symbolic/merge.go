@@ -50,19 +50,6 @@ func controlHash(st *State) uint64 {
 	return h
 }
 
-// writable lists the writable addresses of the machine, once.
-func (e *Engine) writableAddrs() []uint16 {
-	if e.writable == nil {
-		e.writable = []uint16{}
-		for a := 0; a < 65536; a++ {
-			if e.M.Writable(uint16(a)) {
-				e.writable = append(e.writable, uint16(a))
-			}
-		}
-	}
-	return e.writable
-}
-
 // size is the size of a state-disjunct (Eq. 16): its symbolic locations
 // and path conjuncts.
 func size(st *State) int {
@@ -114,12 +101,16 @@ func (e *Engine) merge(a, b *State) *State {
 			Y: e.B.Ite(ga, ca.Y, cb.Y), CCR: e.B.Ite(ga, ca.CCR, cb.CCR), SP: ca.SP}
 		e.setCPU(n, i, c)
 	}
-	for _, addr := range e.writableAddrs() {
-		ta, tb := a.Mem[addr], b.Mem[addr]
-		if ta == nil && tb == nil && e.M.ReadMem(a.S, addr) == e.M.ReadMem(b.S, addr) {
-			continue
-		}
+	// The concrete memories are equal (sameControl): only the bytes
+	// that are a term in a or in b can differ. In address order, so
+	// that the terms are built in the same order on every run.
+	for _, addr := range a.memAddrs() {
 		e.setMem(n, addr, e.B.Ite(ga, e.byteAt(a, addr), e.byteAt(b, addr)))
+	}
+	for _, addr := range b.memAddrs() {
+		if a.Mem[addr] == nil {
+			e.setMem(n, addr, e.B.Ite(ga, e.byteAt(a, addr), e.byteAt(b, addr)))
+		}
 	}
 	n.Trace = &Step{Guard: ga, Prev: a.Trace, Else: b.Trace}
 	n.Depth = max(a.Depth, b.Depth)

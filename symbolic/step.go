@@ -58,7 +58,6 @@ type Engine struct {
 	stop func() bool
 
 	nvars    int
-	writable []uint16
 	rank     []int32
 	code     *sim.State // the initial state, for reading code
 	nextRank int32
