@@ -77,7 +77,10 @@
 // transition relation would be), one solver query per depth for a
 // violation (Eq. 12). A violation found is the FAIL of Algorithm 1; a state
 // all of whose paths end within the bound leaves the frontier (the
-// completeness check). An empty frontier is PASS. Every violation is
+// completeness check). A PR phase is bounded in time: Config.PRTime for
+// the first, then as long as the ST phase before it took (within
+// PRTime/40 and PRTime), so that neither half runs for long while the
+// other could be the one to find a violation. An empty frontier is PASS. Every violation is
 // confirmed by the solver, which gives the model of the counterexample.
 // The statistics are the paper's Table II (switches, images, peak
 // frontier, partitions) with the solver's.

@@ -30,7 +30,9 @@ type Config struct {
 	// a violation (false: none reachable); nil ranks by depth.
 	Estimate func(s *sim.State) (int, bool)
 	// PRDepth bounds each bounded model check from a frontier state, in
-	// transitions (d; default 32). PRTime bounds one PR phase (default 2s).
+	// transitions (d; default 32). PRTime bounds one PR phase (default
+	// 2s); after the first, a PR phase also lasts no longer than the ST
+	// phase before it, nor less than a fortieth of PRTime.
 	PRDepth int
 	PRTime  time.Duration
 	// FSize is the initial bound on the frontier's total size that makes
@@ -163,6 +165,9 @@ type hmc struct {
 	fsize   int
 
 	memChecked time.Time
+	// stTime is how long the last ST phase took: the next PR phase's
+	// time (0: no ST phase yet).
+	stTime time.Duration
 }
 
 // Check runs HMC (Algorithm 1) from the start states: PR and ST in turn
@@ -200,7 +205,10 @@ func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
 		if r := h.pr(); r != nil {
 			return h.finish(*r)
 		}
-		if r := h.st(); r != nil {
+		t := time.Now()
+		r := h.st()
+		h.stTime = time.Since(t)
+		if r != nil {
 			return h.finish(*r)
 		}
 		h.stats.Switches++
@@ -358,10 +366,23 @@ func (h *hmc) st() *Result {
 // pr runs bounded model checks from frontier states, in priority order,
 // until its time bound: a violation within PRDepth transitions is FAIL; a
 // state all of whose paths end within the bound leaves the frontier.
+//
+// The bound is PRTime for the first phase, and then the time the ST phase
+// before took, within PRTime/40 and PRTime: the two halves of Algorithm 1
+// take turns of about equal length, and their turns grow together as
+// ST's frontier bound doubles. With PRTime for every phase, a model whose
+// violations lie deeper than PRDepth below the early frontiers spent
+// PRTime per switch in checks that could not reach them, while ST, which
+// reaches them, ran for milliseconds between (a concurrent model with
+// concrete data: ST's states are cheap, PR's unrolled layers are not).
 func (h *hmc) pr() *Result {
 	order := append([]*entry(nil), h.f...)
 	sort.SliceStable(order, func(i, j int) bool { return order[i].prio < order[j].prio })
-	deadline := time.Now().Add(h.cfg.PRTime)
+	budget := h.cfg.PRTime
+	if h.stTime > 0 {
+		budget = min(budget, max(h.stTime, h.cfg.PRTime/40))
+	}
+	deadline := time.Now().Add(budget)
 	for _, en := range order {
 		if time.Now().After(deadline) {
 			break
