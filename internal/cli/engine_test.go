@@ -47,6 +47,37 @@ func TestEngineSymbolic(t *testing.T) {
 	}
 }
 
+// check --engine hmc and auto --preempt every on torn16: two threads, a
+// 16-bit period stored with two byte stores, which the other thread reads
+// torn above its limit for one of the 65536 periods the host sends. Both
+// find the assertion's violation, with the period 0x8000, and the traces
+// replay; the explicit engine's deterministic searches stop at
+// --max-states 1000000 (they branch 65536 ways on the period).
+func TestEngineTorn16(t *testing.T) {
+	img := filepath.Join("..", "..", "testdata", "models", "symbolic", "torn16.elf")
+	dir := t.TempDir()
+	for _, engine := range []string{"hmc", "auto"} {
+		var out, errb bytes.Buffer
+		tr := filepath.Join(dir, engine+".json")
+		if c := Main([]string{"check", img, "--engine", engine, "--preempt", "every", "--trace", tr}, nil, &out, &errb); c != ExitViolation {
+			t.Fatalf("%s on torn16: exit %d\n%s%s", engine, c, out.String(), errb.String())
+		}
+		if !strings.Contains(out.String(), "violation: assert") || !strings.Contains(out.String(), "[choice 32768]") {
+			t.Errorf("%s on torn16:\n%s", engine, out.String())
+		}
+		out.Reset()
+		if c := Main([]string{"replay", tr}, nil, &out, &errb); c != ExitViolation {
+			t.Fatalf("replay of %s's trace: exit %d\n%s%s", engine, c, out.String(), errb.String())
+		}
+	}
+	for _, search := range []string{"bfs", "dfs"} {
+		var out, errb bytes.Buffer
+		if c := Main([]string{"check", img, "--engine", "explicit", "--preempt", "every", "--search", search, "--max-states", "1000000"}, nil, &out, &errb); c != ExitIncomplete {
+			t.Errorf("explicit %s on torn16: exit %d\n%s%s", search, c, out.String(), errb.String())
+		}
+	}
+}
+
 // The flags of one engine are refused with the other.
 func TestEngineRefusals(t *testing.T) {
 	img := filepath.Join("..", "..", "testdata", "models", "symbolic", "secret4.elf")
