@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"errors"
+	"math"
 	"time"
 
 	"github.com/aclements/go-z3/z3"
@@ -24,6 +25,17 @@ type Solver struct {
 	// Queries counts the checks, Time their total duration.
 	Queries, Sat, Unsat uint64
 	Time                time.Duration
+
+	// Deadline, when set, bounds every query: one still running then is
+	// given up (ErrUnknown), and none starts after it.
+	Deadline time.Time
+
+	// timeout bounds each query (NewSolver's); budget is the bound the
+	// context has now (0: none).
+	timeout, budget time.Duration
+	// z3Base is what Z3 had allocated when the solver was made; peak the
+	// most memory sampleMemory saw.
+	z3Base, peak int64
 }
 
 // NewSolver returns a solver for the terms of b. timeout bounds each
@@ -33,8 +45,23 @@ func NewSolver(b *term.Builder, timeout time.Duration) *Solver {
 	if timeout > 0 {
 		cfg.SetUint("timeout", uint(timeout.Milliseconds()))
 	}
+	base := z3Allocated()
 	ctx := z3.NewContext(cfg)
-	return &Solver{b: b, ctx: ctx, z: z3.NewSolver(ctx)}
+	return &Solver{b: b, ctx: ctx, z: z3.NewSolver(ctx), timeout: timeout, budget: timeout, z3Base: base}
+}
+
+// bound gives the next query at most d (0: no bound), through the
+// context's timeout parameter, which Z3 reads at each check.
+func (s *Solver) bound(d time.Duration) {
+	if d == s.budget {
+		return
+	}
+	s.budget = d
+	ms := uint(math.MaxUint32) // Z3's "no timeout"
+	if d > 0 {
+		ms = uint(max(d.Milliseconds(), 1))
+	}
+	s.ctx.Config().SetUint("timeout", ms)
 }
 
 // BV returns the Z3 form of t.
@@ -117,6 +144,12 @@ type Model []uint64
 // 1, and returns a model when it can: a value for every variable of the
 // builder (0 for those the formula does not mention).
 func (s *Solver) Check(conds ...*term.Term) (bool, Model, error) {
+	return s.CheckWithin(0, conds...)
+}
+
+// CheckWithin is Check with the query given at most d (0: no bound but
+// the solver's own and Deadline): when d runs out, ErrUnknown.
+func (s *Solver) CheckWithin(d time.Duration, conds ...*term.Term) (bool, Model, error) {
 	var live []*term.Term
 	for _, c := range conds {
 		if v, ok := c.IsConst(); ok {
@@ -137,8 +170,26 @@ func (s *Solver) Check(conds ...*term.Term) (bool, Model, error) {
 	for _, c := range live {
 		s.z.Assert(s.Bool(c))
 	}
+	// The bound is set after the formula is asserted, which can take long
+	// (Z3 simplifies it then), and applies to the search alone.
+	limit := s.timeout
+	if d > 0 && (limit == 0 || d < limit) {
+		limit = d
+	}
+	if !s.Deadline.IsZero() {
+		left := time.Until(s.Deadline)
+		if left <= 0 {
+			s.Time += time.Since(start)
+			return false, nil, ErrUnknown
+		}
+		if limit == 0 || left < limit {
+			limit = left
+		}
+	}
+	s.bound(limit)
 	sat, err := s.z.Check()
 	s.Time += time.Since(start)
+	s.sampleMemory() // before Pop, with what the query built
 	if err != nil {
 		return false, nil, ErrUnknown
 	}

@@ -1,0 +1,32 @@
+package symbolic
+
+// #cgo LDFLAGS: -lz3
+// #include <z3.h>
+import "C"
+
+import "runtime/metrics"
+
+// z3Allocated is Z3's own estimate of the memory it has allocated, in all
+// its contexts (Z3_get_estimated_alloc_size).
+func z3Allocated() int64 { return int64(C.Z3_get_estimated_alloc_size()) }
+
+// goHeld is the memory the Go runtime holds from the system: every class
+// of runtime/metrics' /memory/classes/total:bytes but the heap released
+// back to it.
+func goHeld() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+}
+
+// sampleMemory measures the memory in use now — the Go runtime's and what
+// Z3 allocated since the solver was made (other contexts freed meanwhile
+// may make that negative: it counts as 0) — and returns the most seen.
+func (s *Solver) sampleMemory() int64 {
+	z := max(z3Allocated()-s.z3Base, 0)
+	s.peak = max(s.peak, goHeld()+z)
+	return s.peak
+}
