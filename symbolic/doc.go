@@ -83,7 +83,17 @@
 // other could be the one to find a violation. An empty frontier is PASS. Every violation is
 // confirmed by the solver, which gives the model of the counterexample.
 // The statistics are the paper's Table II (switches, images, peak
-// frontier, partitions) with the solver's.
+// frontier, partitions) with the solver's, and the peak memory: the Go
+// runtime's and what Z3 allocated, sampled at each query.
+//
+// Config.Mode runs the baselines of the paper's Table I instead: BMC, an
+// unrolling from the initial state alone, its bound grown a transition at
+// a time until a violation is satisfiable (the shortest witness) or no
+// path is left; and ST alone, which never hands over to PR. With HMC
+// under each priority they make the four configurations that hc11mc
+// bench compares. A query still running at the run's deadline (Timeout)
+// is given up, so that a time limit holds within the time Z3 takes to
+// take in one formula.
 //
 // The engine does not model the chip's peripherals or board hardware
 // (sim.Config.Device, Board): NewEngine refuses such a machine.

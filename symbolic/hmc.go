@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hc11mc/hc11mc/sim"
@@ -23,8 +25,67 @@ const (
 	DFS
 )
 
+// Mode says which of the paper's procedures run: the four configurations
+// its experiments compare (Section VII, Table I) are BMC, ST, and HMC with
+// each Priority.
+type Mode uint8
+
+// The modes.
+const (
+	// HMC interleaves path-based reasoning (PR) and state traversal (ST)
+	// as Algorithm 1 does: ST computes images until the frontier's size
+	// passes FSize, PR runs bounded model checks of PRDepth transitions
+	// from frontier states for PRTime, and so on in turn.
+	HMC Mode = iota
+	// BMC is path-based reasoning alone, the stateless baseline of Table I
+	// (the paper's "BMC", its reference [14]): one unrolling from the
+	// start states whose bound grows a transition at a time, with one
+	// solver query per depth k for a violation at k (BMC^k of Eq. 4),
+	// until one is satisfiable (FAIL, with a shortest witness) or no path
+	// is left at some depth: every path has ended, or the paths that reach
+	// the depth are unsatisfiable together — the completeness check of
+	// Section IV-B for terminating programs (NTP, Eq. 14; see bmcOnly for
+	// when the solver is asked). No state is stored and no branch is
+	// checked on the way (Engine.Lazy); states of one depth with one
+	// control part are merged, as an unrolled transition relation would
+	// hold them. Firmware that never stops (an idle loop) is never
+	// complete: the run ends at a limit, incomplete, with the depth it
+	// reached (Stats.MaxDepth, the paper's d*). Priority, PRDepth, PRTime,
+	// FSize and TSize do not apply.
+	BMC
+	// ST is state traversal alone, the state-based baseline of Table I
+	// (the paper's "MIX", its reference [12], a symbolic traversal of the
+	// reachable states): here ST of Algorithm 1, with its frontier, Group
+	// and the repeats recognised, never handing over to PR. It computes
+	// images until the frontier is empty (PASS) or a violation is reached.
+	// Priority only breaks ties between states equally far along the
+	// program; PRDepth, PRTime and FSize do not apply.
+	ST
+)
+
+var modeNames = [...]string{"hmc", "bmc", "st"}
+
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", m)
+}
+
+// ParseMode reads a mode by its name: hmc, bmc or st.
+func ParseMode(s string) (Mode, error) {
+	for i, n := range modeNames {
+		if s == n {
+			return Mode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("mode %q: use %s", s, strings.Join(modeNames[:], ", "))
+}
+
 // Config says how to run HMC.
 type Config struct {
+	// Mode picks HMC (the default), BMC alone or ST alone.
+	Mode     Mode
 	Priority Priority
 	// Estimate is, for GLH, the distance from a state's concrete part to
 	// a violation (false: none reachable); nil ranks by depth.
@@ -39,9 +100,10 @@ type Config struct {
 	// ST switch to PR (doubled at each switch; default 256). TSize bounds
 	// the size of a state Group makes (default 4096).
 	FSize, TSize int
-	// MaxStates bounds the images ST computes (0: none); Timeout the run;
-	// MaxMemory the Go heap, checked about once a second (the solver's
-	// own memory is not counted).
+	// MaxStates bounds the states expanded, by ST's images and by PR's
+	// (or BMC's) unrolling (0: none); Timeout the run; MaxMemory the Go
+	// heap, checked about once a second (the solver's own memory is not
+	// counted).
 	MaxStates int
 	Timeout   time.Duration
 	MaxMemory int64
@@ -55,19 +117,28 @@ type Config struct {
 type Stats struct {
 	Switches     int // PR→ST→PR switches (#S)
 	Images       int // image computations of ST: states expanded (#I)
-	PeakFrontier int // the largest frontier (#F)
+	PeakFrontier int // the largest frontier (#F; BMC: the most states at one depth)
 	Partitions   int // images split into several state-disjuncts (#P)
 	Groups       int // merges of two state-disjuncts by Group
-	Frontier     int // the frontier now
+	Frontier     int // the frontier now (BMC: the states at the last depth)
 	States       int // distinct states kept to recognise repeats
-	PRChecks     int // bounded model checks run by PR
-	PRRemoved    int // frontier states PR proved to need no more work
+	PRChecks     int // bounded model checks run by PR (BMC: its unrollings)
+	PRRemoved    int // frontier states PR proved to need no more work (BMC: unrollings complete)
+	// Unrolled counts the states PR (or BMC) expanded in its unrollings.
+	Unrolled int
+	// MaxDepth is the deepest state reached, by ST or by an unrolling, in
+	// transitions from the start: the paper's d*.
 	MaxDepth     int
 	Instructions uint64
 	Forks        uint64
 	Queries      uint64
 	SolverTime   time.Duration
 	Elapsed      time.Duration
+	// PeakMemory is the most memory seen in use, sampled at each solver
+	// query and about every thousand expansions: what the Go runtime
+	// holds from the system (the heap, garbage not yet collected, stacks)
+	// plus what Z3 has allocated since the engine was made.
+	PeakMemory int64
 }
 
 // Verdict is HMC's answer.
@@ -168,11 +239,12 @@ type hmc struct {
 	// stTime is how long the last ST phase took: the next PR phase's
 	// time (0: no ST phase yet).
 	stTime time.Duration
+	checks int // calls of limit
 }
 
 // Check runs HMC (Algorithm 1) from the start states: PR and ST in turn
 // until a violation is found (FAIL), the frontier is empty (PASS), or a
-// limit stops it.
+// limit stops it; or, as cfg.Mode says, BMC or ST alone.
 func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
 	if cfg.PRDepth <= 0 {
 		cfg.PRDepth = 32
@@ -195,11 +267,24 @@ func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
 		byCtl: map[uint64][]*entry{}}
 	e.stop = func() bool { return ctx.Err() != nil }
 	defer func() { e.stop = nil }()
+	if dl, ok := ctx.Deadline(); ok {
+		e.Sol.Deadline = dl
+		defer func() { e.Sol.Deadline = time.Time{} }()
+	}
 	h.last = h.begin
+	if cfg.Mode == BMC {
+		return h.finish(h.bmcOnly(start))
+	}
 	for k, st := range start {
 		if h.fresh(st) {
 			h.add(st, k)
 		}
+	}
+	if cfg.Mode == ST {
+		// ST alone: the frontier never grows past fsize, so ST does
+		// not hand over; it ends with PASS, FAIL or a limit.
+		h.fsize = math.MaxInt
+		return h.finish(*h.st())
 	}
 	for {
 		if r := h.pr(); r != nil {
@@ -217,9 +302,12 @@ func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
 
 func (h *hmc) finish(r Result) Result {
 	s := &h.stats
-	s.Frontier = len(h.f)
+	if h.cfg.Mode != BMC {
+		s.Frontier = len(h.f)
+	}
 	s.Instructions, s.Forks = h.e.Instructions, h.e.Forks
 	s.Queries, s.SolverTime = h.e.Sol.Queries, h.e.Sol.Time
+	s.PeakMemory = h.e.Sol.sampleMemory()
 	s.Elapsed = time.Since(h.begin)
 	r.Stats = *s
 	return r
@@ -252,7 +340,10 @@ func (h *hmc) limit() *Result {
 		}
 		return &Result{Verdict: Incomplete, Limit: why}
 	}
-	if h.cfg.MaxStates > 0 && h.stats.Images >= h.cfg.MaxStates {
+	if h.checks++; h.checks%1024 == 0 {
+		h.e.Sol.sampleMemory()
+	}
+	if h.cfg.MaxStates > 0 && h.stats.Images+h.stats.Unrolled >= h.cfg.MaxStates {
 		return &Result{Verdict: Incomplete, Limit: fmt.Sprintf("--max-states %d", h.cfg.MaxStates)}
 	}
 	if h.cfg.MaxMemory > 0 && time.Since(h.memChecked) >= time.Second {
@@ -266,8 +357,12 @@ func (h *hmc) limit() *Result {
 	return nil
 }
 
-// failed turns an error of the engine into an incomplete result.
-func failed(err error) *Result {
+// failed turns an error of the engine into an incomplete result: the
+// limit's when one is reached (a query given up at the deadline).
+func (h *hmc) failed(err error) *Result {
+	if r := h.limit(); r != nil {
+		return r
+	}
 	return &Result{Verdict: Incomplete, Limit: err.Error()}
 }
 
@@ -331,11 +426,11 @@ func (h *hmc) st() *Result {
 			}
 		}
 		if err != nil {
-			return failed(err)
+			return h.failed(err)
 		}
 		if dl != nil {
 			if r, err := h.violation(dl.State, en.start, dl.Violation); err != nil {
-				return failed(err)
+				return h.failed(err)
 			} else if r != nil {
 				return r
 			}
@@ -344,7 +439,7 @@ func (h *hmc) st() *Result {
 		for _, s := range succ {
 			if s.Violation != nil {
 				if r, err := h.violation(s.State, en.start, s.Violation); err != nil {
-					return failed(err)
+					return h.failed(err)
 				} else if r != nil {
 					return r
 				}
@@ -393,7 +488,7 @@ func (h *hmc) pr() *Result {
 		done, r, err := h.bmc(en, deadline)
 		h.stats.PRChecks++
 		if err != nil && !errors.Is(err, errDeadline) && !errors.Is(err, errStopped) {
-			return failed(err)
+			return h.failed(err)
 		}
 		if r != nil {
 			return r
@@ -428,50 +523,142 @@ func (h *hmc) bmc(en *entry, deadline time.Time) (done bool, r *Result, err erro
 		if time.Now().After(deadline) || h.ctx.Err() != nil {
 			return false, nil, errDeadline
 		}
-		var next []*State
-		var bad []Succ
-		for _, st := range layer {
-			succ, dl, err := e.Expand(st)
-			if err != nil {
-				return false, nil, err
-			}
-			if dl != nil && !h.cfg.Ignore[dl.Violation.Kind] {
-				bad = append(bad, *dl)
-			}
-			for _, s := range succ {
-				if s.Violation != nil {
-					if !h.cfg.Ignore[s.Violation.Kind] {
-						bad = append(bad, s)
-					}
-					continue
-				}
-				next = append(next, s.State)
-			}
+		if r := h.limit(); r != nil {
+			return false, r, nil
 		}
-		if len(bad) > 0 {
-			any := e.B.Bool(false)
-			for _, b := range bad {
-				any = e.B.Or(any, conj(e, b.State.Path))
-			}
-			sat, m, err := e.Sol.Check(any)
-			if err != nil {
-				return false, nil, err
-			}
-			if sat {
-				for _, b := range bad {
-					if e.B.Eval(conj(e, b.State.Path), m) == 1 {
-						return false, &Result{Verdict: Violated, Violation: b.Violation,
-							Trace: b.State.Labels(e.B, m), Start: en.start}, nil
-					}
-				}
-			}
+		if layer, r, err = h.deepen(layer, en.start); err != nil || r != nil {
+			return false, r, err
 		}
-		layer, _ = e.group(next, 1<<30)
 		if len(layer) == 0 {
 			return true, nil, nil
 		}
 	}
 	return false, nil, nil
+}
+
+// deepen takes one depth of an unrolling from start state start: it
+// expands the states of layer (lazily: the caller sets Engine.Lazy),
+// asks the solver in one query whether a violation is reachable at the
+// next depth (BMC^k of Eq. 4, or Eq. 12 from a frontier state), and
+// returns that depth's states, those of one control part merged.
+func (h *hmc) deepen(layer []*State, start int) (next []*State, r *Result, err error) {
+	e := h.e
+	var bad []Succ
+	for _, st := range layer {
+		succ, dl, err := e.Expand(st)
+		h.stats.Unrolled++
+		if err != nil {
+			return nil, nil, err
+		}
+		if dl != nil && !h.cfg.Ignore[dl.Violation.Kind] {
+			bad = append(bad, *dl)
+		}
+		for _, s := range succ {
+			if s.Violation != nil {
+				if !h.cfg.Ignore[s.Violation.Kind] {
+					bad = append(bad, s)
+				}
+				continue
+			}
+			next = append(next, s.State)
+		}
+	}
+	if len(bad) > 0 {
+		any := e.B.Bool(false)
+		for _, b := range bad {
+			any = e.B.Or(any, conj(e, b.State.Path))
+		}
+		sat, m, err := e.Sol.Check(any)
+		if err != nil {
+			return nil, nil, err
+		}
+		if sat {
+			for _, b := range bad {
+				if e.B.Eval(conj(e, b.State.Path), m) == 1 {
+					return nil, &Result{Verdict: Violated, Violation: b.Violation,
+						Trace: b.State.Labels(e.B, m), Start: start}, nil
+				}
+			}
+		}
+	}
+	next, _ = e.group(next, 1<<30)
+	for _, st := range next {
+		h.stats.MaxDepth = max(h.stats.MaxDepth, st.Depth)
+	}
+	return next, nil, nil
+}
+
+// bmcOnly is Mode BMC: an unrolling from each start state, in step, its
+// bound grown a transition at a time, until a violation is satisfiable at
+// some depth (FAIL) or every unrolling is complete (PASS): no state is
+// left at its depth, or the states left are unsatisfiable together (the
+// completeness check of Section IV-B, Eq. 14).
+//
+// Algorithm 1 asks the completeness query at every depth where SINK is
+// reachable (PR, line 10). Here, where every path has ended the answer
+// needs no solver; the query is for paths that go on unsatisfiable for
+// ever (a loop on a symbolic counter past its last value), and it is
+// asked only at depths that are powers of two, each time within the time
+// the run has spent on everything else: undecided, it only postpones the
+// answer. Asked at every depth, it was the costliest part of BMC on the
+// data-heavy models: on crc8 one took 50 s at depth 389, where the
+// violation query of that depth took 0.6 s.
+func (h *hmc) bmcOnly(start []*State) Result {
+	e := h.e
+	e.Lazy = true
+	defer func() { e.Lazy = false }()
+	type unrolling struct {
+		start int
+		layer []*State
+	}
+	var runs []unrolling
+	for k, st := range start {
+		runs = append(runs, unrolling{k, []*State{st}})
+	}
+	h.stats.PRChecks = len(runs)
+	var spent time.Duration // on completeness queries
+	for depth := 1; len(runs) > 0; depth++ {
+		var live []unrolling
+		width := 0
+		for _, u := range runs {
+			if r := h.limit(); r != nil {
+				return *r
+			}
+			next, r, err := h.deepen(u.layer, u.start)
+			if err != nil {
+				return *h.failed(err)
+			}
+			if r != nil {
+				return *r
+			}
+			if len(next) == 0 {
+				h.stats.PRRemoved++ // every path ended
+				continue
+			}
+			if budget := time.Since(h.begin) - 2*spent; depth&(depth-1) == 0 && budget > 10*time.Millisecond {
+				any := e.B.Bool(false)
+				for _, st := range next {
+					any = e.B.Or(any, conj(e, st.Path))
+				}
+				t := time.Now()
+				sat, _, err := e.Sol.CheckWithin(budget, any)
+				spent += time.Since(t)
+				if err != nil && !errors.Is(err, ErrUnknown) {
+					return *h.failed(err)
+				}
+				if err == nil && !sat {
+					h.stats.PRRemoved++ // no path reaches this depth
+					continue
+				}
+			}
+			live = append(live, unrolling{u.start, next})
+			width += len(next)
+		}
+		runs = live
+		h.stats.Frontier = width
+		h.stats.PeakFrontier = max(h.stats.PeakFrontier, width)
+	}
+	return Result{Verdict: Verified}
 }
 
 // String formats the statistics as Table II does, with the rest after.
