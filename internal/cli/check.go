@@ -76,6 +76,16 @@ Properties, all on where the harness makes them meaningful: assert, error,
 deadlock, mutex, unlock, illegal-opcode, rom-write, unmapped, stack (with
 --stack), reach (with --reach: a goal, not an error).
 
+Data-heavy firmware: --engine hmc makes every nondeterministic value a
+symbol and lets Z3 decide (hybrid model checking: a traversal of symbolic
+states interleaved with bounded model checks from its frontier, started
+from the state --hmc-priority glh or dfs picks). --hmc-mode bmc runs the
+bounded model checks alone, one unrolling from the initial state whose
+bound grows until a violation is satisfiable (a shortest counterexample)
+or no path is left (verified: only where every path of the firmware
+ends); --hmc-mode st runs the traversal alone. hc11mc bench
+testdata/models/symbolic --strategies bmc,st,hmc+dfs,hmc+glh compares them.
+
 Limits: --max-states, --timeout, and --max-memory, which has a default: a
 search that grows without bound stops with the incomplete report when it
 would hold more than 75% of this machine's memory (or of its cgroup's
@@ -88,6 +98,7 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
   hc11mc check fw.elf --search bfs --preempt calls --trace cex.json
   hc11mc check fw.elf --workers 8            # a swarm of eight searches
   hc11mc check fw.elf --trace-svg cex.svg   # the counterexample as a picture
+  hc11mc check fw.elf --engine hmc --hmc-mode bmc --timeout 5m   # symbolic data, BMC alone
   hc11mc check fw.elf --irq toc1 --input 0x1003=0,1,255 --max-states 1000000 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

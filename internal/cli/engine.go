@@ -25,11 +25,18 @@ import (
 // concrete where the data allow. The explicit searches of package search
 // (their orders, partial-order reduction, a saved frontier) are not part of
 // either: the flags that only they use are refused.
+//
+// --hmc-mode picks among the four configurations the paper's Table I
+// compares (symbolic.Mode): hmc, with --hmc-priority glh or dfs; bmc,
+// bounded model checking alone from the initial state; st, state
+// traversal alone. The flags that one mode does not use are refused with
+// it.
 
 // engineFlags are check's flags for the symbolic engine.
 type engineFlags struct {
 	fs        *pflag.FlagSet
 	maxBranch int
+	mode      string
 	priority  string
 	prDepth   int
 }
@@ -37,12 +44,13 @@ type engineFlags struct {
 func (f *engineFlags) register(fs *pflag.FlagSet) {
 	f.fs = fs
 	countVar(fs, &f.maxBranch, "max-branch", 16, 1, math.MaxInt32, "with --engine auto: a nondeterministic choice among more values than this is a symbol, a narrower one a successor per value")
-	fs.StringVar(&f.priority, "hmc-priority", "glh", "with --engine hmc or auto: which frontier state the bounded model checks start from: glh (closest to a violation by --heuristic) or dfs (deepest)")
-	countVar(fs, &f.prDepth, "pr-depth", 32, 1, 1<<20, "with --engine hmc or auto: transitions each bounded model check explores from a frontier state")
+	fs.StringVar(&f.mode, "hmc-mode", "hmc", "with --engine hmc or auto: hmc (state traversal and bounded model checks from its frontier, interleaved), bmc (bounded model checking alone: one unrolling from the initial state, its bound grown until a violation or no path is left; shortest counterexamples, no state stored) or st (state traversal alone, no bounded model checks)")
+	fs.StringVar(&f.priority, "hmc-priority", "glh", "with --engine hmc or auto: which frontier state the bounded model checks start from: glh (closest to a violation by --heuristic) or dfs (deepest); with --hmc-mode st it only breaks ties")
+	countVar(fs, &f.prDepth, "pr-depth", 32, 1, 1<<20, "with --engine hmc or auto and --hmc-mode hmc: transitions each bounded model check explores from a frontier state")
 }
 
 // engineOnly are the flags that mean something to the symbolic engine only.
-var engineOnly = []string{"max-branch", "hmc-priority", "pr-depth"}
+var engineOnly = []string{"max-branch", "hmc-mode", "hmc-priority", "pr-depth"}
 
 // refuse returns the usage error for a flag the engine does not use.
 func (f *engineFlags) refuse(engine string) error {
@@ -71,6 +79,29 @@ func (f *engineFlags) refuse(engine string) error {
 	if f.priority != "glh" && f.priority != "dfs" {
 		return usagef("--hmc-priority %q: use glh or dfs", f.priority)
 	}
+	mode, err := symbolic.ParseMode(f.mode)
+	if err != nil {
+		return usagef("--hmc-mode %q: use hmc (traversal and bounded model checks interleaved), bmc (bounded model checking alone) or st (traversal alone)", f.mode)
+	}
+	switch {
+	case mode == symbolic.BMC && f.fs.Changed("hmc-priority"):
+		return usagef("--hmc-priority: --hmc-mode bmc unrolls from the initial state alone and keeps no frontier to rank (use --hmc-mode hmc or st)")
+	case mode != symbolic.HMC && f.fs.Changed("pr-depth"):
+		return usagef("--pr-depth: it bounds the bounded model checks that --hmc-mode hmc runs from frontier states; %s", map[symbolic.Mode]string{
+			symbolic.BMC: "bmc grows its bound until it decides (stop it with --timeout or --max-states)",
+			symbolic.ST:  "st runs none"}[mode])
+	}
+	if mode == symbolic.BMC || f.priority == "dfs" {
+		for _, n := range []string{"heuristic", "k", "aim", "goal-mem"} {
+			if f.fs.Lookup(n) != nil && f.fs.Changed(n) {
+				why := "--hmc-priority dfs ranks frontier states by depth"
+				if mode == symbolic.BMC {
+					why = "--hmc-mode bmc ranks no states"
+				}
+				return usagef("--%s: the heuristic ranks frontier states for --hmc-priority glh only; %s", n, why)
+			}
+		}
+	}
 	return nil
 }
 
@@ -97,12 +128,13 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--engine %s: %v", o.engine, err)
 	}
-	cfg := symbolic.Config{PRDepth: o.hmc.prDepth, MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: o.maxMemory,
+	mode, _ := symbolic.ParseMode(o.hmc.mode)
+	cfg := symbolic.Config{Mode: mode, PRDepth: o.hmc.prDepth, MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: o.maxMemory,
 		Ignore: cs.opts.Ignore}
 	if o.hmc.priority == "dfs" {
 		cfg.Priority = symbolic.DFS
 	}
-	if est := cs.est; est != nil {
+	if est := cs.est; est != nil && cfg.Priority == symbolic.GLH && mode != symbolic.BMC {
 		cfg.Estimate = func(s *sim.State) (int, bool) { return est(s), true }
 	}
 	if !o.json && !o.quiet && isTerminal(stderr) {
@@ -112,7 +144,14 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 	}
 	if !o.json {
-		fmt.Fprintf(stdout, "checking %s: engine %s (HMC, priority %s", path, o.engine, o.hmc.priority)
+		switch mode {
+		case symbolic.BMC:
+			fmt.Fprintf(stdout, "checking %s: engine %s (bounded model checking alone, the bound grown until it decides", path, o.engine)
+		case symbolic.ST:
+			fmt.Fprintf(stdout, "checking %s: engine %s (state traversal alone, ties by %s", path, o.engine, o.hmc.priority)
+		default:
+			fmt.Fprintf(stdout, "checking %s: engine %s (HMC, priority %s", path, o.engine, o.hmc.priority)
+		}
 		if o.engine == "auto" {
 			fmt.Fprintf(stdout, ", choices of more than %d values symbolic", o.hmc.maxBranch)
 		}
@@ -125,8 +164,9 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	sr := &search.Result{Verdict: search.Verdict(res.Verdict), Limit: o.memoryLimit(res.Limit), Stats: search.Stats{
-		StatesStored: res.Stats.States, StatesExpanded: res.Stats.Images, MaxDepth: res.Stats.MaxDepth,
-		Seconds: res.Stats.Elapsed.Seconds(), Frontier: res.Stats.Frontier, Instructions: res.Stats.Instructions}}
+		StatesStored: res.Stats.States, StatesExpanded: res.Stats.Images + res.Stats.Unrolled, MaxDepth: res.Stats.MaxDepth,
+		Seconds: res.Stats.Elapsed.Seconds(), Frontier: res.Stats.Frontier, Instructions: res.Stats.Instructions,
+		PeakMemory: res.Stats.PeakMemory}}
 	var first *search.Found
 	if res.Verdict == symbolic.Violated {
 		sr.Found = []search.Found{{Violation: res.Violation, Trace: res.Trace}}
@@ -166,19 +206,23 @@ type hmcJSON struct {
 	Groups        int     `json:"groups"`
 	PRChecks      int     `json:"pr_checks"`
 	PRRemoved     int     `json:"pr_removed"`
+	Unrolled      int     `json:"unrolled"`
 	Forks         uint64  `json:"forks"`
 	Queries       uint64  `json:"solver_queries"`
 	SolverSeconds float64 `json:"solver_seconds"`
 }
 
 func hmcStats(s symbolic.Stats) hmcJSON {
-	return hmcJSON{s.Switches, s.Images, s.PeakFrontier, s.Partitions, s.Groups, s.PRChecks, s.PRRemoved,
+	return hmcJSON{s.Switches, s.Images, s.PeakFrontier, s.Partitions, s.Groups, s.PRChecks, s.PRRemoved, s.Unrolled,
 		s.Forks, s.Queries, s.SolverTime.Seconds()}
 }
 
 func printEngineJSON(w io.Writer, o *checkOptions, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport, st symbolic.Stats) {
-	out := map[string]any{"verdict": res.Verdict.String(), "engine": o.engine, "stats": res.Stats,
+	out := map[string]any{"verdict": res.Verdict.String(), "engine": o.engine, "hmc_mode": o.hmc.mode, "stats": res.Stats,
 		"hmc": hmcStats(st), "properties_checked": props.Checked}
+	if o.hmc.mode != "bmc" {
+		out["hmc_priority"] = o.hmc.priority
+	}
 	if len(props.Unchecked) > 0 {
 		out["properties_unchecked"] = props.Unchecked
 	}
@@ -206,13 +250,25 @@ func printEngineResult(w io.Writer, o *checkOptions, res *search.Result, first *
 	case search.Incomplete:
 		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", props.verdictNote(), res.Limit)
 		props.print(w)
-		fmt.Fprintf(w, "  covered: %d symbolic states, %d images computed, depth %d\n", st.States, st.Images, st.MaxDepth)
-		fmt.Fprintf(w, "  left: %d symbolic states in the frontier, not expanded\n", st.Frontier)
+		if o.hmc.mode == "bmc" {
+			fmt.Fprintf(w, "  covered: no violation within %d transitions of the initial state (every path that long)\n", st.MaxDepth)
+			fmt.Fprintf(w, "  left: the paths longer than that; %d states at depth %d, not expanded\n", st.Frontier, st.MaxDepth)
+		} else {
+			fmt.Fprintf(w, "  covered: %d symbolic states, %d images computed, depth %d\n", st.States, st.Images, st.MaxDepth)
+			fmt.Fprintf(w, "  left: %d symbolic states in the frontier, not expanded\n", st.Frontier)
+		}
 	}
-	fmt.Fprintf(w, "%d symbolic states, %d instructions executed, max depth %d, %.2fs\n",
-		st.States, st.Instructions, st.MaxDepth, st.Elapsed.Seconds())
-	fmt.Fprintf(w, "hmc: %d switches PR/ST, %d images, peak frontier %d, %d partitions, %d groups; %d bounded model checks (%d states done by them); %d forks, %d solver queries in %.2fs\n",
-		st.Switches, st.Images, st.PeakFrontier, st.Partitions, st.Groups, st.PRChecks, st.PRRemoved, st.Forks, st.Queries, st.SolverTime.Seconds())
+	if o.hmc.mode == "bmc" {
+		fmt.Fprintf(w, "%d states unrolled, %d instructions executed, max depth %d, %.2fs, peak memory %d MiB\n",
+			st.Unrolled, st.Instructions, st.MaxDepth, st.Elapsed.Seconds(), st.PeakMemory>>20)
+		fmt.Fprintf(w, "bmc: at most %d states at one depth; %d forks, %d solver queries in %.2fs\n",
+			st.PeakFrontier, st.Forks, st.Queries, st.SolverTime.Seconds())
+	} else {
+		fmt.Fprintf(w, "%d symbolic states, %d instructions executed, max depth %d, %.2fs, peak memory %d MiB\n",
+			st.States, st.Instructions, st.MaxDepth, st.Elapsed.Seconds(), st.PeakMemory>>20)
+		fmt.Fprintf(w, "%s: %d switches PR/ST, %d images, peak frontier %d, %d partitions, %d groups; %d bounded model checks (%d states done by them, %d states unrolled); %d forks, %d solver queries in %.2fs\n",
+			o.hmc.mode, st.Switches, st.Images, st.PeakFrontier, st.Partitions, st.Groups, st.PRChecks, st.PRRemoved, st.Unrolled, st.Forks, st.Queries, st.SolverTime.Seconds())
+	}
 	printConditions(w, cs.m, res, nil)
 	if first != nil && o.trace != "" {
 		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.trace, o.trace)

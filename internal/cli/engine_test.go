@@ -90,11 +90,63 @@ func TestEngineRefusals(t *testing.T) {
 		{"--max-branch", "4"},
 		{"--hmc-priority", "dfs"},
 		{"--engine", "hmc", "--hmc-priority", "bfs"},
+		{"--hmc-mode", "bmc"},
+		{"--engine", "hmc", "--hmc-mode", "mix"},
+		{"--engine", "hmc", "--hmc-mode", "bmc", "--hmc-priority", "dfs"},
+		{"--engine", "hmc", "--hmc-mode", "bmc", "--pr-depth", "8"},
+		{"--engine", "hmc", "--hmc-mode", "st", "--pr-depth", "8"},
+		{"--engine", "hmc", "--hmc-mode", "bmc", "--heuristic", "fsm"},
+		{"--engine", "auto", "--hmc-priority", "dfs", "--k", "2"},
 	} {
 		var out, errb bytes.Buffer
 		if c := Main(append([]string{"check", img}, args...), nil, &out, &errb); c != ExitUsage {
 			t.Errorf("%v: exit %d, want %d\n%s%s", args, c, ExitUsage, out.String(), errb.String())
 		}
+	}
+}
+
+// --hmc-mode: BMC alone, ST alone and HMC under each priority (the
+// configurations of the paper's Table I) find secret4's violation, whose
+// trace replays, and the traversals prove crc8; BMC stops at its time
+// limit on crc8 and says how deep it got.
+func TestEngineModes(t *testing.T) {
+	secret := filepath.Join("..", "..", "testdata", "models", "symbolic", "secret4.elf")
+	crc := filepath.Join("..", "..", "testdata", "models", "symbolic", "crc8.elf")
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"--hmc-mode", "bmc"}, {"--hmc-mode", "st"}, {"--hmc-mode", "hmc", "--hmc-priority", "dfs"}, {"--hmc-mode", "hmc"},
+	} {
+		var out, errb bytes.Buffer
+		tr := filepath.Join(dir, "t.json")
+		if c := Main(append([]string{"check", secret, "--engine", "hmc", "--trace", tr, "--json"}, args...), nil, &out, &errb); c != ExitViolation {
+			t.Fatalf("%v on secret4: exit %d\n%s%s", args, c, out.String(), errb.String())
+		}
+		var res struct {
+			HMCMode     string `json:"hmc_mode"`
+			TraceLength int    `json:"trace_length"`
+			Stats       struct {
+				PeakMemory int64 `json:"peak_memory_bytes"`
+			}
+		}
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.HMCMode != args[1] || res.TraceLength != 76 || res.Stats.PeakMemory == 0 {
+			t.Errorf("%v on secret4: %v %+v\n%s", args, err, res, out.String())
+		}
+		out.Reset()
+		if c := Main([]string{"replay", tr}, nil, &out, &errb); c != ExitViolation {
+			t.Fatalf("replay of %v's trace: exit %d\n%s%s", args, c, out.String(), errb.String())
+		}
+		if args[1] == "bmc" {
+			continue
+		}
+		out.Reset()
+		if c := Main(append([]string{"check", crc, "--engine", "hmc"}, args...), nil, &out, &errb); c != 0 || !strings.Contains(out.String(), args[1]+": ") {
+			t.Errorf("%v on crc8: exit %d\n%s%s", args, c, out.String(), errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	c := Main([]string{"check", crc, "--engine", "hmc", "--hmc-mode", "bmc", "--timeout", "1s"}, nil, &out, &errb)
+	if c != ExitIncomplete || !strings.Contains(out.String(), "covered: no violation within ") || !strings.Contains(out.String(), "bmc: at most ") {
+		t.Errorf("bmc on crc8 for a second: exit %d\n%s%s", c, out.String(), errb.String())
 	}
 }
 
