@@ -4,7 +4,12 @@ package symbolic
 // #include <z3.h>
 import "C"
 
-import "runtime/metrics"
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
 
 // z3Allocated is Z3's own estimate of the memory it has allocated, in all
 // its contexts (Z3_get_estimated_alloc_size).
@@ -29,4 +34,24 @@ func (s *Solver) sampleMemory() int64 {
 	z := max(z3Allocated()-s.z3Base, 0)
 	s.peak = max(s.peak, goHeld()+z)
 	return s.peak
+}
+
+// ReleaseMemory collects what earlier engines left, so that the next
+// one's peak memory is its own: Z3's contexts are freed by finalizers,
+// which need several collections (the terms that refer to a context go
+// first) and run in their own goroutine, so it collects until Z3's
+// allocation has not fallen for three collections in a row (at most 50),
+// then returns the free heap to the system.
+func ReleaseMemory() {
+	last, still := z3Allocated(), 0
+	for n := 0; n < 50 && still < 3; n++ {
+		runtime.GC()
+		time.Sleep(2 * time.Millisecond) // for the finalizers
+		if now := z3Allocated(); now < last {
+			last, still = now, 0
+		} else {
+			still++
+		}
+	}
+	debug.FreeOSMemory()
 }
