@@ -66,6 +66,14 @@ type benchRecord struct {
 	Seconds     float64 `json:"seconds"`
 	TraceLength int     `json:"trace_length"`
 	PeakMemory  int64   `json:"peak_memory_bytes"`
+	// MaxDepth is the deepest state reached (the paper's d* in Table I
+	// of HMC); the symbolic engine's runs add the states expanded (ST's
+	// images and the states unrolled; BMC stores none) and the solver's
+	// queries and time.
+	MaxDepth    int     `json:"max_depth"`
+	Expanded    int     `json:"states_expanded,omitempty"`
+	Queries     uint64  `json:"solver_queries,omitempty"`
+	SolverSecs  float64 `json:"solver_seconds,omitempty"`
 	Limit       string  `json:"limit,omitempty"`
 	PaperStates int     `json:"paper_states,omitempty"`
 	PaperSecs   float64 `json:"paper_seconds,omitempty"`
@@ -100,8 +108,18 @@ members' counts vary by at most a round of the lockstep.
 separated by commas, each none or check's reductions joined by + (por,
 dead, por+dead; the default is check's, por+dead). With more than one
 setting each column is STRATEGY/SETTING: --reduce none,por+dead puts the
-states of every interleaving beside those of the reduced search.`,
-		Example: "  hc11mc bench\n  hc11mc bench --format markdown --plot results.svg\n  hc11mc bench --strategies bfs,best+efsm --models naive2,dining2\n  hc11mc bench --strategies bfs,dfs --reduce none,por,por+dead",
+states of every interleaving beside those of the reduced search.
+
+The symbolic engine's configurations (check --engine hmc) are strategies
+too: bmc (--hmc-mode bmc: bounded model checking alone), st or st+dfs
+(--hmc-mode st: state traversal alone), hmc+glh and hmc+dfs (HMC with
+--hmc-priority glh or dfs). With any of them the table is the comparison
+of Table I of the HMC paper (Ganai, Wang & Li): per configuration the time
+T, the peak memory M (the Go runtime's and Z3's) and the witness depth wd,
+the counterexample's length, or d*, the deepest state reached without one;
+--plot draws time and memory. testdata/models/symbolic holds data-heavy
+models, four nondeterministic bytes each, for it.`,
+		Example: "  hc11mc bench\n  hc11mc bench --format markdown --plot results.svg\n  hc11mc bench --strategies bfs,best+efsm --models naive2,dining2\n  hc11mc bench --strategies bfs,dfs --reduce none,por,por+dead\n  hc11mc bench testdata/models/symbolic --strategies bmc,st,hmc+dfs,hmc+glh --plot hmc.svg",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "testdata/bench"
@@ -115,12 +133,12 @@ states of every interleaving beside those of the reduced search.`,
 		},
 	}
 	fs := c.Flags()
-	fs.StringSliceVar(&o.strategies, "strategies", []string{"bfs", "dfs", "best+fsm", "best+efsm", "astar+efsm", "swarm"}, "strategies to compare, SEARCH or SEARCH+HEURISTIC, or swarm")
+	fs.StringSliceVar(&o.strategies, "strategies", []string{"bfs", "dfs", "best+fsm", "best+efsm", "astar+efsm", "swarm"}, "strategies to compare, SEARCH or SEARCH+HEURISTIC, or swarm; or the symbolic engine's bmc, st, st+dfs, hmc+glh, hmc+dfs")
 	countVar(fs, &o.runs, "runs", 5, 1, math.MaxInt, "runs of each randomised strategy (seeds 1..N)")
 	countVar(fs, &o.maxStates, "max-states", 2000000, 0, math.MaxInt, "per-run limit on stored states (0: no bound)")
 	durationVar(fs, &o.timeout, "timeout", 60*time.Second, "per-run time limit, e.g. 30s, 5m (0: no limit)")
 	fs.StringVar(&o.format, "format", "text", "text, csv, json or markdown")
-	fs.StringVar(&o.plot, "plot", "", "write a grouped bar chart (log scale) of states per strategy per model to FILE.svg")
+	fs.StringVar(&o.plot, "plot", "", "write a grouped bar chart (log scale) of states per strategy per model to FILE.svg (with the symbolic engine's configurations: time and peak memory)")
 	fs.StringSliceVar(&o.models, "models", nil, "run only these models (names from the manifest)")
 	fs.StringSliceVar(&o.kinds, "kinds", []string{"bug", "exhaustive"}, "manifest kinds to run (bug, exhaustive, throughput)")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound for aicfg and efsm")
@@ -208,7 +226,13 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 				if progress {
 					fmt.Fprintf(stderr, "\r\033[K%s: %s", bm.Name, col.name)
 				}
-				r, err := benchRun(o, dir, bm, search, heur, col.reduce, seed)
+				var r benchRecord
+				var err error
+				if mode, prio, ok := symbolicStrategy(strat); ok {
+					r, err = benchSymbolic(o, dir, bm, mode, prio)
+				} else {
+					r, err = benchRun(o, dir, bm, search, heur, col.reduce, seed)
+				}
 				if err != nil {
 					return err
 				}
@@ -225,8 +249,13 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 	if progress {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
+	tableI := anySymbolic(o.strategies)
 	if o.plot != "" {
-		if err := writePlot(o.plot, sel, columnNames(cols), recs); err != nil {
+		plot := writePlot
+		if tableI {
+			plot = writeTableIPlot
+		}
+		if err := plot(o.plot, sel, columnNames(cols), recs); err != nil {
 			return usagef("--plot: %v", err)
 		}
 	}
@@ -236,15 +265,20 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, string(b))
 	case "csv":
 		w := csv.NewWriter(stdout)
-		w.Write([]string{"model", "strategy", "seed", "verdict", "violation", "as_expected", "states", "seconds", "trace_length", "peak_memory_bytes", "limit", "paper_states", "paper_seconds", "reduce"})
+		w.Write([]string{"model", "strategy", "seed", "verdict", "violation", "as_expected", "states", "seconds", "trace_length", "peak_memory_bytes", "limit", "paper_states", "paper_seconds", "reduce", "max_depth"})
 		for _, r := range recs {
 			w.Write([]string{r.Model, r.Strategy, strconv.FormatUint(r.Seed, 10), r.Verdict, r.Kind, strconv.FormatBool(r.Expected),
 				strconv.Itoa(r.States), strconv.FormatFloat(r.Seconds, 'f', 3, 64), strconv.Itoa(r.TraceLength),
-				strconv.FormatInt(r.PeakMemory, 10), r.Limit, strconv.Itoa(r.PaperStates), strconv.FormatFloat(r.PaperSecs, 'f', 2, 64), r.Reduce})
+				strconv.FormatInt(r.PeakMemory, 10), r.Limit, strconv.Itoa(r.PaperStates), strconv.FormatFloat(r.PaperSecs, 'f', 2, 64), r.Reduce,
+				strconv.Itoa(r.MaxDepth)})
 		}
 		w.Flush()
 	default:
-		writeBenchTables(stdout, o.format == "markdown", sel, columnNames(cols), recs)
+		if tableI {
+			writeTableI(stdout, o.format == "markdown", sel, columnNames(cols), recs)
+		} else {
+			writeBenchTables(stdout, o.format == "markdown", sel, columnNames(cols), recs)
+		}
 	}
 	for _, r := range recs {
 		if !r.Expected && r.Limit == "" {
@@ -260,10 +294,15 @@ type benchColumn struct{ name, strategy, reduce string }
 
 // benchColumns crosses the strategies with the reduction settings, the
 // settings of a strategy side by side; with one setting a column is named
-// after its strategy, with more STRATEGY/SETTING.
+// after its strategy, with more STRATEGY/SETTING. The symbolic engine's
+// strategies, which have no reductions, have one column each.
 func benchColumns(strats, reduce []string) []benchColumn {
 	var cols []benchColumn
 	for _, s := range strats {
+		if _, _, ok := symbolicStrategy(s); ok {
+			cols = append(cols, benchColumn{name: s, strategy: s, reduce: "none"})
+			continue
+		}
 		for _, r := range reduce {
 			name := s
 			if len(reduce) > 1 {
@@ -307,9 +346,10 @@ func paperColumn(strat string) int {
 	return heuristics.PaperColumnOf(sr, k)
 }
 
-// splitStrategy reads SEARCH[+HEURISTIC].
+// splitStrategy reads SEARCH[+HEURISTIC] (a strategy of the symbolic
+// engine is itself, without a heuristic).
 func splitStrategy(s string) (string, string, error) {
-	if s == "swarm" {
+	if _, _, ok := symbolicStrategy(s); ok || s == "swarm" {
 		return s, "", nil
 	}
 	sr, h, _ := strings.Cut(s, "+")
@@ -351,7 +391,7 @@ func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur, reduce st
 	runtime.GC()
 	res := search.Run(context.Background(), cs.m, cs.opts)
 	r := benchRecord{Model: bm.Name, Seed: seed, Verdict: res.Verdict.String(), States: res.Stats.StatesStored,
-		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit}
+		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit, MaxDepth: res.Stats.MaxDepth}
 	if len(res.Found) > 0 {
 		r.Kind = res.Found[0].Violation.Kind.String()
 		r.TraceLength = len(res.Found[0].Trace)

@@ -98,3 +98,58 @@ func TestBenchReduce(t *testing.T) {
 		t.Errorf("--reduce por,fast: exit %d: %s", code, errb.String())
 	}
 }
+
+// The symbolic engine's configurations on testdata/models/symbolic, the
+// comparison of the HMC paper's Table I: every one finds secret4's
+// violation (BMC's witness no longer than any other) and proves
+// crc8_table; BMC on crc8 stops at its time limit with the depth it
+// reached. The table is Table I's layout, the plot time and memory.
+func TestBenchSymbolic(t *testing.T) {
+	dir := "../../testdata/models/symbolic"
+	var out, errb bytes.Buffer
+	args := []string{"bench", dir, "--models", "secret4,crc8_table", "--strategies", "bmc,st,hmc+dfs,hmc+glh", "--format", "json"}
+	if code := Main(args, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var recs []benchRecord
+	if err := json.Unmarshal(out.Bytes(), &recs); err != nil || len(recs) != 8 {
+		t.Fatalf("%v: %d records\n%s", err, len(recs), out.String())
+	}
+	for _, r := range recs {
+		if !r.Expected || r.Limit != "" || r.PeakMemory == 0 || r.MaxDepth == 0 {
+			t.Errorf("%s %s: %+v", r.Model, r.Strategy, r)
+		}
+		if r.Model == "secret4" && r.TraceLength != 76 {
+			t.Errorf("secret4 %s: a witness of %d transitions, want 76", r.Strategy, r.TraceLength)
+		}
+		if r.Strategy == "bmc" && (r.States != 0 || r.Expanded == 0) {
+			t.Errorf("%s bmc stored %d states, expanded %d", r.Model, r.States, r.Expanded)
+		}
+	}
+	svg := filepath.Join(t.TempDir(), "t1.svg")
+	out.Reset()
+	args = []string{"bench", dir, "--models", "secret4,crc8", "--strategies", "bmc,hmc+glh", "--timeout", "1s", "--format", "markdown", "--plot", svg}
+	if code := Main(args, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"| model | expected | bmc T | bmc M | bmc d*/wd | hmc+glh T |", "| secret4 | violation |", "**76**", "| crc8 | verified | ≥", "454* |"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, out.String())
+		}
+	}
+	if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("peak memory (MiB)")) || !bytes.Contains(b, []byte("hmc+glh")) {
+		t.Errorf("plot: %v %.200s", err, b)
+	}
+	for _, args := range [][]string{
+		{"--strategies", "bmc,st", "--reduce", "none"},
+		{"--strategies", "bmc", "--k", "2"},
+		{"--strategies", "bmc+dfs"},
+		{"--strategies", "hmc+bfs"},
+	} {
+		out.Reset()
+		errb.Reset()
+		if code := Main(append([]string{"bench", dir}, args...), nil, &out, &errb); code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d: %s", args, code, ExitUsage, errb.String())
+		}
+	}
+}

@@ -105,28 +105,22 @@ func (f *engineFlags) refuse(engine string) error {
 	return nil
 }
 
-// runEngine is check with --engine hmc or auto.
-func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
-	if err := o.hmc.refuse(o.engine); err != nil {
-		return err
-	}
+// prepareEngine loads the firmware and makes the symbolic engine and its
+// configuration from check's options (the flags already refused).
+func prepareEngine(o *checkOptions, path string) (*checkSetup, *symbolic.Engine, symbolic.Config, error) {
 	// The heuristic, for glh, is best-first's; no reduction applies.
 	o.strategy, o.reduce = "best", "none"
 	cs, err := setupCheck(o, path)
 	if err != nil {
-		return err
-	}
-	img, m := cs.img, cs.m
-	if cs.warn != "" {
-		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs.warn)
+		return nil, nil, symbolic.Config{}, err
 	}
 	opts := symbolic.Options{}
 	if o.engine == "auto" {
 		opts.MaxBranch = o.hmc.maxBranch
 	}
-	e, err := symbolic.NewEngine(m, opts)
+	e, err := symbolic.NewEngine(cs.m, opts)
 	if err != nil {
-		return usagef("--engine %s: %v", o.engine, err)
+		return nil, nil, symbolic.Config{}, usagef("--engine %s: %v", o.engine, err)
 	}
 	mode, _ := symbolic.ParseMode(o.hmc.mode)
 	cfg := symbolic.Config{Mode: mode, PRDepth: o.hmc.prDepth, MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: o.maxMemory,
@@ -136,6 +130,22 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	}
 	if est := cs.est; est != nil && cfg.Priority == symbolic.GLH && mode != symbolic.BMC {
 		cfg.Estimate = func(s *sim.State) (int, bool) { return est(s), true }
+	}
+	return cs, e, cfg, nil
+}
+
+// runEngine is check with --engine hmc or auto.
+func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
+	if err := o.hmc.refuse(o.engine); err != nil {
+		return err
+	}
+	cs, e, cfg, err := prepareEngine(o, path)
+	if err != nil {
+		return err
+	}
+	img, m, mode := cs.img, cs.m, cfg.Mode
+	if cs.warn != "" {
+		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs.warn)
 	}
 	if !o.json && !o.quiet && isTerminal(stderr) {
 		cfg.Progress = func(s symbolic.Stats) {

@@ -82,18 +82,26 @@ func (o *checkOptions) refuseIdle(fs *pflag.FlagSet) error {
 
 // refuseIdle refuses bench's flags that the other flags make idle.
 func (o *benchOptions) refuseIdle(fs *pflag.FlagSet) error {
-	random, contexts, swarm := false, false, false
+	random, contexts, swarm, explicit := false, false, false, false
 	for _, s := range o.strategies {
+		if mode, prio, ok := symbolicStrategy(s); ok {
+			// glh ranks by check's default heuristic, efsm.
+			contexts = contexts || mode != "bmc" && prio == "glh"
+			continue
+		}
+		explicit = true
 		sr, h, _ := strings.Cut(s, "+")
 		random = random || sr == "random"
 		swarm = swarm || sr == "swarm"
 		contexts = contexts || h == "aicfg" || h == "efsm"
 	}
 	switch {
+	case fs.Changed("reduce") && !explicit:
+		return usagef("--reduce: every strategy in --strategies runs on the symbolic engine, which has no reductions")
 	case fs.Changed("runs") && !random:
 		return usagef("--runs: no strategy in --strategies is randomised (random, random+HEURISTIC); the others give the same counts on every run")
 	case fs.Changed("k") && !contexts:
-		return usagef("--k: no strategy in --strategies uses aicfg or efsm, the heuristics with a calling-context bound")
+		return usagef("--k: no strategy in --strategies uses aicfg or efsm, the heuristics with a calling-context bound (the symbolic engine's: st and hmc+glh)")
 	case fs.Changed("workers") && !swarm:
 		return usagef("--workers: no strategy in --strategies is the swarm, whose members run in parallel")
 	case fs.Changed("kinds") && fs.Changed("models"):
