@@ -555,8 +555,8 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 	return out
 }
 
-// combine makes the swarm's result: the winner's verdict, violation and
-// counterexample; the members' stored states, expansions and transitions
+// combine makes the swarm's result: the winner's verdict, violation,
+// counterexample and note on stack privacy (any member's, without a winner); the members' stored states, expansions and transitions
 // added up, the deepest depth, the union of the PCs they covered.
 func combine(runs []*memberRun, winner int, seconds float64) *search.Result {
 	res := &search.Result{Covered: map[uint16]bool{}, Verdict: search.Incomplete}
@@ -581,10 +581,16 @@ func combine(runs []*memberRun, winner int, seconds float64) *search.Result {
 	st.Seconds, st.SecondsTotal = seconds, seconds
 	if winner >= 0 {
 		w := runs[winner].res
-		res.Verdict, res.Found, res.Omission = w.Verdict, w.Found, w.Omission
+		res.Verdict, res.Found, res.Omission, res.Privacy = w.Verdict, w.Found, w.Omission, w.Privacy
 		return res
 	}
 	res.Limit = swarmLimit(runs)
+	for _, r := range runs {
+		if r.res.Privacy != "" {
+			res.Privacy = r.res.Privacy
+			break
+		}
+	}
 	return res
 }
 

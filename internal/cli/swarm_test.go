@@ -433,3 +433,22 @@ func TestSwarmRunModels(t *testing.T) {
 		}
 	}
 }
+
+// The swarm's result says, as a single search's does, when a thread broke
+// the privacy of another's stack and the search ran again without it.
+func TestSwarmStackPrivacy(t *testing.T) {
+	for _, args := range [][]string{{"--search", "bfs"}, {"--workers", "2"}} {
+		var out, errb bytes.Buffer
+		Main(append([]string{"check", "../../testdata/soundness/stack_escape_ok.elf", "--json"}, args...), nil, &out, &errb)
+		var r struct {
+			Verdict      string `json:"verdict"`
+			StackPrivacy string `json:"stack_privacy"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatalf("%v: %v: %s", args, err, errb.String())
+		}
+		if r.Verdict != "verified" || !strings.Contains(r.StackPrivacy, "in thread 0's stack") {
+			t.Errorf("%v: verdict %s, stack_privacy %q", args, r.Verdict, r.StackPrivacy)
+		}
+	}
+}
