@@ -33,6 +33,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/hc11mc/hc11mc/internal/prefetch"
@@ -194,9 +195,26 @@ type Result struct {
 	// a stack that partial-order reduction assumed (sim/private.go), and
 	// what the search did about it.
 	Privacy string
+	// Handed lists the states whose transitions offered a choice wider
+	// than the machine's Config.MaxBranch: those transitions were not
+	// followed (sim.Expander.Wide), and a search that would otherwise
+	// have been exhaustive is Incomplete with the limit LimitHanded. The
+	// caller may follow them with another engine (check --engine auto).
+	Handed []Handed
 
 	save func(io.Writer) error
 }
+
+// Handed is a state with transitions the search did not follow.
+type Handed struct {
+	State   *sim.State
+	Trace   []sim.Label // from the initial state to State
+	Threads []int       // whose transitions out of State were not followed
+}
+
+// LimitHanded is the limit of a search that followed every transition but
+// those of Result.Handed.
+const LimitHanded = "choices wider than the machine's MaxBranch were not followed"
 
 // SaveFrontier writes what an incomplete search leaves to do, for
 // Options.Resume. It fails for a search that was not incomplete.
@@ -445,7 +463,7 @@ func (provisoRule) accept(st *store, id uint32) bool {
 func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	start := time.Now()
 	defer setGCLimit(opts.MaxMemory)() // from the start: a resumed search's load makes garbage
-	if nw := parallelWorkers(&opts); nw > 1 {
+	if nw := parallelWorkers(&opts); nw > 1 && m.Config.MaxBranch == 0 {
 		return runParallel(ctx, m, opts, nw, start)
 	}
 	res := &Result{Covered: map[uint16]bool{}}
@@ -544,6 +562,9 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		if len(res.Found) > 0 && v != Incomplete {
 			res.Verdict = Violated
+		}
+		if res.Verdict == Verified && len(res.Handed) > 0 {
+			res.Verdict, res.Limit = Incomplete, LimitHanded
 		}
 		if v == Incomplete {
 			stats := res.Stats
@@ -676,6 +697,15 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			})
 			if stop || dl != nil && report(dl, &n, nil) {
 				return finish(Violated, "")
+			}
+			if w := exp.Wide(); len(w) > 0 {
+				var tr []sim.Label
+				if opts.Compact {
+					tr = n.trail.path()
+				} else {
+					tr = st.path(n.id)
+				}
+				res.Handed = append(res.Handed, Handed{State: n.s.Clone(), Trace: tr, Threads: slices.Clone(w)})
 			}
 		}
 		if nx := f.next(); nx != nil && nx.s != nil {

@@ -280,3 +280,32 @@ func FuzzResume(f *testing.F) {
 		}
 	})
 }
+
+// A machine with Config.MaxBranch does not enumerate a wider choice: the
+// search hands the state over (Result.Handed) with the thread and the
+// path to it, and ends incomplete with LimitHanded instead of verified;
+// without the bound it enumerates the choice.
+func TestHanded(t *testing.T) {
+	m := machine(t, filepath.Join("..", "testdata", "models", "symbolic", "crc8.elf"), sim.PreemptEvery)
+	m.Config.MaxBranch = 16
+	for _, strat := range []Strategy{BFS, DFS} {
+		res := Run(context.Background(), m, Options{Strategy: strat, Reduce: true})
+		if res.Verdict != Incomplete || res.Limit != LimitHanded || len(res.Handed) != 1 {
+			t.Fatalf("%v: %v (%s), %d handed", strat, res.Verdict, res.Limit, len(res.Handed))
+		}
+		h := res.Handed[0]
+		states, v, err := Replay(m, h.Trace)
+		if err != nil || v != nil || !states[len(states)-1].Equal(h.State) || !slices.Equal(h.Threads, []int{0}) {
+			t.Errorf("%v: the handed state is not where its trace leads (%v, %v), threads %v", strat, err, v, h.Threads)
+		}
+		// The thread's next transition is the wide choice itself.
+		if _, _, ok := m.Replay(h.State, sim.Label{Thread: 0, IRQ: -1, Steps: 1, Choice: 200}); !ok {
+			t.Errorf("%v: the handed transition is not a choice among more than 200 values", strat)
+		}
+	}
+	m.Config.MaxBranch = 0
+	res := Run(context.Background(), m, Options{Strategy: DFS, Reduce: true, MaxStates: 50_000})
+	if len(res.Handed) != 0 || res.Stats.Transitions < 256 {
+		t.Errorf("without MaxBranch: %d handed, %d transitions", len(res.Handed), res.Stats.Transitions)
+	}
+}

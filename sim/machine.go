@@ -80,6 +80,14 @@ type Config struct {
 	// one transition when preemption is not at every instruction; the
 	// transition ends there (counted in Machine.RunBoundHits). Default 100000.
 	MaxRun int
+	// MaxBranch, when above 0, bounds the nondeterministic choices an
+	// Expander enumerates: a transition whose last instruction offers more
+	// values than this (__mc_nondet with a wide range, an --input read of
+	// many values) is not enumerated; Expander.Wide names its thread, for
+	// a caller that hands such transitions to a symbolic engine (check
+	// --engine auto, --max-branch). Replay and the other entry points that
+	// name a choice are not bounded.
+	MaxBranch int
 	// Device, when not nil, is the chip's peripherals (package devices):
 	// accesses of the register block go to it, its interrupts are taken
 	// by their enable bits, the I bit and the hardware's priority, and its

@@ -215,6 +215,26 @@ func (m *Machine) regionOf(s *State, j int) (region, bool) {
 	return region{lo, t.InitSP}, true
 }
 
+// PrivateOverlap reports whether stack privacy is being checked and some
+// byte of [lo, hi] lies in the stack region of a live thread of s other
+// than thread tid: an engine that would read such a range without naming
+// the byte (a symbolic table lookup) must name it, so that an intrusion
+// is seen.
+func (m *Machine) PrivateOverlap(s *State, tid int, lo, hi uint16) bool {
+	if m.priv.Load() != privOn {
+		return false
+	}
+	for j := range s.Threads {
+		if j == tid {
+			continue
+		}
+		if r, ok := m.regionOf(s, j); ok && r.lo <= hi && lo <= r.hi {
+			return true
+		}
+	}
+	return false
+}
+
 // guard is the stepper's view of the stack regions during one transition.
 type guard struct {
 	on      bool // checking

@@ -72,7 +72,14 @@ type Expander struct {
 	free     []*Page
 	released []*State
 	written  []int // scratch for recycle
+	wide     []int // the threads whose choice was too wide, at the last expansion
 }
+
+// Wide returns the threads whose transition out of the state last
+// expanded (Expand, ExpandBatch) offered a choice among more than
+// Config.MaxBranch values and was therefore not enumerated. The slice is
+// valid until the next expansion.
+func (e *Expander) Wide() []int { return e.wide }
 
 // Keep returns a lasting version of a scratch state n from a batch, as
 // n.Clone() would: n itself when a state given back with Release can take
@@ -180,6 +187,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 	m := e.m
 	s.Freeze()
 	b := e.batch[:0]
+	e.wide = e.wide[:0]
 	any, infeasible := false, false
 	emit := func() {
 		if len(b) == batchMax {
@@ -214,6 +222,13 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 			steps, choices, ev, v := m.run(ns, i, c, 0, st)
 			if c == 0 {
 				total = choices
+				if m.Config.MaxBranch > 0 && choices > uint64(m.Config.MaxBranch) {
+					// A choice this wide is not enumerated but named
+					// (Wide). The thread moves, so s is no deadlock.
+					e.wide = append(e.wide, i)
+					any = true
+					break
+				}
 			}
 			if ev == evInfeasible {
 				infeasible = true

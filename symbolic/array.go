@@ -57,15 +57,21 @@ func interval(t *term.Term) (lo, hi uint64) {
 	return max(lo, l2), min(hi, h2)
 }
 
-// arrayWindow returns the window of an instruction that reads memory
-// through the symbolic index idx, or nil when it must be split.
-func (e *Engine) arrayWindow(in *isa.Inst, eff isa.Effects, idx *term.Term) *window {
+// arrayWindow returns the window of an instruction of thread i of st that
+// reads memory through the symbolic index idx, or nil when it must be
+// split. A window that overlaps another thread's stack while stack
+// privacy is checked (sim.Machine.PrivateOverlap) is split too, so that
+// the machine sees which byte is read.
+func (e *Engine) arrayWindow(st *State, i int, in *isa.Inst, eff isa.Effects, idx *term.Term) *window {
 	if !eff.MemRead || eff.MemWritten || eff.MemWidth == 0 || eff.StackPush > 0 || eff.StackPull > 0 || in.Op == isa.LDS {
 		return nil
 	}
 	ea := e.B.Add(idx, e.k16(in.Operand))
 	lo, hi := interval(ea)
 	if hi < lo || hi-lo+uint64(eff.MemWidth) > maxWindow || hi+uint64(eff.MemWidth)-1 > 0xffff {
+		return nil
+	}
+	if e.M.PrivateOverlap(st.S, i, uint16(lo), uint16(hi+uint64(eff.MemWidth)-1)) {
 		return nil
 	}
 	for a := lo; a <= hi+uint64(eff.MemWidth)-1; a++ {

@@ -23,6 +23,11 @@ type Succ struct {
 // deadlock is that state (its path extended) and its violation.
 func (e *Engine) Expand(st *State) (succ []Succ, deadlock *Succ, err error) {
 	s := st.S
+	if st.Only > 0 {
+		// Handed over with this thread's transition alone to follow.
+		succ, _, err = e.transition(st, st.Only-1)
+		return succ, nil, err
+	}
 	// stuck is the condition under which every thread is stuck (blocked
 	// or not allowed to run); false once some thread moves regardless.
 	stuck := e.B.Bool(true)
@@ -102,7 +107,7 @@ func (e *Engine) transition(st *State, i int) (out []Succ, blocked *term.Term, e
 				continue
 			case outViolation:
 				o.st.Trace = &Step{Prev: st.Trace, Label: label, Choices: o.choices}
-				o.st.Depth = st.Depth + 1
+				o.st.Depth, o.st.Only = st.Depth+1, 0
 				out = append(out, Succ{State: o.st, Violation: o.viol})
 				continue
 			}
@@ -115,7 +120,7 @@ func (e *Engine) transition(st *State, i int) (out []Succ, blocked *term.Term, e
 				continue
 			}
 			n.Trace = &Step{Prev: st.Trace, Label: label, Choices: o.choices}
-			n.Depth = st.Depth + 1
+			n.Depth, n.Only = st.Depth+1, 0
 			out = append(out, Succ{State: n})
 		}
 	}

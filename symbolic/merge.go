@@ -23,7 +23,7 @@ import (
 // exploration keeps concrete (and recognises when it repeats).
 func sameControl(a, b *State) bool {
 	x, y := a.S, b.S
-	if !x.Equal(y) {
+	if a.Only != b.Only || !x.Equal(y) {
 		return false
 	}
 	if len(x.Threads) != len(y.Threads) || len(x.Pages) != len(y.Pages) ||

@@ -33,6 +33,11 @@ type State struct {
 	// Trace is the last transition that led here; nil at the initial state.
 	Trace *Step
 	Depth int
+	// Only, when above 0, restricts the state's transitions to thread
+	// Only-1's (a state handed over by another engine, Engine.Handoff):
+	// no other thread, interrupt or deadlock is this engine's to follow
+	// there. Successors have 0.
+	Only int
 }
 
 // Step is one transition of a counterexample: its label (the choice is
@@ -96,7 +101,11 @@ func (st *State) Labels(b *term.Builder, m Model) []sim.Label {
 			c += idx * radix
 			radix *= n
 		}
-		l.Choice = c
+		if len(p.Choices) > 0 {
+			// Otherwise the label's own (a transition another engine
+			// followed, with its choice known).
+			l.Choice = c
+		}
 		labels[len(steps)-1-i] = l
 	}
 	return labels
@@ -137,6 +146,8 @@ func (st *State) Hash() uint64 {
 	for _, p := range st.Path {
 		put(p)
 	}
+	binary.LittleEndian.PutUint32(buf[:4], uint32(st.Only))
+	h.Write(buf[:4])
 	return h.Sum64()
 }
 
@@ -153,7 +164,7 @@ func (st *State) memAddrs() []uint16 {
 // concrete parts, the same terms in the same places and the same path
 // condition (terms of one builder are equal when they are the same).
 func (st *State) Equal(o *State) bool {
-	if !st.S.Equal(o.S) || len(st.Regs) != len(o.Regs) || len(st.Mem) != len(o.Mem) || len(st.Path) != len(o.Path) {
+	if st.Only != o.Only || !st.S.Equal(o.S) || len(st.Regs) != len(o.Regs) || len(st.Mem) != len(o.Mem) || len(st.Path) != len(o.Path) {
 		return false
 	}
 	for i := range st.Regs {

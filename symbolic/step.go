@@ -86,10 +86,20 @@ func (e *Engine) Initial() *State {
 	return &State{S: s, Regs: make([]Regs, len(s.Threads)), Mem: map[uint16]*term.Term{}}
 }
 
-// FromConcrete returns a symbolic state equal to the concrete s.
-func (e *Engine) FromConcrete(s *sim.State) *State {
+// Handoff returns the symbolic state for a concrete state s that another
+// engine reached by trace (its labels, choices included) and whose
+// transition of thread is left to this one (check --engine auto: a
+// choice too wide to enumerate). Expanding it follows that thread's
+// transition alone; its successors are ordinary states. A counterexample
+// through it starts with trace.
+func (e *Engine) Handoff(s *sim.State, trace []sim.Label, thread int) *State {
 	s.Freeze()
-	return &State{S: s.Clone(), Regs: make([]Regs, len(s.Threads)), Mem: map[uint16]*term.Term{}}
+	st := &State{S: s.Clone(), Regs: make([]Regs, len(s.Threads)), Mem: map[uint16]*term.Term{},
+		Depth: len(trace), Only: thread + 1}
+	for _, l := range trace {
+		st.Trace = &Step{Prev: st.Trace, Label: l}
+	}
+	return st
 }
 
 func (e *Engine) newVar(prefix string, w uint8) *term.Term {
@@ -470,14 +480,14 @@ func (e *Engine) step(st *State, i int) ([]outcome, error) {
 	switch {
 	case eff.AddrRegs.Has(isa.RegX):
 		if w := st.Regs[i].X; w != nil && !trap {
-			if win := e.arrayWindow(&in, eff, w); win != nil {
+			if win := e.arrayWindow(st, i, &in, eff, w); win != nil {
 				return e.windowed(st, i, &in, win)
 			}
 		}
 		ls = append(ls, loc{kind: locX})
 	case eff.AddrRegs.Has(isa.RegY):
 		if w := st.Regs[i].Y; w != nil && !trap {
-			if win := e.arrayWindow(&in, eff, w); win != nil {
+			if win := e.arrayWindow(st, i, &in, eff, w); win != nil {
 				return e.windowed(st, i, &in, win)
 			}
 		}

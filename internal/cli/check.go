@@ -20,6 +20,7 @@ import (
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/symbolic"
 )
 
 type checkOptions struct {
@@ -117,7 +118,7 @@ Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
 func (o *checkOptions) register(fs *pflag.FlagSet) {
 	o.load.register(fs)
 	o.machine.register(fs, "every")
-	fs.StringVar(&o.strategy, "search", "swarm", "search order: swarm (--workers diversified searches at once, the first violation wins; the default unless --heuristic, --k, --goal-mem, --all, --save-frontier or --resume name one search, which then is best), bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
+	fs.StringVar(&o.strategy, "search", "swarm", "search order: swarm (--workers diversified searches at once, the first violation wins; the default unless --heuristic, --k, --goal-mem, --all, --save-frontier or --resume name one search, which then is best; bfs under --engine auto), bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "estimate for best/astar: none, hamming, fsm, aicfg, efsm")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG for aicfg and efsm")
 	uintVar(fs, &o.seed, nil, "seed", 1, 0, math.MaxUint64, "seed for --search random")
@@ -127,7 +128,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
 	fs.StringVar(&o.traceSVG, "trace-svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
-	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the explicit-state search), hmc (symbolic data: every nondeterministic value a symbol, Z3 decides; HMC) or auto (hmc with choices of at most --max-branch values enumerated)")
+	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the explicit-state search), hmc (symbolic data: every nondeterministic value a symbol, Z3 decides; HMC) or auto (one explicit search that hands each choice among more than --max-branch values, with its state, to HMC)")
 	o.hmc.register(fs)
 	fs.StringVar(&o.reduce, "reduce", "por,dead", reduceHelp)
 	fs.BoolVar(&o.compact, "hash-compact", false, "store 64-bit fingerprints only (less memory; a state may be missed with the printed probability)")
@@ -205,7 +206,7 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 }
 
 func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
-	if o.engine == "hmc" || o.engine == "auto" {
+	if o.engine == "hmc" {
 		return runEngine(o, path, stdout, stderr)
 	}
 	if err := o.hmc.refuse(o.engine); err != nil {
@@ -220,6 +221,14 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	}
 	img, m, opts, strat, est, note := cs.img, cs.m, cs.opts, cs.strat, cs.est, cs.note
 	workersNote := o.searchWorkers(&opts)
+	var hmc *symbolic.Engine
+	if o.engine == "auto" {
+		if hmc, err = symbolic.NewEngine(m, symbolic.Options{MaxBranch: o.hmc.maxBranch}); err != nil {
+			return usagef("--engine auto: %v", err)
+		}
+		m.Config.MaxBranch = o.hmc.maxBranch
+		opts.Workers, workersNote = 1, ""
+	}
 	if cs.warn != "" {
 		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs.warn)
 	}
@@ -241,6 +250,9 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	defer stop()
 	if !o.json {
 		fmt.Fprintf(stdout, "checking %s: search %s, preempt %s", path, strat, m.Config.Preempt)
+		if hmc != nil {
+			fmt.Fprintf(stdout, ", engine auto (choices of more than %d values to HMC, priority %s)", o.hmc.maxBranch, o.hmc.priority)
+		}
 		if opts.Workers > 1 {
 			fmt.Fprintf(stdout, ", %d workers", opts.Workers)
 		}
@@ -259,7 +271,23 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 	}
 	opts.SaveReserve = o.saveTo != ""
+	begin := time.Now()
 	res := search.Run(ctx, m, opts)
+	var auto *autoReport
+	if hmc != nil {
+		if opts.Progress != nil {
+			fmt.Fprint(stderr, "\r\033[K")
+		}
+		rerun := func() *search.Result {
+			if opts.Timeout > 0 {
+				opts.Timeout = max(time.Nanosecond, o.timeout-time.Since(begin))
+			}
+			return search.Run(ctx, m, opts)
+		}
+		if res, auto, err = handOver(ctx, o, cs, hmc, res, rerun, begin, stderr); err != nil {
+			return err
+		}
+	}
 	res.Limit = o.memoryLimit(res.Limit)
 	if res.Err != nil {
 		return usagef("--resume %s: %v", o.resume, res.Err)
@@ -288,9 +316,16 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.json {
-		printJSON(stdout, img, m, res, first, cs.props)
+		var more map[string]any
+		if auto != nil {
+			more = map[string]any{"engine": "auto", "auto": auto.json()}
+		}
+		printJSON(stdout, img, m, res, first, cs.props, more)
 	} else {
 		printResult(stdout, img, m, res, o, cs.props)
+		if auto != nil {
+			fmt.Fprintln(stdout, auto.line(o.hmc.maxBranch))
+		}
 	}
 	switch res.Verdict {
 	case search.Violated:
@@ -336,9 +371,14 @@ func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, 
 	return tf
 }
 
-func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport) {
+func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport, more ...map[string]any) {
 	props.applyBounds(res, m)
 	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats, "properties_checked": props.Checked}
+	for _, mo := range more {
+		for k, v := range mo {
+			out[k] = v
+		}
+	}
 	firmwareJSON(out, img, m, res, props)
 	if len(props.Unchecked) > 0 {
 		out["properties_unchecked"] = props.Unchecked

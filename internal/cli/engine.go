@@ -17,14 +17,12 @@ import (
 	"github.com/hc11mc/hc11mc/symbolic"
 )
 
-// check --engine hmc and --engine auto: the symbolic engine (package
-// symbolic) runs HMC from the initial state. hmc makes every
-// nondeterministic value a fresh symbol; auto enumerates a choice among at
-// most --max-branch values as the explicit engine does (a successor per
-// value) and makes wider ones symbols, so that concrete states stay
-// concrete where the data allow. The explicit searches of package search
-// (their orders, partial-order reduction, a saved frontier) are not part of
-// either: the flags that only they use are refused.
+// check --engine hmc: the symbolic engine (package symbolic) runs HMC from
+// the initial state, every nondeterministic value a fresh symbol. The
+// explicit searches of package search (their orders, partial-order
+// reduction, a saved frontier) are not part of it: the flags that only
+// they use are refused. check --engine auto is an explicit search that
+// hands its wide choices to HMC (auto.go); it shares HMC's flags here.
 //
 // --hmc-mode picks among the four configurations the paper's Table I
 // compares (symbolic.Mode): hmc, with --hmc-priority glh or dfs; bmc,
@@ -43,7 +41,7 @@ type engineFlags struct {
 
 func (f *engineFlags) register(fs *pflag.FlagSet) {
 	f.fs = fs
-	countVar(fs, &f.maxBranch, "max-branch", 16, 1, math.MaxInt32, "with --engine auto: a nondeterministic choice among more values than this is a symbol, a narrower one a successor per value")
+	countVar(fs, &f.maxBranch, "max-branch", 16, 1, math.MaxInt32, "with --engine auto: a nondeterministic choice among more values than this is handed to HMC with its state, where it is a symbol; a narrower one is a successor per value, in both engines")
 	fs.StringVar(&f.mode, "hmc-mode", "hmc", "with --engine hmc or auto: hmc (state traversal and bounded model checks from its frontier, interleaved), bmc (bounded model checking alone: one unrolling from the initial state, its bound grown until a violation or no path is left; shortest counterexamples, no state stored) or st (state traversal alone, no bounded model checks)")
 	fs.StringVar(&f.priority, "hmc-priority", "glh", "with --engine hmc or auto: which frontier state the bounded model checks start from: glh (closest to a violation by --heuristic) or dfs (deepest); with --hmc-mode st it only breaks ties")
 	countVar(fs, &f.prDepth, "pr-depth", 32, 1, 1<<20, "with --engine hmc or auto and --hmc-mode hmc: transitions each bounded model check explores from a frontier state")
@@ -67,10 +65,34 @@ func (f *engineFlags) refuse(engine string) error {
 		}
 		return nil
 	}
-	for _, n := range []string{"search", "reduce", "hash-compact", "all", "save-frontier", "resume", "workers",
-		"swarm-member", "stop-file", "seed"} {
-		if f.fs.Lookup(n) != nil && f.fs.Changed(n) {
-			return usagef("--%s: the explicit engine's; --engine %s runs HMC (use --engine explicit)", n, engine)
+	if engine == "hmc" {
+		for _, n := range []string{"search", "reduce", "hash-compact", "all", "save-frontier", "resume", "workers",
+			"swarm-member", "stop-file", "seed"} {
+			if f.fs.Lookup(n) != nil && f.fs.Changed(n) {
+				return usagef("--%s: the explicit engine's; --engine hmc runs HMC alone (use --engine explicit, or auto for an explicit search that hands wide choices to HMC)", n)
+			}
+		}
+	} else {
+		// auto: one explicit search, handing its wide choices over.
+		for _, n := range []string{"all", "save-frontier", "resume", "swarm-member", "stop-file"} {
+			if f.fs.Lookup(n) != nil && f.fs.Changed(n) {
+				return usagef("--%s: --engine auto runs one explicit search and hands the choices wider than --max-branch to HMC; it has no %s (use --engine explicit)", n, map[string]string{
+					"all": "list of every kind of violation", "save-frontier": "frontier to save", "resume": "frontier to resume",
+					"swarm-member": "swarm", "stop-file": "swarm"}[n])
+			}
+		}
+		if w := f.fs.Lookup("workers"); w != nil && f.fs.Changed("workers") && w.Value.String() != "1" {
+			return usagef("--workers %s: --engine auto runs one search in one worker, which hands choices to HMC as it meets them", w.Value.String())
+		}
+		if f.fs.Lookup("search") != nil && f.fs.Lookup("search").Value.String() == "swarm" {
+			return usagef("--search swarm: --engine auto runs one explicit search (bfs, dfs, best, astar or random; best when not given)")
+		}
+		if r := f.fs.Lookup("reduce"); r != nil {
+			if _, dead, _ := parseReduce(r.Value.String()); dead {
+				if f.fs.Changed("reduce") {
+					return usagef("--reduce %s: --engine auto cannot use dead (the symbolic engine does not follow cleared stack bytes); use --reduce por or none", r.Value.String())
+				}
+			}
 		}
 	}
 	if engine == "hmc" && f.fs.Changed("max-branch") {
@@ -91,7 +113,8 @@ func (f *engineFlags) refuse(engine string) error {
 			symbolic.BMC: "bmc grows its bound until it decides (stop it with --timeout or --max-states)",
 			symbolic.ST:  "st runs none"}[mode])
 	}
-	if mode == symbolic.BMC || f.priority == "dfs" {
+	if engine == "hmc" && (mode == symbolic.BMC || f.priority == "dfs") {
+		// (Under auto the explicit search follows the heuristic.)
 		for _, n := range []string{"heuristic", "k", "aim", "goal-mem"} {
 			if f.fs.Lookup(n) != nil && f.fs.Changed(n) {
 				why := "--hmc-priority dfs ranks frontier states by depth"
@@ -122,6 +145,11 @@ func prepareEngine(o *checkOptions, path string) (*checkSetup, *symbolic.Engine,
 	if err != nil {
 		return nil, nil, symbolic.Config{}, usagef("--engine %s: %v", o.engine, err)
 	}
+	return cs, e, engineConfig(o, cs), nil
+}
+
+// engineConfig is HMC's configuration from check's options.
+func engineConfig(o *checkOptions, cs *checkSetup) symbolic.Config {
 	mode, _ := symbolic.ParseMode(o.hmc.mode)
 	cfg := symbolic.Config{Mode: mode, PRDepth: o.hmc.prDepth, MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: o.maxMemory,
 		Ignore: cs.opts.Ignore}
@@ -131,7 +159,7 @@ func prepareEngine(o *checkOptions, path string) (*checkSetup, *symbolic.Engine,
 	if est := cs.est; est != nil && cfg.Priority == symbolic.GLH && mode != symbolic.BMC {
 		cfg.Estimate = func(s *sim.State) (int, bool) { return est(s), true }
 	}
-	return cs, e, cfg, nil
+	return cfg
 }
 
 // runEngine is check with --engine hmc or auto.

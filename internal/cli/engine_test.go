@@ -35,8 +35,21 @@ func TestEngineSymbolic(t *testing.T) {
 		var res struct {
 			Verdict, Engine string
 			HMC             struct{ Images int }
+			Auto            struct {
+				Handed  int
+				Verdict string
+				HMC     struct{ Images int }
+			}
 		}
-		if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Verdict != "verified" || res.Engine != engine || res.HMC.Images == 0 {
+		err := json.Unmarshal(out.Bytes(), &res)
+		if engine == "auto" {
+			// The explicit search hands the first wide choice over.
+			if res.Auto.Handed != 1 || res.Auto.Verdict != "verified" {
+				t.Errorf("auto on crc8: %+v", res.Auto)
+			}
+			res.HMC = res.Auto.HMC
+		}
+		if err != nil || res.Verdict != "verified" || res.Engine != engine || res.HMC.Images == 0 {
 			t.Errorf("%s on crc8: %v %+v\n%s", engine, err, res, out.String())
 		}
 	}
@@ -96,7 +109,12 @@ func TestEngineRefusals(t *testing.T) {
 		{"--engine", "hmc", "--hmc-mode", "bmc", "--pr-depth", "8"},
 		{"--engine", "hmc", "--hmc-mode", "st", "--pr-depth", "8"},
 		{"--engine", "hmc", "--hmc-mode", "bmc", "--heuristic", "fsm"},
-		{"--engine", "auto", "--hmc-priority", "dfs", "--k", "2"},
+		{"--engine", "hmc", "--hmc-priority", "dfs", "--k", "2"},
+		{"--engine", "auto", "--search", "swarm"},
+		{"--engine", "auto", "--reduce", "por,dead"},
+		{"--engine", "auto", "--all"},
+		{"--engine", "auto", "--save-frontier", "x.frontier"},
+		{"--engine", "auto", "--search", "bfs", "--workers", "2"},
 	} {
 		var out, errb bytes.Buffer
 		if c := Main(append([]string{"check", img}, args...), nil, &out, &errb); c != ExitUsage {

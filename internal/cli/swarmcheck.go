@@ -23,7 +23,23 @@ var singleSearchFlags = []string{"heuristic", "k", "goal-mem", "all", "save-fron
 // flag of singleSearchFlags is: `check --heuristic fsm` means best-first
 // search on the FSM distance, as it did before the swarm was the default.
 func (o *checkOptions) defaultSearch(fs *pflag.FlagSet) {
+	if o.engine == "auto" && !fs.Changed("reduce") {
+		o.reduce = "por" // dead-data elimination clears bytes HMC would read
+	}
 	if fs.Changed("search") {
+		return
+	}
+	if o.engine == "auto" {
+		// One explicit search, which hands its wide choices to HMC:
+		// breadth-first, which no model of testdata/bench leads astray
+		// (best-first with efsm misses tick_counter) and which gives the
+		// shortest prefixes.
+		o.strategy = "bfs"
+		for _, f := range singleSearchFlags {
+			if fs.Changed(f) && f != "all" && f != "save-frontier" && f != "resume" {
+				o.strategy = "best" // a heuristic's flag names best-first
+			}
+		}
 		return
 	}
 	for _, f := range singleSearchFlags {
