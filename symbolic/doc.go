@@ -63,7 +63,10 @@
 // condition where the two paths part at a branch (no new variable), else
 // on a fresh 1-bit variable — so that the union is exact. The size of a
 // state is its number of symbolic locations and path conjuncts (Eq. 16);
-// Group stops at TSize, and ST hands over to PR when the frontier's total
+// Group stops at TSize; an image state that has grown to TSize since its
+// merges is split back (Partition, partition.go: on its latest merge's
+// guard, each part's terms rebuilt under the guard's value, until the
+// parts are below TSize); and ST hands over to PR when the frontier's total
 // size passes FSize (doubled at each switch). ST expands the state that is
 // furthest behind in the program first — the sum of its threads'
 // positions in a reverse postorder of the code — so that paths of unequal

@@ -445,10 +445,18 @@ func (h *hmc) st() *Result {
 				}
 				continue
 			}
-			if h.fresh(s.State) {
-				fresh++
-				h.add(s.State, en.start)
-				h.stats.MaxDepth = max(h.stats.MaxDepth, s.State.Depth)
+			// Partition (Section V-A): a successor that grew past TSize
+			// goes into the frontier as parts below it.
+			parts := e.partition(s.State, h.cfg.TSize)
+			if len(parts) > 1 {
+				h.stats.Partitions++
+			}
+			for _, p := range parts {
+				if h.fresh(p) {
+					fresh++
+					h.add(p, en.start)
+					h.stats.MaxDepth = max(h.stats.MaxDepth, p.Depth)
+				}
 			}
 		}
 		if fresh > 1 {
