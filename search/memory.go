@@ -3,6 +3,8 @@ package search
 import (
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/hc11mc/hc11mc/sim"
@@ -134,13 +136,81 @@ func (w *memWatch) need(st *store, f *frontier, inUse int64) int64 {
 	return need
 }
 
+// The collector at small heaps. With GOGC's default the collector runs
+// each time the heap doubles, which for a search that has just started
+// means a collection every few hundred kilobytes of stored states: a
+// search, or a swarm of them, that ends within milliseconds spent a good
+// part of them marking a heap of a few megabytes (a swarm of two on
+// testdata/bench/naive2 ran one or two collections of about 1.7 ms each in
+// a window of about 2 ms). So while the searches of the process hold less
+// than gcHoldBelow/2, the collector is held back: GOGC off, with the soft
+// memory limit at gcHoldBelow, so that it still collects if the process
+// nears that before a search sees it (which looks every 1024 expansions,
+// gcGrown). Past that, or when the last search ends, GOGC and the limit
+// are restored, the limit given by setGCLimit as above. The heap a held
+// collector lets grow is at most gcHoldBelow: nothing beside a limit of
+// gigabytes.
+const gcHoldBelow = 64 << 20
+
+var gcState struct {
+	sync.Mutex
+	users       int   // searches running
+	held        atomic.Bool
+	prevPercent int   // GOGC before the first search
+	prevLimit   int64 // the soft memory limit before the first search
+	limit       int64 // the limit while searches run
+}
+
 // setGCLimit gives the garbage collector limit as its soft memory limit
-// unless a lower one is set, and returns the function that restores it.
+// unless a lower one is set (the lowest of the searches running), holds
+// the collector back while the process is small (above), and returns the
+// function that restores both when the search ends.
 func setGCLimit(limit int64) func() {
-	prev := debug.SetMemoryLimit(-1)
-	if limit <= 0 || limit >= prev {
-		return func() {}
+	g := &gcState
+	g.Lock()
+	defer g.Unlock()
+	if g.users == 0 {
+		g.prevLimit = debug.SetMemoryLimit(-1)
+		g.limit = g.prevLimit
+		g.prevPercent = debug.SetGCPercent(-1)
+		g.held.Store(true)
 	}
-	debug.SetMemoryLimit(limit)
-	return func() { debug.SetMemoryLimit(prev) }
+	g.users++
+	if limit > 0 && limit < g.limit {
+		g.limit = limit
+	}
+	if g.held.Load() {
+		debug.SetMemoryLimit(min(g.limit, gcHoldBelow))
+	} else {
+		debug.SetMemoryLimit(g.limit)
+	}
+	return func() {
+		g.Lock()
+		defer g.Unlock()
+		if g.users--; g.users == 0 {
+			g.held.Store(false)
+			debug.SetGCPercent(g.prevPercent)
+			debug.SetMemoryLimit(g.prevLimit)
+		}
+	}
+}
+
+// gcHeld reports whether the collector is held back: a search then looks
+// at its memory every 1024 expansions even without a memory limit.
+func gcHeld() bool { return gcState.held.Load() }
+
+// gcGrown is told the memory the process holds; from half of gcHoldBelow
+// on, the collector runs as usual.
+func gcGrown(held int64) {
+	g := &gcState
+	if held < gcHoldBelow/2 || !g.held.Load() {
+		return
+	}
+	g.Lock()
+	defer g.Unlock()
+	if g.held.Load() && g.users > 0 {
+		g.held.Store(false)
+		debug.SetGCPercent(g.prevPercent)
+		debug.SetMemoryLimit(g.limit)
+	}
 }

@@ -60,3 +60,39 @@ func TestMaxMemory(t *testing.T) {
 		t.Errorf("with room to save: %d states (%q), without %d", saving.Stats.StatesStored, saving.Limit, st.StatesStored)
 	}
 }
+
+// gcPercent reads GOGC without changing it.
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// TestGCHold: while the searches of the process are small, the collector
+// is held back (GOGC off, the soft memory limit at gcHoldBelow); when one
+// of them grows past half of that, or the last one ends, GOGC and the
+// limit are the searches' again, and after them what they were before.
+func TestGCHold(t *testing.T) {
+	prevPercent, prevLimit := gcPercent(), debug.SetMemoryLimit(-1)
+	release := setGCLimit(1 << 30)
+	if gcPercent() != -1 || debug.SetMemoryLimit(-1) != gcHoldBelow || !gcHeld() {
+		t.Fatalf("at the start: GOGC %d, limit %d, held %v", gcPercent(), debug.SetMemoryLimit(-1), gcHeld())
+	}
+	release2 := setGCLimit(1 << 29) // a second search, with a lower limit
+	gcGrown(gcHoldBelow / 4)
+	if !gcHeld() {
+		t.Fatal("released below half of gcHoldBelow")
+	}
+	gcGrown(gcHoldBelow)
+	if gcPercent() != prevPercent || debug.SetMemoryLimit(-1) != 1<<29 || gcHeld() {
+		t.Fatalf("grown: GOGC %d, limit %d, held %v", gcPercent(), debug.SetMemoryLimit(-1), gcHeld())
+	}
+	release2()
+	if debug.SetMemoryLimit(-1) != 1<<29 {
+		t.Fatal("a search ended while another runs: the limit changed")
+	}
+	release()
+	if gcPercent() != prevPercent || debug.SetMemoryLimit(-1) != prevLimit || gcHeld() {
+		t.Fatalf("at the end: GOGC %d, limit %d, held %v", gcPercent(), debug.SetMemoryLimit(-1), gcHeld())
+	}
+}

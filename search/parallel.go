@@ -574,8 +574,9 @@ func (w *pworker) tick() {
 		return
 	}
 	progress := w.id == 0 && opts.Progress != nil && now.Sub(w.lastProgress) >= time.Second
-	if progress || opts.MaxMemory > 0 {
+	if progress || opts.MaxMemory > 0 || gcHeld() {
 		mem, free := memoryInUse()
+		gcGrown(mem)
 		w.peak = max(w.peak, mem)
 		if opts.MaxMemory > 0 && w.mw.need(w.st, w.f, mem-free) > opts.MaxMemory {
 			p.stop(fmt.Sprintf("--max-memory %d bytes", opts.MaxMemory))

@@ -738,8 +738,9 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 				return finish(Incomplete, fmt.Sprintf("--timeout %v", opts.Timeout))
 			}
 			progress := now.Sub(lastCheck) >= time.Second
-			if progress || opts.MaxMemory > 0 {
+			if progress || opts.MaxMemory > 0 || gcHeld() {
 				mem, free := memoryInUse()
+				gcGrown(mem)
 				peak = max(peak, mem)
 				if opts.MaxMemory > 0 && mw.need(st, f, mem-free) > opts.MaxMemory {
 					return finish(Incomplete, fmt.Sprintf("--max-memory %d bytes", opts.MaxMemory))
