@@ -447,18 +447,7 @@ func (b *Builder) extract(x *Term, lo, w uint8) *Term {
 			}
 			args[i] = b.Extract(a, lo, w)
 		}
-		switch x.Op {
-		case OpAnd:
-			return b.And(args[0], args[1])
-		case OpOr:
-			return b.Or(args[0], args[1])
-		case OpXor:
-			return b.Xor(args[0], args[1])
-		case OpNot:
-			return b.Not(args[0])
-		case OpIte:
-			return b.Ite(args[0], args[1], args[2])
-		}
+		return b.rebuild(x, args)
 	case OpShl:
 		if lo >= x.Aux {
 			return b.Extract(x.Args[0], lo-x.Aux, w)
