@@ -267,6 +267,8 @@ func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
 		byCtl: map[uint64][]*entry{}}
 	e.stop = func() bool { return ctx.Err() != nil }
 	defer func() { e.stop = nil }()
+	// Ctrl-C, --timeout: a solver query running then is interrupted.
+	defer context.AfterFunc(ctx, e.Sol.Interrupt)()
 	if dl, ok := ctx.Deadline(); ok {
 		e.Sol.Deadline = dl
 		defer func() { e.Sol.Deadline = time.Time{} }()

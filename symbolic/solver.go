@@ -140,6 +140,10 @@ func (s *Solver) Bool(t *term.Term) z3.Bool {
 // Model is an assignment of the builder's variables, by index.
 type Model []uint64
 
+// Interrupt stops the query that is running, from another goroutine: it
+// ends with ErrUnknown.
+func (s *Solver) Interrupt() { s.ctx.Interrupt() }
+
 // Check decides whether the conjunction of the 1-bit terms conds can be
 // 1, and returns a model when it can: a value for every variable of the
 // builder (0 for those the formula does not mention).

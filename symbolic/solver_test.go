@@ -3,6 +3,7 @@ package symbolic
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/hc11mc/hc11mc/symbolic/term"
 )
@@ -49,6 +50,41 @@ func TestTranslation(t *testing.T) {
 			if sat, got, err := s.Check(append(fix, b.Not(eq))...); err != nil || sat {
 				t.Fatalf("%v under %v: the solver makes it %#x, not %#x (%v)", op, m, b.Eval(op, got), want, err)
 			}
+		}
+	}
+}
+
+// TestInterrupt: a query too hard to finish soon (two 32-bit factors of
+// the prime 2^63-25, which do not exist) ends with ErrUnknown when Interrupt is called
+// from another goroutine, as Check does on Ctrl-C and --timeout.
+func TestInterrupt(t *testing.T) {
+	b := term.NewBuilder()
+	s := NewSolver(b, 0)
+	x, y := b.Var("x", 32), b.Var("y", 32)
+	n := b.Const(64, 1<<63-25)
+	hard := []*term.Term{b.Eq(b.Mul(b.ZeroExt(x, 64), b.ZeroExt(y, 64)), n),
+		b.Ult(b.Const(32, 1), x), b.Ult(b.Const(32, 1), y)}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := s.Check(hard...)
+		done <- err
+	}()
+	// Interrupt stops the query running when it is called: it is called
+	// until the query ends, in case the first came before the query began.
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	watchdog := time.After(time.Minute)
+	for {
+		select {
+		case err := <-done:
+			if err != ErrUnknown {
+				t.Errorf("interrupted query: %v, want ErrUnknown", err)
+			}
+			return
+		case <-tick.C:
+			s.Interrupt()
+		case <-watchdog:
+			t.Fatal("the query was not interrupted")
 		}
 	}
 }
