@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -235,7 +234,6 @@ type hmc struct {
 	stats   Stats
 	fsize   int
 
-	memChecked time.Time
 	// stTime is how long the last ST phase took: the next PR phase's
 	// time (0: no ST phase yet).
 	stTime time.Duration
@@ -348,11 +346,10 @@ func (h *hmc) limit() *Result {
 	if h.cfg.MaxStates > 0 && h.stats.Images+h.stats.Unrolled >= h.cfg.MaxStates {
 		return &Result{Verdict: Incomplete, Limit: fmt.Sprintf("--max-states %d", h.cfg.MaxStates)}
 	}
-	if h.cfg.MaxMemory > 0 && time.Since(h.memChecked) >= time.Second {
-		h.memChecked = time.Now()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		if int64(ms.HeapAlloc) > h.cfg.MaxMemory {
+	// The memory the process holds, Z3's included (runtime/metrics and
+	// Z3's estimate: no stopping of the world), every 64 steps.
+	if h.cfg.MaxMemory > 0 && h.checks%64 == 0 {
+		if h.e.Sol.memoryNow() > h.cfg.MaxMemory {
 			return &Result{Verdict: Incomplete, Limit: fmt.Sprintf("--max-memory %d", h.cfg.MaxMemory)}
 		}
 	}

@@ -27,12 +27,19 @@ func goHeld() int64 {
 	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
-// sampleMemory measures the memory in use now — the Go runtime's and what
-// Z3 allocated since the solver was made (other contexts freed meanwhile
-// may make that negative: it counts as 0) — and returns the most seen.
+// memoryNow is the memory in use now — the Go runtime's and what Z3
+// allocated since the solver was made (other contexts freed meanwhile may
+// make that negative: it counts as 0) — which it records for the peak.
+func (s *Solver) memoryNow() int64 {
+	now := goHeld() + max(z3Allocated()-s.z3Base, 0)
+	s.peak = max(s.peak, now)
+	return now
+}
+
+// sampleMemory measures the memory in use now (memoryNow) and returns the
+// most seen.
 func (s *Solver) sampleMemory() int64 {
-	z := max(z3Allocated()-s.z3Base, 0)
-	s.peak = max(s.peak, goHeld()+z)
+	s.memoryNow()
 	return s.peak
 }
 
