@@ -47,6 +47,9 @@ type autoReport struct {
 	Limit   string
 	Stats   symbolic.Stats
 	Ran     bool // false: the explicit part ended the check
+	// Alone, when not empty, says why HMC could not take part (the
+	// chip's peripherals): the explicit search enumerated every choice.
+	Alone string
 }
 
 // handOver follows the transitions res handed over with HMC and returns
@@ -137,6 +140,9 @@ func confirmSymbolic(m *sim.Machine, v *sim.Violation, trace []sim.Label) error 
 
 // autoLine says, after an --engine auto result, what HMC did.
 func (r *autoReport) line(maxBranch int) string {
+	if r.Alone != "" {
+		return "auto: every choice enumerated by the explicit search: " + r.Alone
+	}
 	if !r.Ran {
 		return fmt.Sprintf("auto: no choice of more than %d values was met; the explicit search decided alone", maxBranch)
 	}
@@ -152,6 +158,9 @@ func (r *autoReport) line(maxBranch int) string {
 // json is the symbolic part of --engine auto for --json.
 func (r *autoReport) json() map[string]any {
 	out := map[string]any{"handed": r.States}
+	if r.Alone != "" {
+		out["enumerated_all"] = r.Alone
+	}
 	if r.Ran {
 		out["verdict"] = r.Verdict.String()
 		out["symbolic_states"] = r.Stats.States

@@ -222,12 +222,16 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	img, m, opts, strat, est, note := cs.img, cs.m, cs.opts, cs.strat, cs.est, cs.note
 	workersNote := o.searchWorkers(&opts)
 	var hmc *symbolic.Engine
+	var auto *autoReport
 	if o.engine == "auto" {
-		if hmc, err = symbolic.NewEngine(m, symbolic.Options{MaxBranch: o.hmc.maxBranch}); err != nil {
-			return usagef("--engine auto: %v", err)
-		}
-		m.Config.MaxBranch = o.hmc.maxBranch
 		opts.Workers, workersNote = 1, ""
+		if hmc, err = symbolic.NewEngine(m, symbolic.Options{MaxBranch: o.hmc.maxBranch}); err != nil {
+			// The chip's peripherals: the explicit search enumerates
+			// every choice, and the result says so.
+			auto = &autoReport{Alone: "HMC does not model the chip's peripherals or board hardware"}
+		} else {
+			m.Config.MaxBranch = o.hmc.maxBranch
+		}
 	}
 	if cs.warn != "" {
 		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs.warn)
@@ -252,6 +256,8 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "checking %s: search %s, preempt %s", path, strat, m.Config.Preempt)
 		if hmc != nil {
 			fmt.Fprintf(stdout, ", engine auto (choices of more than %d values to HMC, priority %s)", o.hmc.maxBranch, o.hmc.priority)
+		} else if auto != nil {
+			fmt.Fprintf(stdout, ", engine auto (every choice enumerated: %s)", auto.Alone)
 		}
 		if opts.Workers > 1 {
 			fmt.Fprintf(stdout, ", %d workers", opts.Workers)
@@ -273,7 +279,6 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	opts.SaveReserve = o.saveTo != ""
 	begin := time.Now()
 	res := search.Run(ctx, m, opts)
-	var auto *autoReport
 	if hmc != nil {
 		if opts.Progress != nil {
 			fmt.Fprint(stderr, "\r\033[K")

@@ -185,3 +185,26 @@ func TestEngineLimits(t *testing.T) {
 		}
 	}
 }
+
+// check --engine auto on firmware with the chip's peripherals, which HMC
+// does not model: the explicit search enumerates every choice (the serial
+// line's bytes among them), finds what --engine explicit finds, and the
+// result says that HMC took no part.
+func TestAutoPeripherals(t *testing.T) {
+	img := filepath.Join("..", "..", "testdata", "firmware", "collect.elf")
+	var out, errb bytes.Buffer
+	if c := Main([]string{"check", img, "--sci-input", "A", "--engine", "auto", "--json"}, nil, &out, &errb); c != ExitViolation {
+		t.Fatalf("exit %d\n%s%s", c, out.String(), errb.String())
+	}
+	var res struct {
+		Violation struct{ Kind string }
+		Auto      struct {
+			Handed        int
+			EnumeratedAll string `json:"enumerated_all"`
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Violation.Kind != "unmapped" || res.Auto.Handed != 0 ||
+		!strings.Contains(res.Auto.EnumeratedAll, "peripherals") {
+		t.Errorf("%v %+v\n%s", err, res, out.String())
+	}
+}
