@@ -154,7 +154,7 @@ const gcHoldBelow = 64 << 20
 
 var gcState struct {
 	sync.Mutex
-	users       int   // searches running
+	users       int // searches running
 	held        atomic.Bool
 	prevPercent int   // GOGC before the first search
 	prevLimit   int64 // the soft memory limit before the first search
