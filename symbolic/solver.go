@@ -3,6 +3,7 @@ package symbolic
 import (
 	"errors"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/aclements/go-z3/z3"
@@ -36,6 +37,10 @@ type Solver struct {
 	// z3Base is what Z3 had allocated when the solver was made; peak the
 	// most memory sampleMemory saw.
 	z3Base, peak int64
+
+	// mu guards checking (a query is in Z3's check) and interrupted.
+	mu                    sync.Mutex
+	checking, interrupted bool
 }
 
 // NewSolver returns a solver for the terms of b. timeout bounds each
@@ -141,8 +146,39 @@ func (s *Solver) Bool(t *term.Term) z3.Bool {
 type Model []uint64
 
 // Interrupt stops the query that is running, from another goroutine: it
-// ends with ErrUnknown.
-func (s *Solver) Interrupt() { s.ctx.Interrupt() }
+// ends with ErrUnknown, and so does every later query. Z3 is interrupted
+// only inside its check: its cancellation outlasts the check, and Z3
+// reports it from the next call that simplifies (an assertion) as an
+// error, which its binding raises as a panic through Z3's frames.
+func (s *Solver) Interrupt() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.interrupted = true
+	if s.checking {
+		s.ctx.Interrupt()
+	}
+}
+
+// begin marks a query entering Z3's check; false when the solver was
+// interrupted.
+func (s *Solver) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.checking = !s.interrupted
+	return s.checking
+}
+
+func (s *Solver) end() {
+	s.mu.Lock()
+	s.checking = false
+	s.mu.Unlock()
+}
+
+func (s *Solver) isInterrupted() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.interrupted
+}
 
 // Check decides whether the conjunction of the 1-bit terms conds can be
 // 1, and returns a model when it can: a value for every variable of the
@@ -166,6 +202,9 @@ func (s *Solver) CheckWithin(d time.Duration, conds ...*term.Term) (bool, Model,
 	}
 	if len(live) == 0 {
 		return true, make(Model, len(s.b.Vars())), nil
+	}
+	if s.isInterrupted() {
+		return false, nil, ErrUnknown
 	}
 	start := time.Now()
 	s.Queries++
@@ -191,7 +230,12 @@ func (s *Solver) CheckWithin(d time.Duration, conds ...*term.Term) (bool, Model,
 		}
 	}
 	s.bound(limit)
+	if !s.begin() {
+		s.Time += time.Since(start)
+		return false, nil, ErrUnknown
+	}
 	sat, err := s.z.Check()
+	s.end()
 	s.Time += time.Since(start)
 	s.sampleMemory() // before Pop, with what the query built
 	if err != nil {
