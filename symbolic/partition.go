@@ -10,7 +10,7 @@ import (
 // an image already gives) is bi-partitioned greedily until every part is
 // below the limit or cannot be split. A state is split on the guard g of
 // its latest merge (merge.go): D ∧ g and D ∧ ¬g, each with its terms
-// rebuilt under that value of g (term.Builder.Fix), so that the merge's
+// rebuilt under that value of g (term.Builder.Subst), so that the merge's
 // if-then-else terms keep one side and the part is about the size the
 // state had before the merge, grown by what happened since. The parts are
 // exact: their union is D, a part whose path folds to false is dropped,
@@ -60,12 +60,19 @@ func (e *Engine) bipartition(st *State) (a, b *State, ok bool) {
 	}
 	g := m.Guard
 	side := func(v bool, from *Step) *State {
-		memo := map[*term.Term]*term.Term{}
+		// g, and its negation (the builder may keep an if-then-else on
+		// not g as one on g with its sides swapped), as constants.
+		x := uint64(0)
+		if v {
+			x = 1
+		}
+		repl := map[*term.Term]uint64{g: x, e.B.Not(g): x ^ 1}
+		memo := map[uint32]*term.Term{}
 		fix := func(t *term.Term) *term.Term {
 			if t == nil {
 				return nil
 			}
-			return e.B.Fix(t, g, v, memo)
+			return e.B.Subst(t, repl, memo)
 		}
 		n := st.derive(st.S.Clone())
 		for i := range n.S.Threads {

@@ -530,7 +530,50 @@ func (b *Builder) Eq(x, y *Term) *Term {
 			return b.Not(x)
 		}
 	}
+	if v, ok := y.IsConst(); ok {
+		if t := b.eqConst(x, v); t != nil {
+			return t
+		}
+	}
 	return b.make(OpEq, 1, 0, 0, 0, x, y)
+}
+
+// eqConst returns x == v in a simpler form, or nil: a term with a single
+// unknown bit is that bit; an addition, subtraction, exclusive or or
+// complement with a constant is undone on v; a concatenation is the
+// conjunction of its halves. So the test of one flag of a condition code
+// register, (ccr & 0x04) == 0, is the negated flag, and a counter
+// decremented from a variable n and found zero says n == k, the form in
+// which the engine substitutes the constant for the variable.
+func (b *Builder) eqConst(x *Term, v uint64) *Term {
+	if u := ones(x.W) &^ x.known; u != 0 && u&(u-1) == 0 {
+		// Exactly one unknown bit (the known ones agree with v: Eq
+		// has checked).
+		k := uint8(bits.TrailingZeros64(u))
+		return b.Eq(b.Extract(x, k, 1), b.Const(1, v>>k&1))
+	}
+	switch x.Op {
+	case OpAdd, OpXor:
+		if c, ok := x.Args[1].IsConst(); ok {
+			if x.Op == OpAdd {
+				return b.Eq(x.Args[0], b.Const(x.W, v-c))
+			}
+			return b.Eq(x.Args[0], b.Const(x.W, v^c))
+		}
+	case OpSub:
+		if c, ok := x.Args[1].IsConst(); ok {
+			return b.Eq(x.Args[0], b.Const(x.W, v+c))
+		}
+		if c, ok := x.Args[0].IsConst(); ok {
+			return b.Eq(x.Args[1], b.Const(x.W, c-v))
+		}
+	case OpNot:
+		return b.Eq(x.Args[0], b.Const(x.W, ^v))
+	case OpConcat:
+		h, l := x.Args[0], x.Args[1]
+		return b.And(b.Eq(h, b.Const(h.W, v>>l.W)), b.Eq(l, b.Const(l.W, v)))
+	}
+	return nil
 }
 
 // bounds returns the least and greatest values x may have by its known bits.

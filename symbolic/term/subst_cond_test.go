@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// TestFix: a random term with a random 1-bit subterm c taken as v has the
-// term's value under every assignment where c is v; and the if-then-else
-// on c that a merge builds keeps the chosen side exactly.
-func TestFix(t *testing.T) {
+// TestSubstCondition: a random term with a random 1-bit subterm c (and its
+// negation) replaced by v has the term's value under every assignment
+// where c is v; and the if-then-else on c that a merge builds keeps the
+// chosen side exactly (package symbolic's Partition).
+func TestSubstCondition(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	b := NewBuilder()
 	var vars []*Term
@@ -27,8 +28,15 @@ func TestFix(t *testing.T) {
 		if _, ok := c.IsConst(); ok {
 			continue
 		}
+		fix := func(x *Term, v bool) *Term {
+			k := uint64(0)
+			if v {
+				k = 1
+			}
+			return b.Subst(x, map[*Term]uint64{c: k, b.Not(c): k ^ 1}, nil)
+		}
 		for _, v := range []bool{false, true} {
-			fixed := b.Fix(tm, c, v, nil)
+			fixed := fix(tm, v)
 			for range 30 {
 				for i, vw := range varWidths {
 					env[i] = r.Uint64() & ones(vw)
@@ -43,7 +51,7 @@ func TestFix(t *testing.T) {
 			}
 		}
 		x, y := randExpr(r, 8, 3).build(b, vars), randExpr(r, 8, 3).build(b, vars)
-		if m := b.Ite(c, x, y); b.Fix(m, c, true, nil) != b.Fix(x, c, true, nil) || b.Fix(m, c, false, nil) != b.Fix(y, c, false, nil) {
+		if m := b.Ite(c, x, y); fix(m, true) != fix(x, true) || fix(m, false) != fix(y, false) {
 			t.Fatalf("ite(%v, %v, %v) does not keep its side", c, x, y)
 		}
 	}
