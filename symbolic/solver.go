@@ -41,6 +41,10 @@ type Solver struct {
 	// mu guards checking (a query is in Z3's check) and interrupted.
 	mu                    sync.Mutex
 	checking, interrupted bool
+
+	// seen and gen mark the terms varsOf has visited.
+	seen map[*term.Term]uint32
+	gen  uint32
 }
 
 // NewSolver returns a solver for the terms of b. timeout bounds each
@@ -182,7 +186,7 @@ func (s *Solver) isInterrupted() bool {
 
 // Check decides whether the conjunction of the 1-bit terms conds can be
 // 1, and returns a model when it can: a value for every variable of the
-// builder (0 for those the formula does not mention).
+// builder (0 for those the conditions do not depend on).
 func (s *Solver) Check(conds ...*term.Term) (bool, Model, error) {
 	return s.CheckWithin(0, conds...)
 }
@@ -247,15 +251,42 @@ func (s *Solver) CheckWithin(d time.Duration, conds ...*term.Term) (bool, Model,
 	}
 	s.Sat++
 	m := s.z.Model()
-	vars := s.b.Vars()
-	model := make(Model, len(vars))
-	for i, v := range vars {
-		if int(v.ID()) >= len(s.done) || !s.done[v.ID()] {
-			continue // not in any formula: any value, 0
-		}
+	model := make(Model, len(s.b.Vars()))
+	// Only the variables of the query: the builder's grow with every
+	// choice and merge, and asking Z3 for each of them at every query
+	// (a conversion and a finalizer each) took more time than the
+	// queries on a concurrent model with a few choices per turn.
+	for _, v := range s.varsOf(live) {
 		if x, ok, _ := m.Eval(s.cache[v.ID()], true).(z3.BV).AsUint64(); ok {
-			model[i] = x
+			model[v.Val] = x
 		}
 	}
 	return true, model, nil
+}
+
+// varsOf returns the variables the terms of l depend on.
+func (s *Solver) varsOf(l []*term.Term) []*term.Term {
+	if s.seen == nil {
+		s.seen = map[*term.Term]uint32{}
+	}
+	s.gen++
+	var vars []*term.Term
+	var walk func(t *term.Term)
+	walk = func(t *term.Term) {
+		if !t.HasVar() || s.seen[t] == s.gen {
+			return
+		}
+		s.seen[t] = s.gen
+		if t.Op == term.OpVar {
+			vars = append(vars, t)
+			return
+		}
+		for _, a := range t.Args {
+			walk(a)
+		}
+	}
+	for _, t := range l {
+		walk(t)
+	}
+	return vars
 }
