@@ -1,6 +1,7 @@
 package symbolic
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -57,8 +58,10 @@ const (
 	// reachable states): here ST of Algorithm 1, with its frontier, Group
 	// and the repeats recognised, never handing over to PR. It computes
 	// images until the frontier is empty (PASS) or a violation is reached.
-	// Priority only breaks ties between states equally far along the
-	// program; PRDepth, PRTime and FSize do not apply.
+	// With GLH and an estimate, ST expands the state closest to a
+	// violation first; otherwise Priority only breaks ties between states
+	// equally far along the program. PRDepth, PRTime and FSize do not
+	// apply.
 	ST
 )
 
@@ -175,16 +178,18 @@ type entry struct {
 	pos, prio int64
 	size      int
 	ctl       uint64
+	// idx is the entry's index in the frontier's heap.
+	idx int
 }
 
 // add puts st into the frontier, merged (Group) with a state of the same
 // control part reached from the same start state when the result stays
-// within TSize.
+// within TSize and neither is concrete (mergeable).
 func (h *hmc) add(st *State, start int) {
 	ctl := controlHash(st)
 	n := size(st)
 	for _, en := range h.byCtl[ctl] {
-		if en.start == start && en.size+n <= h.cfg.TSize && sameControl(en.st, st) {
+		if en.start == start && en.size+n <= h.cfg.TSize && mergeable(en.st, st) && sameControl(en.st, st) {
 			en.st = h.e.merge(en.st, st)
 			h.total -= en.size
 			en.size = size(en.st)
@@ -194,16 +199,60 @@ func (h *hmc) add(st *State, start int) {
 		}
 	}
 	en := &entry{st: st, start: start, pos: h.e.position(st), prio: h.priority(st), size: n, ctl: ctl}
-	h.f = append(h.f, en)
+	heap.Push(h.f, en)
 	h.byCtl[ctl] = append(h.byCtl[ctl], en)
 	h.total += n
 }
 
-// remove takes the k-th state out of the frontier.
+// frontier is the frontier, a heap in the order ST expands its states:
+// with the estimate of glh, the state closest to a violation first, its
+// position in the program breaking ties; otherwise the state furthest
+// behind in the program first (see the package doc), the priority
+// breaking ties.
+//
+// Position first is for paths through an if-else to meet at the join,
+// where Group merges them. On a concurrent model it did harm: every
+// thread loops, the state furthest behind is one whose threads have gone
+// round their loops back to the start, and ST ran ahead along the loops
+// (to depths of tens of thousands of transitions on the dining
+// philosophers of testdata/bench) and reached a violation a few hundred
+// transitions deep late or never. With the estimate first, ST is the
+// explicit engine's best-first search where the data are concrete, and
+// found those violations after a few hundred to a few ten thousand
+// images; the paths of an if-else on data still meet where their
+// estimates do (the CRC of testdata/models/symbolic/crc8.s merges 94
+// times where it merged 64, and takes 892 images instead of 455).
+type frontier struct {
+	l        []*entry
+	estimate bool // order by the estimate (glh) first
+}
+
+func (f *frontier) Len() int { return len(f.l) }
+func (f *frontier) Less(i, j int) bool {
+	a, b := f.l[i], f.l[j]
+	if f.estimate {
+		return a.prio < b.prio || a.prio == b.prio && a.pos < b.pos
+	}
+	return a.pos < b.pos || a.pos == b.pos && a.prio < b.prio
+}
+func (f *frontier) Swap(i, j int) {
+	f.l[i], f.l[j] = f.l[j], f.l[i]
+	f.l[i].idx, f.l[j].idx = i, j
+}
+func (f *frontier) Push(x any) {
+	en := x.(*entry)
+	en.idx = len(f.l)
+	f.l = append(f.l, en)
+}
+func (f *frontier) Pop() any {
+	en := f.l[len(f.l)-1]
+	f.l = f.l[:len(f.l)-1]
+	return en
+}
+
+// remove takes the k-th state of the heap out of the frontier.
 func (h *hmc) remove(k int) *entry {
-	en := h.f[k]
-	h.f[k] = h.f[len(h.f)-1]
-	h.f = h.f[:len(h.f)-1]
+	en := heap.Remove(h.f, k).(*entry)
 	l := h.byCtl[en.ctl]
 	for j, x := range l {
 		if x == en {
@@ -227,7 +276,7 @@ type hmc struct {
 	ctx     context.Context
 	begin   time.Time
 	last    time.Time
-	f       []*entry
+	f       *frontier
 	byCtl   map[uint64][]*entry
 	total   int // the frontier's size
 	visited map[uint64][]*State
@@ -262,7 +311,7 @@ func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
 		defer cancel()
 	}
 	h := &hmc{e: e, cfg: cfg, ctx: ctx, begin: time.Now(), visited: map[uint64][]*State{}, fsize: cfg.FSize,
-		byCtl: map[uint64][]*entry{}}
+		byCtl: map[uint64][]*entry{}, f: &frontier{estimate: cfg.Priority == GLH && cfg.Estimate != nil}}
 	e.stop = func() bool { return ctx.Err() != nil }
 	defer func() { e.stop = nil }()
 	// Ctrl-C, --timeout: a solver query running then is interrupted.
@@ -276,7 +325,7 @@ func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
 		return h.finish(h.bmcOnly(start))
 	}
 	for k, st := range start {
-		if h.fresh(st) {
+		if st = e.pin(st); h.fresh(st) {
 			h.add(st, k)
 		}
 	}
@@ -303,7 +352,7 @@ func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
 func (h *hmc) finish(r Result) Result {
 	s := &h.stats
 	if h.cfg.Mode != BMC {
-		s.Frontier = len(h.f)
+		s.Frontier = h.f.Len()
 	}
 	s.Instructions, s.Forks = h.e.Instructions, h.e.Forks
 	s.Queries, s.SolverTime = h.e.Sol.Queries, h.e.Sol.Time
@@ -375,7 +424,11 @@ func (h *hmc) violation(st *State, start int, v *sim.Violation) (*Result, error)
 	if err != nil || !sat {
 		return nil, err
 	}
-	return &Result{Verdict: Violated, Violation: v, Trace: st.Labels(h.e.B, m), Start: start}, nil
+	trace, err := h.e.labels(st, m)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Verdict: Violated, Violation: v, Trace: trace, Start: start}, nil
 }
 
 // priority orders entries for PR: smaller first.
@@ -396,7 +449,7 @@ func (h *hmc) priority(st *State) int64 {
 func (h *hmc) st() *Result {
 	e := h.e
 	for {
-		if len(h.f) == 0 {
+		if h.f.Len() == 0 {
 			return &Result{Verdict: Verified}
 		}
 		if r := h.limit(); r != nil {
@@ -406,16 +459,8 @@ func (h *hmc) st() *Result {
 			h.fsize *= 2
 			return nil
 		}
-		// The state furthest behind in the program goes first; the
-		// priority breaks ties.
-		best := 0
-		for k := 1; k < len(h.f); k++ {
-			f, b := h.f[k], h.f[best]
-			if f.pos < b.pos || f.pos == b.pos && f.prio < b.prio {
-				best = k
-			}
-		}
-		en := h.remove(best)
+		// The first in the frontier's order (see frontier).
+		en := h.remove(0)
 		succ, dl, err := e.Expand(en.st)
 		h.stats.Images++
 		if errors.Is(err, errStopped) {
@@ -444,9 +489,10 @@ func (h *hmc) st() *Result {
 				}
 				continue
 			}
-			// Partition (Section V-A): a successor that grew past TSize
-			// goes into the frontier as parts below it.
-			parts := e.partition(s.State, h.cfg.TSize)
+			// Settle (pin.go), then Partition (Section V-A): a successor
+			// that grew past TSize goes into the frontier as parts below
+			// it.
+			parts := e.partition(e.settle(s.State, len(en.st.Path)), h.cfg.TSize)
 			if len(parts) > 1 {
 				h.stats.Partitions++
 			}
@@ -461,7 +507,7 @@ func (h *hmc) st() *Result {
 		if fresh > 1 {
 			h.stats.Partitions++
 		}
-		h.stats.PeakFrontier = max(h.stats.PeakFrontier, len(h.f))
+		h.stats.PeakFrontier = max(h.stats.PeakFrontier, h.f.Len())
 	}
 }
 
@@ -478,7 +524,7 @@ func (h *hmc) st() *Result {
 // reaches them, ran for milliseconds between (a concurrent model with
 // concrete data: ST's states are cheap, PR's unrolled layers are not).
 func (h *hmc) pr() *Result {
-	order := append([]*entry(nil), h.f...)
+	order := append([]*entry(nil), h.f.l...)
 	sort.SliceStable(order, func(i, j int) bool { return order[i].prio < order[j].prio })
 	budget := h.cfg.PRTime
 	if h.stTime > 0 {
@@ -502,11 +548,8 @@ func (h *hmc) pr() *Result {
 		}
 		if done {
 			h.stats.PRRemoved++
-			for k, x := range h.f {
-				if x == en {
-					h.remove(k)
-					break
-				}
+			if en.idx < h.f.Len() && h.f.l[en.idx] == en {
+				h.remove(en.idx)
 			}
 		}
 	}
@@ -582,8 +625,11 @@ func (h *hmc) deepen(layer []*State, start int) (next []*State, r *Result, err e
 		if sat {
 			for _, b := range bad {
 				if e.B.Eval(conj(e, b.State.Path), m) == 1 {
-					return nil, &Result{Verdict: Violated, Violation: b.Violation,
-						Trace: b.State.Labels(e.B, m), Start: start}, nil
+					trace, err := e.labels(b.State, m)
+					if err != nil {
+						return nil, nil, err
+					}
+					return nil, &Result{Verdict: Violated, Violation: b.Violation, Trace: trace, Start: start}, nil
 				}
 			}
 		}

@@ -52,6 +52,11 @@ type Step struct {
 
 	Guard *term.Term
 	Else  *Step
+
+	// Pin, when set, is the path condition a state left behind when it
+	// became concrete (pin.go): the steps before it take the values of a
+	// model of Pin.
+	Pin *term.Term
 }
 
 // Choice is one nondeterministic choice: a value of __mc_nondet (the
