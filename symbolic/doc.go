@@ -56,7 +56,11 @@
 // path condition and terms. The frontier holds the states not yet
 // expanded; repeats are recognised exactly (equal concrete parts, the
 // same terms, the same path), which ends spin loops and idle loops as in
-// the explicit engine. ST computes the image of a frontier state
+// the explicit engine. A state whose data are all concrete drops its
+// path (pin.go: it depends on no variable, and ST's paths are
+// satisfiable; the trace keeps the path for the counterexample's
+// choices), so it repeats as the explicit engine's state would, and
+// Group never merges it. ST computes the image of a frontier state
 // (Expand: every transition, the forks checked with the solver), adds the
 // new states, and groups the frontier: two states with equal concrete
 // parts merge into one whose data are if-then-else terms — on the branch
@@ -66,9 +70,12 @@
 // Group stops at TSize; an image state that has grown to TSize since its
 // merges is split back (Partition, partition.go: on its latest merge's
 // guard, each part's terms rebuilt under the guard's value, until the
-// parts are below TSize); and ST hands over to PR when the frontier's total
-// size passes FSize (doubled at each switch). ST expands the state that is
-// furthest behind in the program first — the sum of its threads'
+// parts are below TSize); and ST hands over to PR when the frontier's
+// total size passes FSize (doubled at each switch). With glh's estimate,
+// ST expands the state closest to a violation first, its position
+// breaking ties (on concurrent models, whose threads loop, position first
+// ran ahead along the loops; see frontier in hmc.go). Otherwise it expands
+// the state that is furthest behind in the program first — the sum of its threads'
 // positions in a reverse postorder of the code — so that paths of unequal
 // length through an if-else meet at the join, where Group merges them;
 // without that, instruction-level paths of different lengths never meet
