@@ -43,7 +43,7 @@ func (f *engineFlags) register(fs *pflag.FlagSet) {
 	f.fs = fs
 	countVar(fs, &f.maxBranch, "max-branch", 16, 1, math.MaxInt32, "with --engine auto: a nondeterministic choice among more values than this is handed to HMC with its state, where it is a symbol; a narrower one is a successor per value, in both engines")
 	fs.StringVar(&f.mode, "hmc-mode", "hmc", "with --engine hmc or auto: hmc (state traversal and bounded model checks from its frontier, interleaved), bmc (bounded model checking alone: one unrolling from the initial state, its bound grown until a violation or no path is left; shortest counterexamples, no state stored) or st (state traversal alone, no bounded model checks)")
-	fs.StringVar(&f.priority, "hmc-priority", "glh", "with --engine hmc or auto: which frontier state the bounded model checks start from: glh (closest to a violation by --heuristic) or dfs (deepest); with --hmc-mode st it only breaks ties")
+	fs.StringVar(&f.priority, "hmc-priority", "glh", "with --engine hmc or auto: which frontier state the bounded model checks start from: glh (closest to a violation by --heuristic; the state traversal then expands the closest first too) or dfs (deepest; the traversal expands the state furthest behind in the program first)")
 	countVar(fs, &f.prDepth, "pr-depth", 32, 1, 1<<20, "with --engine hmc or auto and --hmc-mode hmc: transitions each bounded model check explores from a frontier state")
 }
 
