@@ -2,8 +2,6 @@ package symbolic
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -22,17 +20,7 @@ import (
 // bound here is generous: the test is about the verdict.
 func TestBenchConcurrent(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "bench")
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var man []struct {
-		Name, File, Expect, Property string
-		Flags                        []string
-	}
-	if err := json.Unmarshal(b, &man); err != nil {
-		t.Fatal(err)
-	}
+	man := readManifest(t, dir)
 	slow := map[string]bool{"dining2": true, "moody2": true, "naive3": true, "dining3": true, "moody3": true}
 	for _, c := range man {
 		if !slow[c.Name] {
@@ -54,17 +42,7 @@ func TestBenchConcurrent(t *testing.T) {
 			cfg := Config{Timeout: time.Minute,
 				Estimate: func(s *sim.State) (int, bool) { return est.Estimate(s), true }}
 			res := e.Check(context.Background(), []*State{e.Initial()}, cfg)
-			if res.Verdict.String() != c.Expect {
-				t.Fatalf("verdict %v (%s, %v), want %s; %v", res.Verdict, res.Limit, res.Violation, c.Expect, res.Stats)
-			}
-			if res.Verdict == Violated {
-				k, _ := sim.ParseKind(c.Property)
-				if res.Violation.Kind != k {
-					t.Fatalf("violation %v, want %s", res.Violation, c.Property)
-				}
-				replays(t, m, m.Initial(), res.Trace, k)
-			}
-			t.Logf("%v in %.1fs: %v", res.Verdict, res.Stats.Elapsed.Seconds(), res.Stats)
+			expectResult(t, m, c, res)
 		})
 	}
 }

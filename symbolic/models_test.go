@@ -82,21 +82,48 @@ func replays(t *testing.T, m *sim.Machine, s *sim.State, trace []sim.Label, k si
 	t.Fatalf("the trace of %d steps ends without a violation", len(trace))
 }
 
-// manifest runs the symbolic engine on the models of a testdata manifest
-// (hmc, and auto with choices of up to 16 values enumerated) and checks
-// its verdict and, for a violation, that the trace replays to it.
-func manifest(t *testing.T, dir string, skip map[string]bool, timeout time.Duration) {
+// manifestEntry is a model of a testdata manifest.json.
+type manifestEntry struct {
+	Name, File, Expect, Property string
+	Flags                        []string
+}
+
+// readManifest reads dir/manifest.json.
+func readManifest(t *testing.T, dir string) []manifestEntry {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var man []struct {
-		Name, File, Expect, Property string
-		Flags                        []string
-	}
+	var man []manifestEntry
 	if err := json.Unmarshal(b, &man); err != nil {
 		t.Fatal(err)
 	}
+	return man
+}
+
+// expectResult checks res against the manifest's entry: its verdict and,
+// for a violation, its kind and that its trace replays to it.
+func expectResult(t *testing.T, m *sim.Machine, c manifestEntry, res Result) {
+	t.Helper()
+	if res.Verdict.String() != c.Expect {
+		t.Fatalf("verdict %v (%s, %v), want %s; %v", res.Verdict, res.Limit, res.Violation, c.Expect, res.Stats)
+	}
+	if res.Verdict == Violated {
+		k, _ := sim.ParseKind(c.Property)
+		if res.Violation.Kind != k {
+			t.Fatalf("violation %v, want %s", res.Violation, c.Property)
+		}
+		replays(t, m, m.Initial(), res.Trace, k)
+	}
+	t.Logf("%v in %.1fs: %v", res.Verdict, res.Stats.Elapsed.Seconds(), res.Stats)
+}
+
+// manifest runs the symbolic engine on the models of a testdata manifest
+// (hmc, and auto with choices of up to 16 values enumerated) and checks
+// its verdict and, for a violation, that the trace replays to it.
+func manifest(t *testing.T, dir string, skip map[string]bool, timeout time.Duration) {
+	man := readManifest(t, dir)
 	for _, c := range man {
 		if skip[c.Name] {
 			continue
@@ -109,17 +136,7 @@ func manifest(t *testing.T, dir string, skip map[string]bool, timeout time.Durat
 					t.Fatal(err)
 				}
 				res := e.Check(context.Background(), []*State{e.Initial()}, Config{Timeout: timeout})
-				if res.Verdict.String() != c.Expect {
-					t.Fatalf("verdict %v (%s, %v), want %s; %v", res.Verdict, res.Limit, res.Violation, c.Expect, res.Stats)
-				}
-				if res.Verdict == Violated {
-					k, _ := sim.ParseKind(c.Property)
-					if res.Violation.Kind != k {
-						t.Fatalf("violation %v, want %s", res.Violation, c.Property)
-					}
-					replays(t, m, m.Initial(), res.Trace, k)
-				}
-				t.Logf("%v: %v", res.Verdict, res.Stats)
+				expectResult(t, m, c, res)
 			})
 		}
 	}

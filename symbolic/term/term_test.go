@@ -121,6 +121,16 @@ func (e *rexpr) build(b *Builder, vars []*Term) *Term {
 // varWidths are the widths of the test's variables, by index.
 var varWidths = []uint8{8, 8, 16, 1, 8}
 
+// testVars returns a builder with the variables of varWidths, by index.
+func testVars() (*Builder, []*Term) {
+	b := NewBuilder()
+	var vars []*Term
+	for i, w := range varWidths {
+		vars = append(vars, b.Var("v"+string(rune('0'+i)), w))
+	}
+	return b, vars
+}
+
 func randExpr(r *rand.Rand, w uint8, depth int) *rexpr {
 	if depth == 0 || r.IntN(5) == 0 {
 		var vs []int
@@ -183,11 +193,7 @@ func randExpr(r *rand.Rand, w uint8, depth int) *rexpr {
 // builder claims to know, under random and boundary assignments.
 func TestSimplifications(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	b := NewBuilder()
-	var vars []*Term
-	for i, w := range varWidths {
-		vars = append(vars, b.Var("v"+string(rune('0'+i)), w))
-	}
+	b, vars := testVars()
 	env := make([]uint64, len(varWidths))
 	for range 3000 {
 		w := []uint8{1, 8, 16, 32}[r.IntN(4)]
