@@ -289,7 +289,9 @@ func TestReduceDifferential(t *testing.T) {
 	if private < n/10 || withdrawn < n/10 {
 		t.Errorf("the programs do not exercise stack privacy: kept in %d runs, broken in %d", private, withdrawn)
 	}
-	if foreign == 0 || deadSmaller < n/10 {
+	// (One program in about a hundred makes up a return address: -short's
+	// sample may have none.)
+	if foreign == 0 && !testing.Short() || deadSmaller < n/10 {
 		t.Errorf("the programs do not exercise dead-data elimination")
 	}
 	if compared < n || reducedSome < n/2 {

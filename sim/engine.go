@@ -53,3 +53,29 @@ func (m *Machine) WriteMem(s *State, a uint16, v uint8) bool {
 	}
 	return false
 }
+
+// Candidate reports whether thread i's next instruction at s may be
+// followed alone by partial-order reduction (reduce.go), by what s and
+// the instruction show before it runs: the machine is reducible, s is
+// outside an atomic section, the thread is running and can take no
+// interrupt (by its concrete CCR: the caller must know the I and X bits),
+// and the instruction is register-only (regOnly) or, while stack privacy
+// holds (private.go), may touch its stack, in which case its transition
+// must prove private (ReplayStep) before it is followed alone.
+func (m *Machine) Candidate(s *State, i int) (ok, regOnly bool) {
+	if !m.reducible() || s.Atomic != 0 || m.clocked(s) {
+		return false, false
+	}
+	return m.candidate(s, i)
+}
+
+// ReplayStep is Replay of one instruction of thread i, reporting also
+// whether the instruction was private: it touched no byte outside the
+// thread's stack region and intruded nowhere, with stack privacy being
+// checked (private.go). The symbolic engine's partial-order reduction
+// asks it.
+func (m *Machine) ReplayStep(s *State, i int) (ns *State, v *Violation, ok, private bool) {
+	public := true
+	ns, v, ok = m.replay(s, Label{Thread: i, IRQ: -1, Steps: 1}, nil, &public)
+	return ns, v, ok, ok && !public && m.priv.Load() == privOn
+}

@@ -96,6 +96,33 @@ import (
 // memory, and everything of a thread that may take an interrupt, is
 // expanded in full, which costs states but never a verdict.
 
+// candidate reports whether thread i's next transition at s may be
+// followed alone, by what s and the instruction show before it runs
+// (AmpleCandidates then runs it): the thread is running, the instruction
+// is register-only or, while stack privacy holds, a private candidate
+// (whose transition must then prove private), and the thread can take no
+// interrupt. The caller has checked that the machine is reducible and s
+// outside an atomic section and unclocked.
+func (m *Machine) candidate(s *State, i int) (ok, regOnly bool) {
+	t := &s.Threads[i]
+	if t.Status != Running {
+		return false, false
+	}
+	regOnly = m.registerOnly(t.PC)
+	if !regOnly && !(m.priv.Load() == privOn && m.privateCandidate(t.PC)) {
+		return false, false
+	}
+	if m.dev != nil && t.CCR&isa.FlagI == 0 {
+		return false, false
+	}
+	for _, v := range m.irqs {
+		if m.canTake(t, v) {
+			return false, false
+		}
+	}
+	return true, regOnly
+}
+
 // registerOnly reports whether the instruction at pc can be the lone
 // transition of an ample set: decoded from read-only bytes, no harness
 // stub, and by its effects touching registers and flags only.
@@ -127,22 +154,10 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 	if !m.reducible() || s.Atomic != 0 || m.clocked(s) {
 		return false
 	}
-	private := m.priv.Load() == privOn
 	s.Freeze()
 	for i := range s.Threads {
-		t := &s.Threads[i]
-		if t.Status != Running {
-			continue
-		}
-		regOnly := m.registerOnly(t.PC)
-		if !regOnly && !(private && m.privateCandidate(t.PC)) {
-			continue
-		}
-		interruptible := m.dev != nil && t.CCR&isa.FlagI == 0
-		for _, v := range m.irqs {
-			interruptible = interruptible || m.canTake(t, v)
-		}
-		if interruptible {
+		ok, regOnly := m.candidate(s, i)
+		if !ok {
 			continue
 		}
 		ns := e.slot(0, s)

@@ -495,6 +495,12 @@ func (m *Machine) Replay(s *State, l Label) (ns *State, v *Violation, ok bool) {
 // transition showed the outside world: bytes the SCI sent, port and
 // board writes.
 func (m *Machine) ReplayObserved(s *State, l Label, fx *[]Output) (ns *State, v *Violation, ok bool) {
+	return m.replay(s, l, fx, nil)
+}
+
+// replay is ReplayObserved reporting, in public unless nil, whether a
+// thread's transition touched a byte not private to it (runGuarded).
+func (m *Machine) replay(s *State, l Label, fx *[]Output, public *bool) (ns *State, v *Violation, ok bool) {
 	if l.Thread < 0 || l.Thread >= len(s.Threads) {
 		return nil, nil, false
 	}
@@ -531,7 +537,7 @@ func (m *Machine) ReplayObserved(s *State, l Label, fx *[]Output) (ns *State, v 
 	if !s.mayRun(l.Thread) || l.Steps == 0 || devIRQ {
 		return nil, nil, false
 	}
-	steps, choices, ev, v := m.runObserved(ns, l.Thread, l.Choice, l.Steps, nil, fx)
+	steps, choices, ev, v := m.runGuarded(ns, l.Thread, l.Choice, l.Steps, nil, fx, public)
 	if ev == evBlocked || ev == evInfeasible || ev == evMismatch || l.Choice >= choices || (steps != l.Steps && v == nil) {
 		return nil, nil, false
 	}
