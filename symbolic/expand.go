@@ -25,7 +25,7 @@ func (e *Engine) Expand(st *State) (succ []Succ, deadlock *Succ, err error) {
 	s := st.S
 	if st.Only > 0 {
 		// Handed over with this thread's transition alone to follow.
-		succ, _, err = e.transition(st, st.Only-1)
+		succ, _, _, err = e.transition(st, st.Only-1)
 		return succ, nil, err
 	}
 	// stuck is the condition under which every thread is stuck (blocked
@@ -35,7 +35,7 @@ func (e *Engine) Expand(st *State) (succ []Succ, deadlock *Succ, err error) {
 		if !s.MayRun(i) {
 			continue
 		}
-		out, blocked, err := e.transition(st, i)
+		out, blocked, _, err := e.transition(st, i)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -77,9 +77,12 @@ func (e *Engine) Expand(st *State) (succ []Succ, deadlock *Succ, err error) {
 // transition runs thread i of st to its next scheduling point. blocked is
 // the condition (beyond st's path) under which it cannot move: a lock held
 // by another thread (an assumption that fails is not "blocked": the path
-// is dropped, and no deadlock is reported for it).
-func (e *Engine) transition(st *State, i int) (out []Succ, blocked *term.Term, err error) {
+// is dropped, and no deadlock is reported for it). private says every
+// step of every outcome touched only the thread's stack region, with
+// stack privacy checked.
+func (e *Engine) transition(st *State, i int) (out []Succ, blocked *term.Term, private bool, err error) {
 	blocked = e.B.Bool(false)
+	private = true
 	type run struct {
 		st    *State
 		steps uint32
@@ -92,10 +95,11 @@ func (e *Engine) transition(st *State, i int) (out []Succ, blocked *term.Term, e
 		work = work[:len(work)-1]
 		outs, err := e.step(r.st, i)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		steps := r.steps + 1
 		for _, o := range outs {
+			private = private && o.private
 			label := sim.Label{Thread: i, IRQ: -1, Steps: steps}
 			switch o.kind {
 			case outBlocked:
@@ -124,7 +128,7 @@ func (e *Engine) transition(st *State, i int) (out []Succ, blocked *term.Term, e
 			out = append(out, Succ{State: n})
 		}
 	}
-	return out, blocked, nil
+	return out, blocked, private, nil
 }
 
 // conj is the conjunction of the 1-bit terms l.

@@ -126,6 +126,9 @@ type Stats struct {
 	States       int // distinct states kept to recognise repeats
 	PRChecks     int // bounded model checks run by PR (BMC: its unrollings)
 	PRRemoved    int // frontier states PR proved to need no more work (BMC: unrollings complete)
+	// Reduced counts the images of ST that followed one thread alone
+	// (partial-order reduction, reduce.go).
+	Reduced int
 	// Unrolled counts the states PR (or BMC) expanded in its unrollings.
 	Unrolled int
 	// MaxDepth is the deepest state reached, by ST or by an unrolling, in
@@ -167,6 +170,10 @@ type Result struct {
 	// Limit says why the result is incomplete.
 	Limit string
 	Stats Stats
+	// Privacy, when not empty, says which transition broke the privacy of
+	// a stack that partial-order reduction assumed, and that the check ran
+	// again without the assumption.
+	Privacy string
 }
 
 // entry is a frontier state with what the frontier orders it by.
@@ -287,12 +294,38 @@ type hmc struct {
 	// time (0: no ST phase yet).
 	stTime time.Duration
 	checks int // calls of limit
+	// private: partial-order reduction assumes stacks private (reduce.go).
+	private bool
 }
 
 // Check runs HMC (Algorithm 1) from the start states: PR and ST in turn
 // until a violation is found (FAIL), the frontier is empty (PASS), or a
 // limit stops it; or, as cfg.Mode says, BMC or ST alone.
+//
+// With Options.Reduce, the state traversal follows one thread alone where
+// partial-order reduction allows (reduce.go), assuming stacks private
+// while the machine's checks hold that; when a transition breaks the
+// assumption and no violation was found, Check runs again without it.
 func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
+	begin := time.Now()
+	private := e.Opts.Reduce && e.M.CheckPrivate()
+	r := e.check(ctx, start, cfg, private)
+	in := e.M.Intrusion()
+	if !private || in == nil || r.Verdict == Violated {
+		return r
+	}
+	if cfg.Timeout > 0 {
+		cfg.Timeout = max(time.Nanosecond, cfg.Timeout-time.Since(begin))
+	}
+	first := r.Stats.Elapsed
+	r = e.check(ctx, start, cfg, false)
+	r.Privacy = privacyNote(in)
+	r.Stats.Elapsed += first
+	return r
+}
+
+// check is Check, assuming stacks private or not.
+func (e *Engine) check(ctx context.Context, start []*State, cfg Config, private bool) Result {
 	if cfg.PRDepth <= 0 {
 		cfg.PRDepth = 32
 	}
@@ -311,7 +344,7 @@ func (e *Engine) Check(ctx context.Context, start []*State, cfg Config) Result {
 		defer cancel()
 	}
 	h := &hmc{e: e, cfg: cfg, ctx: ctx, begin: time.Now(), visited: map[uint64][]*State{}, fsize: cfg.FSize,
-		byCtl: map[uint64][]*entry{}, f: &frontier{estimate: cfg.Priority == GLH && cfg.Estimate != nil}}
+		byCtl: map[uint64][]*entry{}, f: &frontier{estimate: cfg.Priority == GLH && cfg.Estimate != nil}, private: private}
 	e.stop = func() bool { return ctx.Err() != nil }
 	defer func() { e.stop = nil }()
 	// Ctrl-C, --timeout: a solver query running then is interrupted.
@@ -362,13 +395,22 @@ func (h *hmc) finish(r Result) Result {
 	return r
 }
 
-// fresh reports whether st was not seen before, and remembers it.
-func (h *hmc) fresh(st *State) bool {
+// seen reports whether st was seen before, and its hash.
+func (h *hmc) seen(st *State) (bool, uint64) {
 	k := st.Hash()
 	for _, o := range h.visited[k] {
 		if o.Equal(st) {
-			return false
+			return true, k
 		}
+	}
+	return false, k
+}
+
+// fresh reports whether st was not seen before, and remembers it.
+func (h *hmc) fresh(st *State) bool {
+	old, k := h.seen(st)
+	if old {
+		return false
 	}
 	h.visited[k] = append(h.visited[k], st)
 	h.stats.States++
@@ -388,6 +430,9 @@ func (h *hmc) limit() *Result {
 			why = fmt.Sprintf("--timeout %v", h.cfg.Timeout)
 		}
 		return &Result{Verdict: Incomplete, Limit: why}
+	}
+	if h.private && h.e.M.Intrusion() != nil {
+		return &Result{Verdict: Incomplete, Limit: "stack privacy broken"}
 	}
 	if h.checks++; h.checks%1024 == 0 {
 		h.e.Sol.sampleMemory()
@@ -461,7 +506,25 @@ func (h *hmc) st() *Result {
 		}
 		// The first in the frontier's order (see frontier).
 		en := h.remove(0)
-		succ, dl, err := e.Expand(en.st)
+		// One thread alone where partial-order reduction allows it
+		// (reduce.go), every successor new (the cycle proviso); else
+		// every transition.
+		var dl *Succ
+		succ, err := e.ample(en.st, func(out []Succ) bool {
+			for _, o := range out {
+				for _, p := range e.partition(e.settle(o.State, len(en.st.Path)), h.cfg.TSize) {
+					if old, _ := h.seen(p); old {
+						return false
+					}
+				}
+			}
+			return true
+		})
+		if succ != nil {
+			h.stats.Reduced++
+		} else if err == nil {
+			succ, dl, err = e.Expand(en.st)
+		}
 		h.stats.Images++
 		if errors.Is(err, errStopped) {
 			h.add(en.st, en.start)

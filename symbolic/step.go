@@ -24,6 +24,9 @@ type Options struct {
 	MaxSplit int
 	// SolverTimeout bounds one solver query (0: none).
 	SolverTimeout time.Duration
+	// Reduce turns on partial-order reduction in the state traversal
+	// (reduce.go), as package search does for explicit states.
+	Reduce bool
 }
 
 // ErrUnsupported is an execution the engine cannot follow symbolically
@@ -401,12 +404,15 @@ func (e *Engine) concretizeAll(sts []*State, i int, ls ...loc) ([]*State, error)
 	return sts, nil
 }
 
-// outcome is one result of a step.
+// outcome is one result of a step. private says the step touched only
+// its thread's stack region, with stack privacy checked
+// (sim.Machine.ReplayStep), as partial-order reduction needs.
 type outcome struct {
 	st      *State
 	kind    uint8 // outOK, outViolation, outBlocked, outInfeasible
 	viol    *sim.Violation
 	choices []Choice
+	private bool
 }
 
 const (
@@ -421,7 +427,7 @@ const (
 // returns the successor state and outcome. The caller has made the step's
 // control inputs concrete.
 func (e *Engine) concreteStep(st *State, i int) outcome {
-	ns, v, ok := e.M.Replay(st.S, sim.Label{Thread: i, IRQ: -1, Steps: 1})
+	ns, v, ok, private := e.M.ReplayStep(st.S, i)
 	if !ok {
 		// Only a harness call does not step: a lock held or an assumption
 		// that fails.
@@ -434,7 +440,7 @@ func (e *Engine) concreteStep(st *State, i int) outcome {
 	if v != nil {
 		return outcome{st: n, kind: outViolation, viol: v}
 	}
-	return outcome{st: n, kind: outOK}
+	return outcome{st: n, kind: outOK, private: private}
 }
 
 // trapVector reports whether the illegal-opcode trap is installed.
@@ -749,6 +755,9 @@ func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bo
 			}
 		}
 		o.choices = choices
+		if win != nil {
+			o.private = false // the machine saw a stand-in address only
+		}
 		outs = append(outs, o)
 	}
 	return outs, nil

@@ -122,6 +122,50 @@ func autoProgram(t *testing.T, r *rand.Rand) (*sim.Machine, string) {
 	return m, fmt.Sprintf("code %x / %x, table %x", main, rom[0x400:0x440], table)
 }
 
+// checkHMC checks --engine hmc --hmc-mode st with partial-order reduction on the image
+// of m (symbolic/reduce.go) against the kinds of violation the plain
+// explicit search finds (want): verified exactly when there are none,
+// otherwise one of them, whose trace replays.
+func checkHMC(t *testing.T, m *sim.Machine, i int, desc string, want map[sim.Kind]bool) {
+	t.Helper()
+	m3, err := sim.NewMachine(m.Image, m.Config) // privacy is a machine's
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := symbolic.NewEngine(m3, symbolic.Options{Reduce: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The state traversal alone: bounded model checks, which do not
+	// reduce, would decide many of these programs before it ran.
+	r := e.Check(context.Background(), []*symbolic.State{e.Initial()}, symbolic.Config{Mode: symbolic.ST, Timeout: 20 * time.Second})
+	switch r.Verdict {
+	case symbolic.Verified:
+		if len(want) > 0 {
+			t.Errorf("program %d (%s): hmc verified, the plain search finds %v", i, desc, want)
+		}
+	case symbolic.Violated:
+		if !want[r.Violation.Kind] {
+			t.Errorf("program %d (%s): hmc finds %s, the plain search %v", i, desc, r.Violation.Kind, want)
+		}
+		if err := confirmSymbolic(m, r.Violation, r.Trace); err != nil {
+			t.Errorf("program %d (%s): hmc's trace of %s does not replay: %v", i, desc, r.Violation.Kind, err)
+		}
+	default:
+		t.Logf("program %d (%s): hmc incomplete: %s", i, desc, r.Limit)
+	}
+	if r.Stats.Reduced > 0 {
+		hmcReduced++
+	}
+	if r.Privacy != "" {
+		hmcPrivacy++
+	}
+}
+
+// hmcReduced and hmcPrivacy count the programs on which checkHMC followed
+// one thread alone, and on which stack privacy broke.
+var hmcReduced, hmcPrivacy int
+
 // TestAutoDifferential: on random two-thread programs that draw wide
 // nondeterministic values, --engine auto (an explicit search with
 // partial-order reduction and stack privacy, --max-branch 4, its wide
@@ -129,7 +173,8 @@ func autoProgram(t *testing.T, r *rand.Rand) (*sim.Machine, string) {
 // that enumerates every value (--reduce none, every kind found with
 // --all): verified exactly when the plain search finds nothing, and
 // otherwise a violation of a kind the plain search finds, whose trace
-// replays. An incomplete HMC part (a limit) is allowed but counted.
+// replays. An incomplete HMC part (a limit) is allowed but counted. And
+// --engine hmc with partial-order reduction reaches the same verdicts.
 func TestAutoDifferential(t *testing.T) {
 	n := 120
 	if testing.Short() {
@@ -137,6 +182,7 @@ func TestAutoDifferential(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(7, 11))
 	var handed, violated, verified, incomplete, intruded int
+	hmcReduced, hmcPrivacy = 0, 0
 	for i := range n {
 		m, desc := autoProgram(t, r)
 		ref := search.Run(context.Background(), m, search.Options{Strategy: search.BFS, All: true, MaxStates: 2_000_000})
@@ -173,6 +219,7 @@ func TestAutoDifferential(t *testing.T) {
 		if m2.Intrusion() != nil {
 			intruded++
 		}
+		checkHMC(t, m, i, desc, want)
 		switch got.Verdict {
 		case search.Verified:
 			verified++
@@ -193,8 +240,11 @@ func TestAutoDifferential(t *testing.T) {
 			t.Logf("program %d (%s): auto incomplete: %s", i, desc, got.Limit)
 		}
 	}
-	t.Logf("%d programs: %d handed choices to HMC, %d violated, %d verified, %d incomplete, %d broke stack privacy",
-		n, handed, violated, verified, incomplete, intruded)
+	t.Logf("%d programs: %d handed choices to HMC, %d violated, %d verified, %d incomplete, %d broke stack privacy; hmc reduced %d, its privacy broke on %d",
+		n, handed, violated, verified, incomplete, intruded, hmcReduced, hmcPrivacy)
+	if hmcReduced < n/2 || hmcPrivacy == 0 {
+		t.Errorf("the programs do not exercise hmc's reduction: %d reduced, %d with privacy broken", hmcReduced, hmcPrivacy)
+	}
 	if handed < n/3 || verified == 0 || violated == 0 || incomplete > n/10 {
 		t.Errorf("the programs do not exercise the handoff: %d of %d handed, %d verified, %d violated, %d incomplete",
 			handed, n, verified, violated, incomplete)

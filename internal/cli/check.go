@@ -225,7 +225,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	var auto *autoReport
 	if o.engine == "auto" {
 		opts.Workers, workersNote = 1, ""
-		if hmc, err = symbolic.NewEngine(m, symbolic.Options{MaxBranch: o.hmc.maxBranch}); err != nil {
+		if hmc, err = symbolic.NewEngine(m, symbolic.Options{MaxBranch: o.hmc.maxBranch, Reduce: opts.Reduce}); err != nil {
 			// The chip's peripherals: the explicit search enumerates
 			// every choice, and the result says so.
 			auto = &autoReport{Alone: "HMC does not model the chip's peripherals or board hardware"}

@@ -66,10 +66,15 @@ func (f *engineFlags) refuse(engine string) error {
 		return nil
 	}
 	if engine == "hmc" {
-		for _, n := range []string{"search", "reduce", "hash-compact", "all", "save-frontier", "resume", "workers",
+		for _, n := range []string{"search", "hash-compact", "all", "save-frontier", "resume", "workers",
 			"swarm-member", "stop-file", "seed"} {
 			if f.fs.Lookup(n) != nil && f.fs.Changed(n) {
 				return usagef("--%s: the explicit engine's; --engine hmc runs HMC alone (use --engine explicit, or auto for an explicit search that hands wide choices to HMC)", n)
+			}
+		}
+		if r := f.fs.Lookup("reduce"); r != nil && f.fs.Changed("reduce") {
+			if _, dead, _ := parseReduce(r.Value.String()); dead {
+				return usagef("--reduce %s: --engine hmc reduces by por alone (dead-data elimination's cleared stack bytes are not followed by the symbolic engine); use --reduce por or none", r.Value.String())
 			}
 		}
 	} else {
@@ -131,13 +136,19 @@ func (f *engineFlags) refuse(engine string) error {
 // prepareEngine loads the firmware and makes the symbolic engine and its
 // configuration from check's options (the flags already refused).
 func prepareEngine(o *checkOptions, path string) (*checkSetup, *symbolic.Engine, symbolic.Config, error) {
-	// The heuristic, for glh, is best-first's; no reduction applies.
-	o.strategy, o.reduce = "best", "none"
+	// The heuristic, for glh, is best-first's; the reduction is por or
+	// none (refuse said so).
+	o.strategy = "best"
+	por, _, err := parseReduce(o.reduce)
+	if err != nil {
+		return nil, nil, symbolic.Config{}, err
+	}
+	o.reduce = map[bool]string{true: "por", false: "none"}[por]
 	cs, err := setupCheck(o, path)
 	if err != nil {
 		return nil, nil, symbolic.Config{}, err
 	}
-	opts := symbolic.Options{}
+	opts := symbolic.Options{Reduce: por}
 	if o.engine == "auto" {
 		opts.MaxBranch = o.hmc.maxBranch
 	}
@@ -204,7 +215,7 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	sr := &search.Result{Verdict: search.Verdict(res.Verdict), Limit: o.memoryLimit(res.Limit), Stats: search.Stats{
 		StatesStored: res.Stats.States, StatesExpanded: res.Stats.Images + res.Stats.Unrolled, MaxDepth: res.Stats.MaxDepth,
 		Seconds: res.Stats.Elapsed.Seconds(), Frontier: res.Stats.Frontier, Instructions: res.Stats.Instructions,
-		PeakMemory: res.Stats.PeakMemory}}
+		PeakMemory: res.Stats.PeakMemory, Reduced: res.Stats.Reduced}, Privacy: res.Privacy}
 	var first *search.Found
 	if res.Verdict == symbolic.Violated {
 		sr.Found = []search.Found{{Violation: res.Violation, Trace: res.Trace}}
@@ -264,6 +275,12 @@ func printEngineJSON(w io.Writer, o *checkOptions, img *loader.Image, m *sim.Mac
 	if len(props.Unchecked) > 0 {
 		out["properties_unchecked"] = props.Unchecked
 	}
+	if len(props.Reductions) > 0 {
+		out["reductions"] = props.Reductions
+	}
+	if res.Privacy != "" {
+		out["stack_privacy"] = res.Privacy
+	}
 	if first != nil {
 		out["violation"] = violationOf(img, m, first.Violation)
 		out["trace_length"] = len(first.Trace)
@@ -307,7 +324,7 @@ func printEngineResult(w io.Writer, o *checkOptions, res *search.Result, first *
 		fmt.Fprintf(w, "%s: %d switches PR/ST, %d images, peak frontier %d, %d partitions, %d groups; %d bounded model checks (%d states done by them, %d states unrolled); %d forks, %d solver queries in %.2fs\n",
 			o.hmc.mode, st.Switches, st.Images, st.PeakFrontier, st.Partitions, st.Groups, st.PRChecks, st.PRRemoved, st.Unrolled, st.Forks, st.Queries, st.SolverTime.Seconds())
 	}
-	printConditions(w, cs.m, res, nil)
+	printConditions(w, cs.m, res, props.Reductions)
 	if first != nil && o.trace != "" {
 		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.trace, o.trace)
 	}

@@ -97,7 +97,7 @@ func TestEngineRefusals(t *testing.T) {
 	for _, args := range [][]string{
 		{"--engine", "symbolic"},
 		{"--engine", "hmc", "--search", "bfs"},
-		{"--engine", "hmc", "--reduce", "none"},
+		{"--engine", "hmc", "--reduce", "dead"},
 		{"--engine", "hmc", "--max-branch", "4"},
 		{"--engine", "auto", "--resume", "x.frontier"},
 		{"--max-branch", "4"},

@@ -23,7 +23,7 @@ var singleSearchFlags = []string{"heuristic", "k", "goal-mem", "all", "save-fron
 // flag of singleSearchFlags is: `check --heuristic fsm` means best-first
 // search on the FSM distance, as it did before the swarm was the default.
 func (o *checkOptions) defaultSearch(fs *pflag.FlagSet) {
-	if o.engine == "auto" && !fs.Changed("reduce") {
+	if (o.engine == "auto" || o.engine == "hmc") && !fs.Changed("reduce") {
 		o.reduce = "por" // dead-data elimination clears bytes HMC would read
 	}
 	if fs.Changed("search") {
