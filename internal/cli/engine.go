@@ -188,8 +188,8 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	}
 	if !o.json && !o.quiet && isTerminal(stderr) {
 		cfg.Progress = func(s symbolic.Stats) {
-			fmt.Fprintf(stderr, "\r%d states, %d images, frontier %d, depth %d, %d solver queries   ",
-				s.States, s.Images, s.Frontier, s.MaxDepth, s.Queries)
+			fmt.Fprintf(stderr, "\r%d states, %d images, frontier %d, depth %d, %d solver queries in %.1fs   ",
+				s.States, s.Images, s.Frontier, s.MaxDepth, s.Queries, s.SolverTime.Seconds())
 		}
 	}
 	if !o.json {
@@ -218,6 +218,10 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		PeakMemory: res.Stats.PeakMemory, Reduced: res.Stats.Reduced}, Privacy: res.Privacy}
 	var first *search.Found
 	if res.Verdict == symbolic.Violated {
+		if err := confirmSymbolic(m, res.Violation, res.Trace); err != nil {
+			return &exitError{code: ExitNoReplay, msg: fmt.Sprintf(
+				"internal error: the counterexample HMC found (%s) does not replay on the simulator: %v", res.Violation.Kind, err)}
+		}
 		sr.Found = []search.Found{{Violation: res.Violation, Trace: res.Trace}}
 		first = &sr.Found[0]
 	}
