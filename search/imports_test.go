@@ -17,6 +17,7 @@ func TestImports(t *testing.T) {
 	allowed := map[string]bool{
 		"github.com/hc11mc/hc11mc/sim":               true,
 		"github.com/hc11mc/hc11mc/internal/prefetch": true,
+		"github.com/hc11mc/hc11mc/internal/memlimit": true,
 		"github.com/cespare/xxhash/v2":               true,
 	}
 	files, _ := filepath.Glob("*.go")

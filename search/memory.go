@@ -2,11 +2,11 @@ package search
 
 import (
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/hc11mc/hc11mc/internal/memlimit"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -47,18 +47,8 @@ import (
 // than letting the heap double.
 
 // memoryInUse is the memory the Go runtime holds from the system, and the
-// part of it that is free heap: kept for reuse, and returned to the system
-// when the process nears the garbage collector's memory limit.
-func memoryInUse() (held, free int64) {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
-	metrics.Read(s)
-	for _, x := range s {
-		if x.Value.Kind() != metrics.KindUint64 {
-			return 0, 0
-		}
-	}
-	return int64(s[0].Value.Uint64() - s[1].Value.Uint64()), int64(s[2].Value.Uint64())
-}
+// part of it that is free heap (memlimit.Held).
+func memoryInUse() (held, free int64) { return memlimit.Held() }
 
 // A grower is one of the search's structures that grow by reallocating.
 type grower struct {

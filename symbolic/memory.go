@@ -7,31 +7,21 @@ import "C"
 import (
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"time"
+
+	"github.com/hc11mc/hc11mc/internal/memlimit"
 )
 
 // z3Allocated is Z3's own estimate of the memory it has allocated, in all
 // its contexts (Z3_get_estimated_alloc_size).
 func z3Allocated() int64 { return int64(C.Z3_get_estimated_alloc_size()) }
 
-// goHeld is the memory the Go runtime holds from the system: every class
-// of runtime/metrics' /memory/classes/total:bytes but the heap released
-// back to it.
-func goHeld() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
-}
-
 // memoryNow is the memory in use now — the Go runtime's and what Z3
 // allocated since the solver was made (other contexts freed meanwhile may
 // make that negative: it counts as 0) — which it records for the peak.
 func (s *Solver) memoryNow() int64 {
-	now := goHeld() + max(z3Allocated()-s.z3Base, 0)
+	held, _ := memlimit.Held()
+	now := held + max(z3Allocated()-s.z3Base, 0)
 	s.peak = max(s.peak, now)
 	return now
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"runtime"
-	"runtime/metrics"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/internal/memlimit"
 	"github.com/hc11mc/hc11mc/search"
 )
 
@@ -271,12 +271,8 @@ type swarmProgress struct {
 // processMemory is the memory the Go runtime holds from the system, as the
 // search's own limit measures it.
 func processMemory() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+	held, _ := memlimit.Held()
+	return held
 }
 
 // setupSwarm builds the members of a swarm of n.
