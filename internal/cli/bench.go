@@ -367,13 +367,22 @@ func splitStrategy(s string) (string, string, error) {
 	return sr, h, nil
 }
 
-func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur, reduce string, seed uint64) (benchRecord, error) {
+// modelOptions are check's options with a manifest model's flags.
+func modelOptions(dir string, bm benchModel) (*checkOptions, error) {
 	co := &checkOptions{}
 	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	co.register(fs)
 	if err := fs.Parse(bm.Flags); err != nil {
-		return benchRecord{}, usagef("%s/manifest.json: model %s: flags: %v", dir, bm.Name, err)
+		return nil, usagef("%s/manifest.json: model %s: flags: %v", dir, bm.Name, err)
+	}
+	return co, nil
+}
+
+func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur, reduce string, seed uint64) (benchRecord, error) {
+	co, err := modelOptions(dir, bm)
+	if err != nil {
+		return benchRecord{}, err
 	}
 	co.strategy, co.heuristic, co.k = strat, heur, o.k
 	co.maxStates, co.timeout = o.maxStates, o.timeout

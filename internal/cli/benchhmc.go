@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/hc11mc/hc11mc/symbolic"
 )
 
@@ -49,12 +47,9 @@ func symbolicStrategy(s string) (mode, priority string, ok bool) {
 // benchSymbolic runs one model under one configuration of the symbolic
 // engine.
 func benchSymbolic(o *benchOptions, dir string, bm benchModel, mode, priority string) (benchRecord, error) {
-	co := &checkOptions{}
-	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	co.register(fs)
-	if err := fs.Parse(bm.Flags); err != nil {
-		return benchRecord{}, usagef("%s/manifest.json: model %s: flags: %v", dir, bm.Name, err)
+	co, err := modelOptions(dir, bm)
+	if err != nil {
+		return benchRecord{}, err
 	}
 	co.engine, co.hmc.mode, co.hmc.priority, co.k = "hmc", mode, priority, o.k
 	co.maxStates, co.timeout = o.maxStates, o.timeout
