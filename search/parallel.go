@@ -323,7 +323,7 @@ type pworker struct {
 
 	sim                                      sim.Stats
 	expanded, transitions, reduced, maxDepth int
-	covered                                  [65536]bool
+	covered                                  coverage
 	mw                                       memWatch
 	peak                                     int64
 	lastProgress                             time.Time
@@ -618,7 +618,7 @@ func (w *pworker) expand(n *node) {
 	w.maxDepth = max(w.maxDepth, n.depth)
 	for i := range n.s.Threads {
 		if n.s.Threads[i].Status != sim.Exited {
-			w.covered[n.s.Threads[i].PC] = true
+			w.covered.add(n.s.Threads[i].PC)
 		}
 	}
 	w.par.Set(n.s, w.in)
@@ -909,7 +909,6 @@ func (p *parallel) path(wk int, id uint32) []sim.Label {
 // result sums up what the workers did, once they have stopped.
 func (p *parallel) result() *Result {
 	res := &Result{Covered: map[uint16]bool{}}
-	var covered [65536]bool
 	var peak int64
 	s := &res.Stats
 	for _, w := range p.w {
@@ -932,18 +931,11 @@ func (p *parallel) result() *Result {
 			}
 		}
 		peak = max(peak, w.peak)
-		for pc, c := range w.covered {
-			covered[pc] = covered[pc] || c
-		}
+		w.covered.into(res.Covered)
 	}
 	s.StoreBytes += p.in.bytes()
 	s.Workers = len(p.w)
 
-	for pc, c := range covered {
-		if c {
-			res.Covered[uint16(pc)] = true
-		}
-	}
 	s.Seconds = time.Since(p.start).Seconds()
 	s.SecondsTotal = s.Seconds
 	mem, _ := memoryInUse()

@@ -526,7 +526,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	var simStats sim.Stats
 	exp := m.NewExpander()
 	var par sim.ParentKey
-	var covered [65536]bool
+	var covered coverage
 	var peak int64
 	mw := memWatch{save: opts.SaveReserve}
 	mw.start(st, f)
@@ -536,11 +536,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		deadline = start.Add(opts.Timeout)
 	}
 	finish := func(v Verdict, limit string) *Result {
-		for pc, c := range covered {
-			if c {
-				res.Covered[uint16(pc)] = true
-			}
-		}
+		covered.into(res.Covered)
 		res.Verdict = v
 		res.Limit = limit
 		res.Stats.StatesStored = st.n
@@ -621,7 +617,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		for i := range n.s.Threads {
 			if n.s.Threads[i].Status != sim.Exited {
-				covered[n.s.Threads[i].PC] = true
+				covered.add(n.s.Threads[i].PC)
 			}
 		}
 		stop := false
