@@ -94,6 +94,25 @@ const (
 	maxChunks   = 1 << (32 - chunkIDBits)
 )
 
+// firstChunk is the capacity of the arena's first chunk; each next chunk
+// has twice the capacity of the one before, up to chunkSize. A search of
+// a thousand states, which takes a millisecond, then clears 16 KiB for its
+// records, not a megabyte (a tenth of a millisecond, and for each member of
+// a swarm). The small chunks leave unused 5 MiB of the 16 GiB that ids
+// address. A chunk is never filled beyond its capacity, so records never
+// move (store.flags hands out pointers into them).
+const firstChunk = 16 << 10
+
+// chunkCap is the capacity of arena chunk c, which must hold a record of
+// up to need bytes.
+func chunkCap(c, need int) int {
+	n := chunkSize
+	if c < chunkBits-14 {
+		n = firstChunk << c
+	}
+	return max(n, min(need, chunkSize))
+}
+
 // fullLimit is how a search stopped by a full store (store.full) says so:
 // maxChunks chunks of chunkSize bytes (TestStoreIDs checks the figure).
 const fullLimit = "the visited set is full (16 GiB of state records): use --hash-compact"
@@ -119,7 +138,7 @@ var storeGen atomic.Uint64
 func newStore(compact bool) *store {
 	st := &store{compact: compact, gen: storeGen.Add(1) & 0xffffffff}
 	st.pages = make([]uint32, 1<<10)
-	st.recent = make([]uint64, recentSize)
+	st.recent = make([]uint64, recentFirst)
 	st.ctxs.init()
 	st.tab = newOTable(1<<10, tabShift(compact))
 	return st
@@ -309,7 +328,7 @@ func (st *store) putRef(enc []byte, parent uint64, l sim.Label) uint32 {
 	// string, the label (23 bytes), the flags (1) and the padding
 	// (recAlign-1).
 	need := 1 + len(enc) + 5*binary.MaxVarintLen64
-	if len(st.arena) == 0 || len(st.arena[len(st.arena)-1])+need > chunkSize {
+	if len(st.arena) == 0 || len(st.arena[len(st.arena)-1])+need > cap(st.arena[len(st.arena)-1]) {
 		switch len(st.arena) {
 		case maxChunks - 1:
 			// The last chunk ids can name: the search stops after
@@ -322,7 +341,7 @@ func (st *store) putRef(enc []byte, parent uint64, l sim.Label) uint32 {
 			st.arena = append(st.arena, st.spare[n-1])
 			st.spare = st.spare[:n-1]
 		} else {
-			st.arena = append(st.arena, make([]byte, 0, chunkSize))
+			st.arena = append(st.arena, make([]byte, 0, chunkCap(len(st.arena), need)))
 		}
 	}
 	c := len(st.arena) - 1
@@ -356,6 +375,17 @@ func (st *store) putRef(enc []byte, parent uint64, l sim.Label) uint32 {
 // ns per state at 32 KiB, 787 at 128 KiB, 920 at 512 KiB, 891 without the
 // cache).
 const recentSize = 1 << 12
+
+// recentFirst is the recent cache's first size: it doubles as the store
+// passes its size in states, up to recentSize. A search of a few hundred
+// states then touches 4 KiB for it, not 32: memory a process touches for
+// the first time costs a page fault per page, and faults taken by two
+// threads of a process at once cost each several times as much (measured:
+// a swarm of two members of 50 states spent a fifth of its time faulting
+// in the cache). A key prepared before the cache grew keeps its entry,
+// which the grown cache also has: a later lookup may miss it, and the
+// table answers.
+const recentFirst = 1 << 9
 
 // A prepKey is a state prepared for insertion: its string and fingerprint.
 type prepKey struct {
@@ -396,7 +426,7 @@ func (st *store) prepareFrom(k int, s *sim.State, p *sim.ParentKey, moved int) {
 // filter and the low bits index the recent cache.
 func (st *store) finish(key *prepKey, h uint64) {
 	if !st.compact {
-		key.fp, key.rc = h>>32, uint32(h)&(recentSize-1)
+		key.fp, key.rc = h>>32, uint32(h)&uint32(len(st.recent)-1)
 		key.dup = 0
 		if e := st.recent[key.rc]; e>>32 == key.fp && e != 0 {
 			key.dup = uint32(e)
@@ -410,7 +440,7 @@ func (st *store) finish(key *prepKey, h uint64) {
 	// strings, and 0 marks an empty slot. The table's slot comes from its
 	// high bits, the recent cache's from its low ones.
 	key.fp = h | 1
-	key.rc = uint32(key.fp>>1) & (recentSize - 1)
+	key.rc = uint32(key.fp>>1) & uint32(len(st.recent)-1)
 	key.dup = 0
 	if st.recent[key.rc] == key.fp {
 		key.dup = 1
@@ -493,6 +523,9 @@ func (st *store) insertRef(k int, parent uint64, l sim.Label) (uint32, bool) {
 // first time (see recycle), for up to 24 bytes per state.
 func (st *store) added() {
 	st.n++
+	if st.n > len(st.recent) && len(st.recent) < recentSize {
+		st.recent = make([]uint64, 2*len(st.recent))
+	}
 	switch {
 	case st.compact && st.n*5 > st.tab.size*4:
 		st.tab.grow(st.tab.size + st.tab.size/2)
