@@ -96,22 +96,31 @@ const (
 
 // firstChunk is the capacity of the arena's first chunk; each next chunk
 // has twice the capacity of the one before, up to chunkSize. A search of
-// a thousand states, which takes a millisecond, then clears 16 KiB for its
-// records, not a megabyte (a tenth of a millisecond, and for each member of
-// a swarm). The small chunks leave unused 5 MiB of the 16 GiB that ids
-// address. A chunk is never filled beyond its capacity, so records never
-// move (store.flags hands out pointers into them).
-const firstChunk = 16 << 10
+// a hundred states, which takes a tenth of a millisecond, then takes 4 KiB
+// for its records, not a megabyte to clear (a tenth of a millisecond) or
+// to fault in (a page fault costs 3–4 µs on a virtual machine). The small
+// chunks leave unused 7 MiB of the 16 GiB that ids address. A chunk is
+// never filled beyond its capacity, so records never move (store.flags
+// hands out pointers into them).
+const firstChunk = 4 << 10
+
+// smallChunks is the number of chunks smaller than chunkSize.
+const smallChunks = chunkBits - 12
 
 // chunkCap is the capacity of arena chunk c, which must hold a record of
 // up to need bytes.
 func chunkCap(c, need int) int {
 	n := chunkSize
-	if c < chunkBits-14 {
+	if c < smallChunks {
 		n = firstChunk << c
 	}
 	return max(n, min(need, chunkSize))
 }
+
+// firstTable is the first size, in entries, of the store's hash tables
+// (states, pages, thread contexts): they double as they fill, and a small
+// search touches a kilobyte or two of each instead of 4 or 8.
+const firstTable = 1 << 8
 
 // fullLimit is how a search stopped by a full store (store.full) says so:
 // maxChunks chunks of chunkSize bytes (TestStoreIDs checks the figure).
@@ -137,10 +146,10 @@ var storeGen atomic.Uint64
 
 func newStore(compact bool) *store {
 	st := &store{compact: compact, gen: storeGen.Add(1) & 0xffffffff}
-	st.pages = make([]uint32, 1<<10)
+	st.pages = make([]uint32, firstTable)
 	st.recent = make([]uint64, recentFirst)
 	st.ctxs.init()
-	st.tab = newOTable(1<<10, tabShift(compact))
+	st.tab = newOTable(firstTable, tabShift(compact))
 	return st
 }
 
@@ -708,7 +717,7 @@ type ctxTable struct {
 	table []uint32 // id+1, 0 empty; size a power of two
 }
 
-func (c *ctxTable) init() { c.table = make([]uint32, 1<<10) }
+func (c *ctxTable) init() { c.table = make([]uint32, firstTable) }
 
 func ctxHash(k sim.ThreadKey) uint64 {
 	h := k[0]*0x9E3779B97F4A7C15 ^ k[1]
