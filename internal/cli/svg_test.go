@@ -174,7 +174,7 @@ func TestTraceSVGPhilosophers(t *testing.T) {
 	dir := t.TempDir()
 	svg, trace := filepath.Join(dir, "cex.svg"), filepath.Join(dir, "cex.json")
 	var out, errb bytes.Buffer
-	if code := Main([]string{"check", "../../testdata/examples/philosophers.elf", "-q", "--trace", trace, "--trace-svg", svg}, nil, &out, &errb); code != ExitViolation {
+	if code := Main([]string{"check", "../../testdata/examples/philosophers.elf", "-q", "--search", "bfs", "--trace", trace, "--trace-svg", svg}, nil, &out, &errb); code != ExitViolation {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	tf, err := readTrace(trace)

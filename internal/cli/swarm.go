@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/hc11mc/hc11mc/internal/memlimit"
 	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
 )
 
 // The swarm: many diversified searches at once, the first violation wins
@@ -31,18 +31,27 @@ import (
 // models depth-first search is the lucky one.
 //
 // A member is a plain search.Run with options of its own and a visited set
-// of its own. Its configuration is a function of its index alone (and of
-// --seed): member i of a swarm of N is the same search in every swarm of
-// any size, on any machine, so that `check --swarm-member i/N` repeats it
-// and an array job's tasks need nothing but their index. The order of the
-// list puts first the two searches that, together, came nearest the best
-// single strategy on every benchmark model, as a swarm of two (a small
-// machine's default) runs only them: best-first on the FSM distance finds
-// the tick counter's torn read at once (efsm and DFS never do, BFS is slow
-// on the dining philosophers), and DFS wins where the heuristics wander
-// (moody3, dining3, prodcons, bakery_broken, irq_lostupdate). With best+efsm
-// and BFS first, as before, the swarm took 3 to 9 times the best single
-// strategy's time on four of the models (README, "The swarm"):
+// of its own. Its configuration is a function of its index, of --seed and
+// of whether the firmware takes interrupts (below): member i of a swarm of
+// N is the same search in every swarm of any size, on any machine, so that
+// `check --swarm-member i/N` repeats it and an array job's tasks need
+// nothing but their index. The order of the list puts first the two searches that, together,
+// came nearest the best single strategy on every benchmark model, as a
+// swarm of two (a small machine's default) runs only them. Depth-first
+// search is one: it wins where the heuristics wander (moody3, dining3,
+// prodcons, bakery_broken, peterson_broken). The other depends on the
+// firmware. Where it takes interrupts (--irq, or the chip's peripherals),
+// best-first search on the FSM distance: it finds the tick counter's torn
+// read at once, where efsm and DFS never do (README, "The heuristic's
+// blind spot"), and irq_lostupdate's lost update first. Where it takes
+// none, best-first search on efsm, the paper's heuristic and the fastest
+// single strategy on six of the benchmark models, and members 0 and 2
+// trade places. With best+fsm first everywhere, the swarm of two took up
+// to 2.4 times the best single strategy's time (moody2: both of its
+// members are 1.5 times slower than best+efsm there, and two searches at
+// once on this two-processor machine run each about 1.4 times slower than
+// one alone); with best+efsm and BFS first, 3 to 9 times on four models.
+// The list, for firmware that takes interrupts:
 //
 //	0  best+fsm           the paper's context-insensitive distance
 //	1  dfs                deep schedules early; cheap
@@ -64,12 +73,10 @@ import (
 // In one process (--search swarm, the default of check) the members run as
 // goroutines, --workers of them (default: the processor count the Go
 // runtime sees, which follows a cgroup's CPU limit). The first member that
-// finds a violation wins and the others are stopped — first in work done,
-// not in seconds, so that it is the same member on every run (see
-// lockstep); when a member ends its search exhaustively (verified), its
-// verdict stands for the swarm,
-// whatever the others had left to do: each member is a complete search of
-// the same state space. When every member stops at a limit, the swarm is
+// finds a violation wins and the others are stopped (see race); when a
+// member ends its search exhaustively (verified), its verdict stands for
+// the swarm, whatever the others had left to do: each member is a complete
+// search of the same state space. When every member stops at a limit, the swarm is
 // incomplete and reports the union of what the members covered. The
 // verdict is the same whichever member wins; the counterexample is that of
 // the winner, which the output names.
@@ -115,9 +122,13 @@ type swarmMember struct {
 	NoTarget    string // set when a guided member runs unguided: what it stands in for
 }
 
-// memberOf returns member i of a swarm of n with the swarm's seed.
-func memberOf(i, n int, seed uint64) swarmMember {
+// memberOf returns member i of a swarm of n with the swarm's seed, on
+// firmware that takes interrupts or not.
+func memberOf(i, n int, seed uint64, interrupts bool) swarmMember {
 	m := swarmMember{Index: i, Size: n}
+	if !interrupts && (i == 0 || i == 2) {
+		i = 2 - i
+	}
 	switch i {
 	case 0:
 		m.Search, m.Heuristic = "best", "fsm"
@@ -174,23 +185,6 @@ func (m swarmMember) Describe() string {
 	return s
 }
 
-// cost is the time the member takes to expand a state, relative to the
-// others: measured with hc11mc bench (states per second of each strategy
-// on the benchmarks where it expands more than 10,000 states; the medians
-// of the ratios to best-first search on efsm, which vary by half either way
-// from model to model). Depth-first search expands about three states while
-// best-first search on efsm or A* expands two; breadth-first, random and
-// best-first search on fsm a little more than best-first on efsm.
-func (m swarmMember) cost() int {
-	switch {
-	case m.Search == "dfs":
-		return 4
-	case m.Search == "bfs" || m.Search == "random" || m.Heuristic == "fsm":
-		return 5
-	}
-	return 6
-}
-
 // String is the member as results name it: "1/4 (bfs)".
 func (m swarmMember) String() string {
 	return fmt.Sprintf("%d/%d (%s)", m.Index, m.Size, m.Describe())
@@ -207,22 +201,22 @@ func parseMember(s string) (i, n int, err error) {
 	return i, n, nil
 }
 
-// setupMember builds member sm's search from check's flags.
-func setupMember(o *checkOptions, path string, sm swarmMember) (*checkSetup, swarmMember, error) {
-	co := *o
-	co.strategy, co.heuristic, co.k, co.seed = sm.Search, "none", 1, 1
-	if sm.Heuristic != "" {
-		co.heuristic = sm.Heuristic
-	}
-	if sm.K > 0 {
-		co.k = sm.K
-	}
-	if sm.Search == "random" {
-		co.seed = sm.Seed
-	}
-	cs, err := setupCheck(&co, path)
+// setupMember builds member i of a swarm of n from check's flags.
+func setupMember(o *checkOptions, path string, i, n int) (*checkSetup, swarmMember, error) {
+	sm := memberOf(i, n, o.seed, true)
+	cs, err := setupCheck(memberOptions(o, sm), path)
 	if err != nil {
 		return nil, sm, err
+	}
+	if quiet := memberOf(i, n, o.seed, takesInterrupts(cs.m)); quiet != sm {
+		// Members 0 and 2 trade places on firmware that takes no
+		// interrupt: both are best-first searches, on another distance.
+		sm = quiet
+		est, note, err := buildEstimator(cs.img, cs.m, memberOptions(o, sm), cs.strat)
+		if err != nil {
+			return nil, sm, err
+		}
+		cs.est, cs.note, cs.opts.Estimate = est, note, est
 	}
 	if cs.est == nil && sm.Heuristic != "" {
 		// No target: the member would be breadth-first search again.
@@ -234,6 +228,26 @@ func setupMember(o *checkOptions, path string, sm swarmMember) (*checkSetup, swa
 	cs.opts.Shuffle = sm.Shuffle
 	return cs, sm, nil
 }
+
+// memberOptions are check's flags for member sm's search.
+func memberOptions(o *checkOptions, sm swarmMember) *checkOptions {
+	co := *o
+	co.strategy, co.heuristic, co.k, co.seed = sm.Search, "none", 1, 1
+	if sm.Heuristic != "" {
+		co.heuristic = sm.Heuristic
+	}
+	if sm.K > 0 {
+		co.k = sm.K
+	}
+	if sm.Search == "random" {
+		co.seed = sm.Seed
+	}
+	return &co
+}
+
+// takesInterrupts says whether the firmware runs interrupt handlers: --irq
+// names some, or the chip's peripherals raise them.
+func takesInterrupts(m *sim.Machine) bool { return len(m.IRQs()) > 0 || m.HasDevice() }
 
 // swarmKey names the firmware and every flag that the members' searches
 // depend on, so that swarm merge combines only the results of one swarm.
@@ -284,7 +298,7 @@ func setupSwarm(o *checkOptions, path string, n int) ([]*memberRun, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cs, sm, err := setupMember(o, path, memberOf(i, n, o.seed))
+			cs, sm, err := setupMember(o, path, i, n)
 			runs[i], errs[i] = &memberRun{member: sm, cs: cs}, err
 		}()
 	}
@@ -312,117 +326,85 @@ func (l swarmLimits) stopFileExists() bool {
 	return err == nil
 }
 
-// lockstep makes the member that decides first the same on every run,
-// however the operating system schedules the members — which a race for
-// the first violation would not give. Each member's progress is counted in
-// expansions times its cost (swarmMember.cost, the time an expansion takes
-// relative to the others), not in seconds; the winner is the member that
-// decides (a violation, or an exhaustive end) at the least progress, then
-// the lowest index. When a member decides at progress p, a member that is
-// behind goes on until it reaches p (it may decide first, and lower p), and
-// a member that reaches p waits (search.Options.Pause, after each
-// expansion); when none is left running, the winner is known and the
-// others stop. Until then the members also advance in rounds of
-// lockstepRound units of progress, waiting at the end of each for the
-// others, so that none runs far ahead of the rest (a thread the operating
-// system starts late, a machine whose other work leaves the swarm less than
-// a processor per member): the work beyond the winner's is at most a round
-// per member. The price is the time the members behind take to catch up,
-// small as long as the costs are the members' real relative speeds.
-type lockstep struct {
-	cut      atomic.Int64 // the least progress at which a member decided
-	boundary atomic.Int64 // the end of the current round
-	done     atomic.Bool  // the winner is known
-	mu       sync.Mutex
-	cond     *sync.Cond
-	running  int // members searching, not waiting and not finished
-	decided  []decision
-	winner   int
-	decide   func(winner int) // called once, with mu held, when the winner is known
+// race is the swarm's rule for its winner: the first member to decide
+// (a violation, or an exhaustive end) in time wins, and the others stop
+// at their next expansion. The swarm's time to an error is then that of
+// its fastest member, slowed only by sharing the processors, as in
+// Holzmann, Joshi and Groce's swarm verification.
+//
+// Which member wins can differ from run to run when two are close, and
+// with it the counterexample; the verdict cannot (every member is a
+// complete search of the same state space). Each member is a deterministic
+// search, so the output's "repeat it alone with --swarm-member I/N" gives
+// the winner's counterexample again on every run. An earlier version made
+// the winner deterministic: members counted their progress in expansions
+// times a cost per search order, and the member that decided at the least
+// progress won once every other member had got that far. Its price was
+// the error in the costs, which no deterministic count measures within a
+// factor of two on every firmware (expansions, transitions, states stored
+// and instructions simulated, fitted per search order over the benchmarks,
+// are off by 30 to 40% either way on some model), paid at every decision:
+// the swarm waited for its slowest member to catch up. Measured on the
+// benchmark models in one process (fifteen runs each, medians, the same
+// members), a swarm of two took up to 2.8 times the best single
+// strategy's time with the wait and up to 2.3 times as a race; a swarm of
+// four up to 4.2 times with the wait, up to 2.9 as a race.
+//
+// When the members outnumber the processors, each yields its processor
+// every sliceExpansions expansions (runtime.Gosched): the Go scheduler
+// would otherwise let the first members run for 10 ms before it preempts
+// them, while the others, the winner perhaps, wait their turn.
+type race struct {
+	done   atomic.Bool
+	mu     sync.Mutex
+	winner int
+	decide func(winner int) // called once, with mu held, when a member decides
 }
 
-// lockstepRound is a round's progress: 1024 expansions of best-first
-// search on efsm.
-const lockstepRound = 6 * 1024
+// sliceExpansions is the members' time slice when they outnumber the
+// processors: 128 expansions, 60 to 130 µs on the benchmarks.
+const sliceExpansions = 128
 
-type decision struct {
-	member   int
-	progress int64
-}
+func newRace(decide func(int)) *race { return &race{winner: -1, decide: decide} }
 
-func newLockstep(n int, decide func(int)) *lockstep {
-	l := &lockstep{running: n, winner: -1, decide: decide}
-	l.cut.Store(math.MaxInt64)
-	l.boundary.Store(lockstepRound)
-	l.cond = sync.NewCond(&l.mu)
-	return l
-}
-
-// pause is called by a member after each expansion, with its progress;
-// it returns true when the winner is known and the member is to stop.
-func (l *lockstep) pause(progress int64) bool {
-	if l.done.Load() {
-		return true
-	}
-	if progress < l.cut.Load() && progress < l.boundary.Load() {
+// pauser returns the search.Options.Pause of a member: it stops the
+// member once another has won and, when share is true, yields the
+// processor every sliceExpansions expansions.
+func (r *race) pauser(share bool) func() bool {
+	n := 0
+	return func() bool {
+		if r.done.Load() {
+			return true
+		}
+		if n++; share && n%sliceExpansions == 0 {
+			runtime.Gosched()
+		}
 		return false
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.running--
-	l.settle()
-	for !l.done.Load() && (progress >= l.cut.Load() || progress >= l.boundary.Load()) {
-		l.cond.Wait()
-	}
-	if l.done.Load() {
-		return true
-	}
-	l.running++
-	return false
 }
 
-// leave is a member's end of its search, with its result and progress.
-func (l *lockstep) leave(i int, progress int64, res *search.Result) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.done.Load() {
+// leave is member i's end of its search, with its result: a decision wins
+// unless another member's came first.
+func (r *race) leave(i int, res *search.Result) {
+	if res.Err != nil || res.Verdict == search.Incomplete {
 		return
 	}
-	l.running--
-	if res.Err == nil && res.Verdict != search.Incomplete {
-		l.decided = append(l.decided, decision{i, progress})
-		if progress < l.cut.Load() {
-			l.cut.Store(progress)
-		}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.winner >= 0 {
+		return
 	}
-	l.settle()
+	r.winner = i
+	r.done.Store(true)
+	r.decide(i)
 }
 
-// settle acts when no member is left running: every member has decided,
-// stopped, or is waiting. With a decision the winner is known; without
-// one, the next round begins.
-func (l *lockstep) settle() {
-	if l.running > 0 {
-		return
-	}
-	if len(l.decided) == 0 {
-		l.boundary.Add(lockstepRound)
-		l.cond.Broadcast()
-		return
-	}
-	w := l.decided[0]
-	for _, d := range l.decided[1:] {
-		if d.progress < w.progress || d.progress == w.progress && d.member < w.member {
-			w = d
-		}
-	}
-	l.winner = w.member
-	l.done.Store(true)
-	l.decide(w.member)
-	l.cond.Broadcast()
+// result returns the winner, or -1, once every member has left.
+func (r *race) result() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.winner
 }
-
-func (l *lockstep) hasWinner() bool { return l.done.Load() }
 
 // runSwarm runs the members until one decides or all stop; progress, when
 // not nil, is called about once a second.
@@ -433,7 +415,7 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 	defer cancelAll()
 	n := len(runs)
 	var decidedAt time.Duration
-	ls := newLockstep(n, func(w int) {
+	rc := newRace(func(w int) {
 		decidedAt = time.Since(start)
 		cancelAll()
 		if lim.stopFile != "" {
@@ -456,6 +438,7 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 		}
 		cancelAll()
 	}
+	share := n > runtime.GOMAXPROCS(0)
 	for i, r := range runs {
 		mctx, cancel := context.WithCancel(ctx)
 		cancels[i], running[i] = cancel, true
@@ -465,17 +448,12 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 			stored[i] = p.Stored
 			mu.Unlock()
 		}
-		cost := int64(r.member.cost())
-		var progress int64
 		if n > 1 {
-			opts.Pause = func() bool {
-				progress += cost
-				return ls.pause(progress)
-			}
+			opts.Pause = rc.pauser(share)
 		}
 		go func() {
 			res := search.Run(mctx, r.cs.m, opts)
-			ls.leave(i, int64(res.Stats.StatesExpanded)*cost, res)
+			rc.leave(i, res)
 			ch <- done{i, res}
 		}()
 	}
@@ -490,7 +468,7 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 			running[d.i] = false
 			runs[d.i].res = d.res
 		case now := <-tick.C:
-			decided := ls.hasWinner()
+			decided := rc.done.Load()
 			if !decided && lim.stopFileExists() {
 				for j, r := range runs {
 					if running[j] && r.stopped == "" {
@@ -536,7 +514,7 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 			}
 		}
 	}
-	winner := ls.winner
+	winner := rc.result()
 	seconds := time.Since(start)
 	if winner >= 0 {
 		seconds = decidedAt
@@ -673,7 +651,7 @@ func benchSwarm(co *checkOptions, path string, bm benchModel, workers int) (benc
 	if err != nil {
 		return benchRecord{}, err
 	}
-	runtime.GC()
+	freshHeap()
 	out := runSwarm(context.Background(), runs, swarmLimits{maxMemory: co.maxMemory}, nil)
 	res := out.res
 	r := benchRecord{Model: bm.Name, Verdict: res.Verdict.String(), States: res.Stats.StatesStored,

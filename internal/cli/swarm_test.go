@@ -40,26 +40,47 @@ func selfAsCLI(t *testing.T) string {
 const tickCounter = "../../testdata/bench/tick_counter.elf"
 
 // Members are functions of their index: the same in every swarm, distinct
-// from each other, the single search's default first.
+// from each other. On firmware that takes interrupts best-first search on
+// fsm comes first; on firmware that takes none, best-first search on efsm
+// (the single search's default), and the two trade places.
 func TestSwarmMembers(t *testing.T) {
 	want := []string{"best+fsm", "dfs", "best+efsm k=1", "bfs", "random seed 1", "astar+efsm k=1", "best+efsm k=2", "dfs shuffle 1",
 		"random seed 2", "dfs shuffle 2", "best+efsm k=1 shuffle 1", "best+fsm shuffle 1", "random seed 3"}
-	seen := map[string]bool{}
-	for i := 0; i < 64; i++ {
-		m := memberOf(i, 64, 1)
-		if i < len(want) && m.Describe() != want[i] {
-			t.Errorf("member %d: %s, want %s", i, m.Describe(), want[i])
+	for _, irq := range []bool{true, false} {
+		seen := map[string]bool{}
+		for i := 0; i < 64; i++ {
+			m := memberOf(i, 64, 1, irq)
+			w := i
+			if !irq && (i == 0 || i == 2) {
+				w = 2 - i
+			}
+			if i < len(want) && m.Describe() != want[w] {
+				t.Errorf("member %d (interrupts %t): %s, want %s", i, irq, m.Describe(), want[w])
+			}
+			if m != memberOf(i, 64, 1, irq) || m.Describe() != memberOf(i, 2, 1, irq).Describe() {
+				t.Errorf("member %d differs between calls or swarm sizes", i)
+			}
+			if seen[m.Describe()] {
+				t.Errorf("member %d repeats %s", i, m.Describe())
+			}
+			seen[m.Describe()] = true
 		}
-		if m != memberOf(i, 64, 1) || m.Describe() != memberOf(i, 2, 1).Describe() {
-			t.Errorf("member %d differs between calls or swarm sizes", i)
-		}
-		if seen[m.Describe()] {
-			t.Errorf("member %d repeats %s", i, m.Describe())
-		}
-		seen[m.Describe()] = true
 	}
-	if got := memberOf(4, 8, 9).String(); got != "4/8 (random seed 9)" {
+	if got := memberOf(4, 8, 9, false).String(); got != "4/8 (random seed 9)" {
 		t.Errorf("member 4 of 8 with seed 9: %s", got)
+	}
+	// The firmware decides: with --irq, best-first search on fsm first.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{tickCounter, "--irq", "toc1"}, "0/2 (best+fsm)"},
+		{[]string{"../../testdata/bench/naive2.elf"}, "0/2 (best+efsm k=1)"},
+	} {
+		r := swarmRun(t, ExitViolation, append([]string{"check", "--json", "--swarm-member", "0/2"}, c.args...)...)
+		if r.Member != c.want {
+			t.Errorf("%v: member %q, want %q", c.args, r.Member, c.want)
+		}
 	}
 	for _, bad := range []string{"4/4", "-1/4", "1/0", "1", "a/b", "1/4x", "+1/4", ""} {
 		if _, _, err := parseMember(bad); err == nil {
@@ -165,7 +186,7 @@ func TestSwarmNoTarget(t *testing.T) {
 	for _, m := range r.Members {
 		descs += m.Member + "; "
 	}
-	for _, want := range []string{"0/4 (dfs shuffle 1 (for best+fsm: no target))", "2/4 (dfs shuffle 3 (for best+efsm k=1: no target))"} {
+	for _, want := range []string{"0/4 (dfs shuffle 1 (for best+efsm k=1: no target))", "2/4 (dfs shuffle 3 (for best+fsm: no target))"} {
 		if !strings.Contains(descs, want) {
 			t.Errorf("members lack %q: %s", want, descs)
 		}

@@ -90,7 +90,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		cs, sm, err := setupMember(o, path, memberOf(i, n, o.seed))
+		cs, sm, err := setupMember(o, path, i, n)
 		if err != nil {
 			return err
 		}

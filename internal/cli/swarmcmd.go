@@ -119,7 +119,7 @@ func validateMember(o *checkOptions, fs *pflag.FlagSet, fw string, size int) err
 	if err := o.refuseIdle(fs); err != nil {
 		return err
 	}
-	_, _, err := setupMember(o, fw, memberOf(0, size, o.seed))
+	_, _, err := setupMember(o, fw, 0, size)
 	return err
 }
 
