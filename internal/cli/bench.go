@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,7 @@ import (
 type benchOptions struct {
 	strategies []string
 	runs       int
+	repeat     int // --repeat: rounds of every run, for the median time
 	maxStates  int
 	timeout    time.Duration
 	format     string
@@ -59,6 +61,7 @@ type benchRecord struct {
 	Reduce      string  `json:"reduce"` // the --reduce setting
 	column      string  // in the tables: Strategy, or Strategy/Reduce with several settings
 	Seed        uint64  `json:"seed,omitempty"`
+	Round       int     `json:"round,omitempty"` // with --repeat: which round (1..N)
 	Verdict     string  `json:"verdict"`
 	Kind        string  `json:"violation,omitempty"`
 	Expected    bool    `json:"as_expected"`
@@ -101,8 +104,15 @@ report the median and the spread (min-max). Every other strategy is
 deterministic: its counts are the same on every run. swarm is check's
 default, --workers searches at once (see check --help): its states are
 those all members stored, its time that to the winner's decision; the
-winner and its counterexample are the same on every run, the other
-members' counts vary by at most a round of the lockstep.
+tables then say on how many models the swarm took at most --workers
+times the time of the fastest other strategy. Which member wins a close
+race, and so the swarm's counts, can differ from run to run.
+
+Times of a few milliseconds vary from run to run by more than the
+differences between strategies: --repeat N runs everything N times, in
+rounds (each round runs every strategy on the model once, so that what
+else the machine does weighs on all alike), and the tables give the
+median of the rounds and, when it is not one value, the spread.
 
 --reduce runs each strategy under each reduction setting: settings are
 separated by commas, each none or check's reductions joined by + (por,
@@ -119,7 +129,7 @@ T, the peak memory M (the Go runtime's and Z3's) and the witness depth wd,
 the counterexample's length, or d*, the deepest state reached without one;
 --plot draws time and memory. testdata/models/symbolic holds data-heavy
 models, four nondeterministic bytes each, for it.`,
-		Example: "  hc11mc bench\n  hc11mc bench --format markdown --plot results.svg\n  hc11mc bench --strategies bfs,best+efsm --models naive2,dining2\n  hc11mc bench --strategies bfs,dfs --reduce none,por,por+dead\n  hc11mc bench testdata/models/symbolic --strategies bmc,st,hmc+dfs,hmc+glh --plot hmc.svg",
+		Example: "  hc11mc bench\n  hc11mc bench --format markdown --plot results.svg\n  hc11mc bench --strategies bfs,dfs,best+fsm,best+efsm,swarm --workers 4 --repeat 9\n  hc11mc bench --strategies bfs,best+efsm --models naive2,dining2\n  hc11mc bench --strategies bfs,dfs --reduce none,por,por+dead\n  hc11mc bench testdata/models/symbolic --strategies bmc,st,hmc+dfs,hmc+glh --plot hmc.svg",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "testdata/bench"
@@ -135,6 +145,7 @@ models, four nondeterministic bytes each, for it.`,
 	fs := c.Flags()
 	fs.StringSliceVar(&o.strategies, "strategies", []string{"bfs", "dfs", "best+fsm", "best+efsm", "astar+efsm", "swarm"}, "strategies to compare, SEARCH or SEARCH+HEURISTIC, or swarm; or the symbolic engine's bmc, st, st+dfs, hmc+glh, hmc+dfs")
 	countVar(fs, &o.runs, "runs", 5, 1, math.MaxInt, "runs of each randomised strategy (seeds 1..N)")
+	countVar(fs, &o.repeat, "repeat", 1, 1, 1000, "rounds of runs: each round runs every strategy on a model once; the tables give the median")
 	countVar(fs, &o.maxStates, "max-states", 2000000, 0, math.MaxInt, "per-run limit on stored states (0: no bound)")
 	durationVar(fs, &o.timeout, "timeout", 60*time.Second, "per-run time limit, e.g. 30s, 5m (0: no limit)")
 	fs.StringVar(&o.format, "format", "text", "text, csv, json or markdown")
@@ -212,37 +223,11 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 	var recs []benchRecord
 	progress := isTerminal(stderr)
 	for _, bm := range sel {
-		for _, col := range cols {
-			strat := col.strategy
-			search, heur, _ := splitStrategy(strat)
-			seeds := []uint64{0}
-			if search == "random" {
-				seeds = nil
-				for i := 1; i <= o.runs; i++ {
-					seeds = append(seeds, uint64(i))
-				}
-			}
-			for _, seed := range seeds {
-				if progress {
-					fmt.Fprintf(stderr, "\r\033[K%s: %s", bm.Name, col.name)
-				}
-				var r benchRecord
-				var err error
-				if mode, prio, ok := symbolicStrategy(strat); ok {
-					r, err = benchSymbolic(o, dir, bm, mode, prio)
-				} else {
-					r, err = benchRun(o, dir, bm, search, heur, col.reduce, seed)
-				}
-				if err != nil {
+		for round := 1; round <= o.repeat; round++ {
+			for _, col := range cols {
+				if err := benchColumnRuns(o, dir, bm, col, round, progress, stderr, &recs); err != nil {
 					return err
 				}
-				r.Strategy, r.Reduce, r.column = strat, col.reduce, col.name
-				if row, ok := heuristics.PaperRowNamed(bm.PaperRow); ok {
-					if i := paperColumn(strat); i >= 0 {
-						r.PaperStates, r.PaperSecs = row.States[i], row.Seconds[i]
-					}
-				}
-				recs = append(recs, r)
 			}
 		}
 	}
@@ -265,25 +250,68 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, string(b))
 	case "csv":
 		w := csv.NewWriter(stdout)
-		w.Write([]string{"model", "strategy", "seed", "verdict", "violation", "as_expected", "states", "seconds", "trace_length", "peak_memory_bytes", "limit", "paper_states", "paper_seconds", "reduce", "max_depth"})
+		w.Write([]string{"model", "strategy", "seed", "verdict", "violation", "as_expected", "states", "seconds", "trace_length", "peak_memory_bytes", "limit", "paper_states", "paper_seconds", "reduce", "max_depth", "round", "member"})
 		for _, r := range recs {
 			w.Write([]string{r.Model, r.Strategy, strconv.FormatUint(r.Seed, 10), r.Verdict, r.Kind, strconv.FormatBool(r.Expected),
-				strconv.Itoa(r.States), strconv.FormatFloat(r.Seconds, 'f', 3, 64), strconv.Itoa(r.TraceLength),
+				strconv.Itoa(r.States), strconv.FormatFloat(r.Seconds, 'f', 6, 64), strconv.Itoa(r.TraceLength),
 				strconv.FormatInt(r.PeakMemory, 10), r.Limit, strconv.Itoa(r.PaperStates), strconv.FormatFloat(r.PaperSecs, 'f', 2, 64), r.Reduce,
-				strconv.Itoa(r.MaxDepth)})
+				strconv.Itoa(r.MaxDepth), strconv.Itoa(r.Round), r.Member})
 		}
 		w.Flush()
 	default:
 		if tableI {
 			writeTableI(stdout, o.format == "markdown", sel, columnNames(cols), recs)
 		} else {
-			writeBenchTables(stdout, o.format == "markdown", sel, columnNames(cols), recs)
+			writeBenchTables(stdout, o.format == "markdown", sel, columnNames(cols), recs, o.workers)
 		}
 	}
 	for _, r := range recs {
 		if !r.Expected && r.Limit == "" {
 			return &exitError{code: ExitViolation, msg: fmt.Sprintf("bench: %s under %s: verdict %s %s, the manifest expects otherwise", r.Model, r.col(), r.Verdict, r.Kind)}
 		}
+	}
+	return nil
+}
+
+// benchColumnRuns runs model bm under column col once (a randomised
+// strategy once per seed) in round round, appending the records to recs.
+func benchColumnRuns(o *benchOptions, dir string, bm benchModel, col benchColumn, round int, progress bool, stderr io.Writer, recs *[]benchRecord) error {
+	strat := col.strategy
+	search, heur, _ := splitStrategy(strat)
+	seeds := []uint64{0}
+	if search == "random" {
+		seeds = nil
+		for i := 1; i <= o.runs; i++ {
+			seeds = append(seeds, uint64(i))
+		}
+	}
+	for _, seed := range seeds {
+		if progress {
+			fmt.Fprintf(stderr, "\r\033[K%s: %s", bm.Name, col.name)
+			if o.repeat > 1 {
+				fmt.Fprintf(stderr, " (round %d of %d)", round, o.repeat)
+			}
+		}
+		var r benchRecord
+		var err error
+		if mode, prio, ok := symbolicStrategy(strat); ok {
+			r, err = benchSymbolic(o, dir, bm, mode, prio)
+		} else {
+			r, err = benchRun(o, dir, bm, search, heur, col.reduce, seed)
+		}
+		if err != nil {
+			return err
+		}
+		r.Strategy, r.Reduce, r.column = strat, col.reduce, col.name
+		if o.repeat > 1 {
+			r.Round = round
+		}
+		if row, ok := heuristics.PaperRowNamed(bm.PaperRow); ok {
+			if i := paperColumn(strat); i >= 0 {
+				r.PaperStates, r.PaperSecs = row.States[i], row.Seconds[i]
+			}
+		}
+		*recs = append(*recs, r)
 	}
 	return nil
 }
@@ -379,6 +407,15 @@ func modelOptions(dir string, bm benchModel) (*checkOptions, error) {
 	return co, nil
 }
 
+// freshHeap collects the garbage of the runs before and returns its memory
+// to the operating system, so that each run starts as in a process of its
+// own. After a run of hundreds of megabytes the process would otherwise
+// hold that memory, and the searches' collector hold-back (search package,
+// memory.go), which looks at the memory held, would not apply to the small
+// run that follows: a search of 456 states took 1.5 ms after one of
+// 300,000, 0.4 ms after one of its size.
+func freshHeap() { debug.FreeOSMemory() }
+
 func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur, reduce string, seed uint64) (benchRecord, error) {
 	co, err := modelOptions(dir, bm)
 	if err != nil {
@@ -397,7 +434,7 @@ func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur, reduce st
 	if err != nil {
 		return benchRecord{}, err
 	}
-	runtime.GC()
+	freshHeap()
 	res := search.Run(context.Background(), cs.m, cs.opts)
 	r := benchRecord{Model: bm.Name, Seed: seed, Verdict: res.Verdict.String(), States: res.Stats.StatesStored,
 		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit, MaxDepth: res.Stats.MaxDepth}
@@ -430,6 +467,59 @@ func writeAligned(w io.Writer, rows [][]string) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
+}
+
+// swarmBound checks, for a swarm column, the bound the swarm is built to
+// keep: its median time at most workers times that of the fastest other
+// strategy of the same reduction setting (by median time, among those
+// that decided as the manifest expects). It returns "" for other columns.
+func swarmBound(models []benchModel, strats []string, recs []benchRecord, col string, workers int) string {
+	name, setting, _ := strings.Cut(col, "/")
+	if name != "swarm" {
+		return ""
+	}
+	held, of := 0, 0
+	worst, worstModel := 0.0, ""
+	var misses []string
+	for _, m := range models {
+		sw := summarise(recs, m.Name, col, func(r benchRecord) float64 { return r.Seconds })
+		if sw.n == 0 {
+			continue
+		}
+		best, bestCol := math.Inf(1), ""
+		for _, o := range strats {
+			on, os, _ := strings.Cut(o, "/")
+			if on == "swarm" || os != setting {
+				continue
+			}
+			c := summarise(recs, m.Name, o, func(r benchRecord) float64 { return r.Seconds })
+			if c.n > 0 && !c.limit && !c.wrong && c.median < best {
+				best, bestCol = c.median, o
+			}
+		}
+		if bestCol == "" {
+			continue
+		}
+		of++
+		ratio := sw.median / best
+		if !sw.limit && !sw.wrong && ratio <= float64(workers) {
+			held++
+		} else {
+			misses = append(misses, fmt.Sprintf("%s (%.1f × %s)", m.Name, ratio, bestCol))
+		}
+		if ratio > worst {
+			worst, worstModel = ratio, m.Name
+		}
+	}
+	if of == 0 {
+		return ""
+	}
+	b := fmt.Sprintf("%s of %d: at most %d × the fastest other strategy's time on %d of %d models (the most: %.1f ×, %s)",
+		col, workers, workers, held, of, worst, worstModel)
+	if len(misses) > 0 {
+		b += "; more on " + strings.Join(misses, ", ")
+	}
+	return b
 }
 
 // cell summarises the runs of one model under one strategy: the value, or
@@ -472,7 +562,7 @@ func (c cell) format(f func(float64) string) string {
 		return "-"
 	}
 	s := f(c.median)
-	if c.n > 1 {
+	if c.n > 1 && f(c.lo) != f(c.hi) {
 		s += " (" + f(c.lo) + "–" + f(c.hi) + ")"
 	}
 	if c.limit {
@@ -485,7 +575,16 @@ func (c cell) format(f func(float64) string) string {
 }
 
 func intf(v float64) string { return groupDigits(int64(math.Round(v))) }
-func secf(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+
+// secf writes seconds with three decimals, or as many as two significant
+// digits of a shorter time take.
+func secf(v float64) string {
+	d := 3
+	if v > 0 && v < 0.01 {
+		d = 1 - int(math.Floor(math.Log10(v)))
+	}
+	return strconv.FormatFloat(v, 'f', d, 64)
+}
 func mibf(v float64) string { return strconv.FormatFloat(v/(1<<20), 'f', 0, 64) }
 
 func groupDigits(n int64) string {
@@ -496,7 +595,7 @@ func groupDigits(n int64) string {
 	return s
 }
 
-func writeBenchTables(w io.Writer, md bool, models []benchModel, strats []string, recs []benchRecord) {
+func writeBenchTables(w io.Writer, md bool, models []benchModel, strats []string, recs []benchRecord, workers int) {
 	tables := []struct {
 		title string
 		val   func(benchRecord) float64
@@ -550,7 +649,12 @@ func writeBenchTables(w io.Writer, md bool, models []benchModel, strats []string
 		fmt.Fprintln(w, t.title)
 		writeAligned(w, append([][]string{header}, rows...))
 	}
-	note := "≥: a limit stopped the run; (a–b): the spread of randomised runs around their median; !: not the manifest's verdict."
+	for _, s := range strats {
+		if b := swarmBound(models, strats, recs, s, workers); b != "" {
+			fmt.Fprintf(w, "\n%s\n", b)
+		}
+	}
+	note := "≥: a limit stopped the run; (a–b): the spread of the runs (seeds, rounds) around their median; !: not the manifest's verdict."
 	if md {
 		fmt.Fprintf(w, "\n%s Paper rows: Rungta & Mercer, Tables 1 and 2 (another simulator and machine: compare ratios).\n", note)
 	} else {

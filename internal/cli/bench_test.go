@@ -153,3 +153,52 @@ func TestBenchSymbolic(t *testing.T) {
 		}
 	}
 }
+
+// --repeat runs every strategy once per round and the tables give the
+// median; with the swarm they end with its bound.
+func TestBenchRepeat(t *testing.T) {
+	recs := benchJSON(t, "--models", "lockorder", "--strategies", "bfs,swarm", "--workers", "2", "--repeat", "3")
+	rounds := map[string][]int{}
+	for _, r := range recs {
+		rounds[r.Strategy] = append(rounds[r.Strategy], r.Round)
+		if !r.Expected {
+			t.Errorf("%s round %d: %s %s", r.Strategy, r.Round, r.Verdict, r.Kind)
+		}
+	}
+	for _, s := range []string{"bfs", "swarm"} {
+		if got := rounds[s]; len(got) != 3 || got[0] != 1 || got[2] != 3 {
+			t.Errorf("%s: rounds %v, want 1, 2, 3", s, got)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"bench", "../../testdata/bench", "--models", "lockorder,naive2", "--strategies", "dfs,swarm", "--workers", "2", "--repeat", "2"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "swarm of 2: at most 2 × the fastest other strategy's time on ") || !strings.Contains(out.String(), " of 2 models") {
+		t.Errorf("no bound line:\n%s", out.String())
+	}
+}
+
+// The swarm's bound counts the models where its median time is at most
+// --workers times the fastest other strategy's that decided as expected,
+// and names the others.
+func TestSwarmBound(t *testing.T) {
+	rec := func(model, strat string, secs float64, ok bool) benchRecord {
+		return benchRecord{Model: model, Strategy: strat, Seconds: secs, Expected: ok, Verdict: "violation"}
+	}
+	models := []benchModel{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	recs := []benchRecord{
+		rec("a", "bfs", 1, true), rec("a", "dfs", 2, true), rec("a", "swarm", 1.9, true), rec("a", "swarm", 2.1, true), rec("a", "swarm", 1.5, true),
+		// The fastest strategy on b did not decide as expected: dfs counts.
+		rec("b", "bfs", 0.1, false), rec("b", "dfs", 1, true), rec("b", "swarm", 1.9, true),
+		rec("c", "bfs", 1, true), rec("c", "swarm", 2.5, true),
+	}
+	got := swarmBound(models, []string{"bfs", "dfs", "swarm"}, recs, "swarm", 2)
+	want := "swarm of 2: at most 2 × the fastest other strategy's time on 2 of 3 models (the most: 2.5 ×, c); more on c (2.5 × bfs)"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if swarmBound(models, []string{"bfs", "swarm"}, recs, "bfs", 2) != "" {
+		t.Error("a bound for a column that is not the swarm")
+	}
+}
