@@ -286,7 +286,7 @@ func TestTraceSVGInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	svg, trace := filepath.Join(dir, "cex.svg"), filepath.Join(dir, "cex.json")
 	var out, errb bytes.Buffer
-	args := append([]string{"check", file, "-q", "--trace", trace, "--trace-svg", svg}, flags...)
+	args := append([]string{"check", file, "-q", "--search", "best", "--heuristic", "fsm", "--trace", trace, "--trace-svg", svg}, flags...)
 	if code := Main(args, nil, &out, &errb); code != ExitViolation {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
