@@ -73,7 +73,7 @@ test-slurm: build
 
 ## results: regenerate the benchmark results in the README (docs/results.svg and the tables)
 results: build
-	./$(BIN) bench --format markdown --plot docs/results.svg > bin/results.md
+	./$(BIN) bench --repeat 9 --format markdown --plot docs/results.svg > bin/results.md
 	awk 'FNR==NR { r = r $$0 "\n"; next } \
 	     /<!-- results:begin/ { print; printf "%s", r; skip = 1; next } \
 	     /<!-- results:end/ { skip = 0 } !skip' bin/results.md README.md > bin/README.md
