@@ -153,8 +153,7 @@ var errPin = errors.New("symbolic: a pinned path condition is unsatisfiable")
 
 // labels returns the transitions from the initial state to st, with
 // every choice taken from the model m of st's path and, for the steps
-// before a pin, from a model of the pinned condition (State.Labels for a
-// trace that may hold pins).
+// before a pin, from a model of the pinned condition.
 func (e *Engine) labels(st *State, m Model) ([]sim.Label, error) {
 	var out []sim.Label
 	for p := st.Trace; p != nil; {
@@ -176,8 +175,7 @@ func (e *Engine) labels(st *State, m Model) ([]sim.Label, error) {
 				p = p.Prev
 			}
 		default:
-			one := &State{Trace: &Step{Label: p.Label, Choices: p.Choices}}
-			out = append(out, one.Labels(e.B, m)[0])
+			out = append(out, stepLabel(e.B, p, m))
 			p = p.Prev
 		}
 	}

@@ -68,52 +68,36 @@ type Choice struct {
 	Values []uint8    // --input: the values
 }
 
-// Labels returns the transitions from the initial state to st with every
-// choice index taken from the model, for a trace file.
-func (st *State) Labels(b *term.Builder, m Model) []sim.Label {
-	var steps []*Step
-	for p := st.Trace; p != nil; {
-		if p.Guard != nil {
-			if b.Eval(p.Guard, m) == 0 {
-				p = p.Else
-			} else {
-				p = p.Prev
-			}
-			continue
-		}
-		steps = append(steps, p)
-		p = p.Prev
+// stepLabel returns the label of step p with every choice index taken
+// from the model m (Engine.labels walks a trace with it).
+func stepLabel(b *term.Builder, p *Step, m Model) sim.Label {
+	l := p.Label
+	if len(p.Choices) == 0 {
+		// The label's own: a transition without a choice, or one
+		// another engine followed with its choice known.
+		return l
 	}
-	labels := make([]sim.Label, len(steps))
-	for i, p := range steps {
-		l := p.Label
-		var c, radix uint64 = 0, 1
-		for _, ch := range p.Choices {
-			v := b.Eval(ch.Var, m)
-			var idx, n uint64
-			if ch.Values != nil {
-				n = uint64(len(ch.Values))
-				for k, x := range ch.Values {
-					if uint64(x) == v {
-						idx = uint64(k)
-						break
-					}
+	var c, radix uint64 = 0, 1
+	for _, ch := range p.Choices {
+		v := b.Eval(ch.Var, m)
+		var idx, n uint64
+		if ch.Values != nil {
+			n = uint64(len(ch.Values))
+			for k, x := range ch.Values {
+				if uint64(x) == v {
+					idx = uint64(k)
+					break
 				}
-			} else {
-				n = b.Eval(ch.N, m) + 1
-				idx = v
 			}
-			c += idx * radix
-			radix *= n
+		} else {
+			n = b.Eval(ch.N, m) + 1
+			idx = v
 		}
-		if len(p.Choices) > 0 {
-			// Otherwise the label's own (a transition another engine
-			// followed, with its choice known).
-			l.Choice = c
-		}
-		labels[len(steps)-1-i] = l
+		c += idx * radix
+		radix *= n
 	}
-	return labels
+	l.Choice = c
+	return l
 }
 
 var hashSeed = maphash.MakeSeed()
