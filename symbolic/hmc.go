@@ -287,8 +287,10 @@ type hmc struct {
 	byCtl   map[uint64][]*entry
 	total   int // the frontier's size
 	visited map[uint64][]*State
-	stats   Stats
-	fsize   int
+	// flags are the cycle proviso's marks on concrete states (reduce.go).
+	flags map[*State]uint8
+	stats Stats
+	fsize int
 
 	// stTime is how long the last ST phase took: the next PR phase's
 	// time (0: no ST phase yet).
@@ -343,7 +345,7 @@ func (e *Engine) check(ctx context.Context, start []*State, cfg Config, private 
 		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
 		defer cancel()
 	}
-	h := &hmc{e: e, cfg: cfg, ctx: ctx, begin: time.Now(), visited: map[uint64][]*State{}, fsize: cfg.FSize,
+	h := &hmc{e: e, cfg: cfg, ctx: ctx, begin: time.Now(), visited: map[uint64][]*State{}, flags: map[*State]uint8{}, fsize: cfg.FSize,
 		byCtl: map[uint64][]*entry{}, f: &frontier{estimate: cfg.Priority == GLH && cfg.Estimate != nil}, private: private}
 	e.stop = func() bool { return ctx.Err() != nil }
 	defer func() { e.stop = nil }()
@@ -397,13 +399,20 @@ func (h *hmc) finish(r Result) Result {
 
 // seen reports whether st was seen before, and its hash.
 func (h *hmc) seen(st *State) (bool, uint64) {
+	o, k := h.lookup(st)
+	return o != nil, k
+}
+
+// lookup returns the state seen before that equals st, or nil, and st's
+// hash.
+func (h *hmc) lookup(st *State) (*State, uint64) {
 	k := st.Hash()
 	for _, o := range h.visited[k] {
 		if o.Equal(st) {
-			return true, k
+			return o, k
 		}
 	}
-	return false, k
+	return nil, k
 }
 
 // fresh reports whether st was not seen before, and remembers it.
@@ -510,20 +519,24 @@ func (h *hmc) st() *Result {
 		// (reduce.go), every successor new (the cycle proviso); else
 		// every transition.
 		var dl *Succ
-		succ, err := e.ample(en.st, func(out []Succ) bool {
-			for _, o := range out {
-				for _, p := range e.partition(e.settle(o.State, len(en.st.Path)), h.cfg.TSize) {
-					if old, _ := h.seen(p); old {
-						return false
+		var succ []Succ
+		var err error
+		if h.provisoTry(en.st) {
+			succ, err = e.ample(en.st, func(out []Succ) bool {
+				ok := true
+				for _, o := range out {
+					for _, p := range e.partition(e.settle(o.State, len(en.st.Path)), h.cfg.TSize) {
+						ok = h.provisoAccept(p) && ok
 					}
 				}
-			}
-			return true
-		})
+				return ok
+			})
+		}
 		if succ != nil {
 			h.stats.Reduced++
 		} else if err == nil {
 			succ, dl, err = e.Expand(en.st)
+			h.provisoFull(en.st)
 		}
 		h.stats.Images++
 		if errors.Is(err, errStopped) {
