@@ -18,6 +18,7 @@ func TestImports(t *testing.T) {
 		"github.com/hc11mc/hc11mc/sim":               true,
 		"github.com/hc11mc/hc11mc/internal/prefetch": true,
 		"github.com/hc11mc/hc11mc/internal/memlimit": true,
+		"github.com/hc11mc/hc11mc/internal/proviso":  true,
 		"github.com/cespare/xxhash/v2":               true,
 	}
 	files, _ := filepath.Glob("*.go")

@@ -12,6 +12,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/hc11mc/hc11mc/internal/prefetch"
+	"github.com/hc11mc/hc11mc/internal/proviso"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -631,11 +632,11 @@ func (w *pworker) expand(n *node) {
 	if reduce && !w.st.compact {
 		fl = w.st.flags(n.id)
 	}
-	if reduce && proviso.try(fl) && w.exp.AmpleCandidates(n.s, &w.sim, w.onAmple) {
+	if reduce && proviso.Try(fl) && w.exp.AmpleCandidates(n.s, &w.sim, w.onAmple) {
 		w.transitions++
 		w.reduced++
 	} else {
-		proviso.full(fl)
+		proviso.Expand(fl)
 		if dl := w.exp.ExpandBatch(n.s, &w.sim, w.onBatch); dl != nil && !w.halted {
 			w.report(dl, n, nil)
 		}
@@ -663,7 +664,7 @@ func (w *pworker) ample(next *sim.State, l sim.Label) bool {
 		w.push(next, id, l)
 		return true
 	}
-	return proviso.accept(st, id)
+	return acceptAmple(st, id)
 }
 
 // batch takes a batch of successors of w.node (sim.Expander.ExpandBatch):

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/hc11mc/hc11mc/internal/prefetch"
+	"github.com/hc11mc/hc11mc/internal/proviso"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -403,60 +404,19 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	return res
 }
 
-// proviso is the cycle proviso of partial-order reduction (C3 in
-// sim/reduce.go): every cycle of the reduced graph must have a state
-// expanded in full. A state's record carries flags (store.flags): expanded,
-// by one transition alone, and must be expanded in full. A state is marked
-// reduced when its expansion begins (so a transition back to itself is
-// refused) and the mark is taken back if it is expanded in full. An ample
-// transition is taken when its state is new; or stored and expanded in
-// full; or stored and not expanded yet, which it must then be in full.
-// Any cycle of the reduced graph has a state stored first, v; the
-// transition into v from its predecessor on the cycle was followed after
-// v was stored, so either that predecessor was expanded in full, or v
-// was (already, or as it was then marked to be). Compared with taking
-// only new states (the proviso of a hash-compact store, which keeps no
-// records to flag), far fewer states are expanded in full: on
-// testdata/bench/philo5_ordered, a chain of private steps that joins
-// one already stored no longer expands its last state in full.
-var proviso provisoRule
+// The cycle proviso of partial-order reduction is package proviso's, on
+// the flags of a state's record (store.flags). Compared with taking only
+// new states (the proviso of a hash-compact store, which keeps no records
+// to flag), far fewer states are expanded in full: on
+// testdata/bench/philo5_ordered, a chain of private steps that joins one
+// already stored no longer expands its last state in full.
 
-type provisoRule struct{}
-
-// try reports whether a state whose flags are fl (nil: none kept) may be
-// expanded by one transition, and marks it tentatively.
-func (provisoRule) try(fl *uint8) bool {
-	if fl == nil {
-		return true
-	}
-	if *fl&flagFull != 0 {
-		return false
-	}
-	*fl |= flagExpanded | flagReduced
-	return true
-}
-
-// full records that the state whose flags are fl is expanded in full.
-func (provisoRule) full(fl *uint8) {
-	if fl != nil {
-		*fl = *fl&^flagReduced | flagExpanded
-	}
-}
-
-// accept decides on an ample transition to state id, already stored.
-func (provisoRule) accept(st *store, id uint32) bool {
+// acceptAmple decides on an ample transition to state id, already stored.
+func acceptAmple(st *store, id uint32) bool {
 	if st.compact {
 		return false
 	}
-	fl := st.flags(id)
-	switch {
-	case *fl&flagExpanded == 0:
-		*fl |= flagFull
-		return true
-	case *fl&flagReduced == 0:
-		return true
-	}
-	return false
+	return proviso.Accept(st.flags(id))
 }
 
 // run is Run for one search.
@@ -642,19 +602,19 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		if opts.Reduce && !opts.Compact {
 			fl = st.flags(n.id)
 		}
-		if opts.Reduce && proviso.try(fl) && exp.AmpleCandidates(n.s, &simStats, func(next *sim.State, l sim.Label) bool {
+		if opts.Reduce && proviso.Try(fl) && exp.AmpleCandidates(n.s, &simStats, func(next *sim.State, l sim.Label) bool {
 			st.prepareFrom(0, next, &par, l.Thread)
 			cid, isNew := st.insertKey(0, n.id, l)
 			if isNew {
 				push(next, l, cid)
 				return true
 			}
-			return proviso.accept(st, cid)
+			return acceptAmple(st, cid)
 		}) {
 			res.Stats.Transitions++
 			res.Stats.Reduced++
 		} else {
-			proviso.full(fl)
+			proviso.Expand(fl)
 			dl := exp.ExpandBatch(n.s, &simStats, func(b []sim.Succ) {
 				if stop {
 					return

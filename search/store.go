@@ -9,6 +9,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/hc11mc/hc11mc/internal/prefetch"
+	"github.com/hc11mc/hc11mc/internal/proviso"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -295,11 +296,11 @@ func (st *store) recordRef(id uint32) (parent uint64, l sim.Label) {
 }
 
 // The flags of a state's record (its first byte), for the cycle proviso
-// of partial-order reduction (see proviso in search.go).
+// of partial-order reduction (package proviso).
 const (
-	flagExpanded = 1 << iota // the state was expanded
-	flagReduced              // by one transition alone
-	flagFull                 // an ample transition leads to it: it must be expanded in full
+	flagExpanded = proviso.Expanded
+	flagReduced  = proviso.Reduced
+	flagFull     = proviso.Full
 )
 
 // flags returns the flags of state id (exact mode). Records do not move,

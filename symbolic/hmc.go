@@ -287,7 +287,9 @@ type hmc struct {
 	byCtl   map[uint64][]*entry
 	total   int // the frontier's size
 	visited map[uint64][]*State
-	// flags are the cycle proviso's marks on concrete states (reduce.go).
+	// flags are the cycle proviso's on the concrete states seen (package
+	// proviso, reduce.go), kept beside the states: a state's copies, made
+	// as its successors are, must not take them along.
 	flags map[*State]uint8
 	stats Stats
 	fsize int

@@ -2,6 +2,8 @@ package symbolic
 
 import (
 	"fmt"
+
+	"github.com/hc11mc/hc11mc/internal/proviso"
 )
 
 // Partial-order reduction of the state traversal (Options.Reduce; check
@@ -28,7 +30,7 @@ import (
 // all of t.
 //
 // C2: no outcome may be a violation. C3, the cycle proviso, is the
-// explicit engine's with flags (proviso in search/search.go), kept on the
+// explicit engine's with flags (package proviso), kept on the
 // concrete states the traversal has seen (hmc.flags): a state is marked
 // expanded and reduced when its reduced expansion is tried, and the
 // reduced mark is taken back when it is expanded in full; one already
@@ -75,13 +77,6 @@ import (
 // concurrent models whose interleavings need the reduction (philo_big)
 // have concrete data.
 
-// The proviso's flags, as package search's.
-const (
-	flagExpanded = 1 << iota // its expansion has begun
-	flagReduced              // by one transition alone
-	flagFull                 // it must be expanded in full
-)
-
 // reducible reports whether st's expansion may be reduced at all: a
 // concrete state, not restricted to one thread's transition.
 func (e *Engine) reducible(st *State) bool {
@@ -89,23 +84,22 @@ func (e *Engine) reducible(st *State) bool {
 }
 
 // provisoTry reports whether st may be expanded by one transition alone,
-// and marks it tentatively.
+// and marks it tentatively (package proviso).
 func (h *hmc) provisoTry(st *State) bool {
 	if !h.e.reducible(st) {
 		return false
 	}
 	fl := h.flags[st]
-	if fl&flagFull != 0 {
-		return false
-	}
-	h.flags[st] = fl | flagExpanded | flagReduced
-	return true
+	ok := proviso.Try(&fl)
+	h.flags[st] = fl
+	return ok
 }
 
 // provisoFull records that st was expanded in full.
 func (h *hmc) provisoFull(st *State) {
 	if fl, ok := h.flags[st]; ok {
-		h.flags[st] = fl&^flagReduced | flagExpanded
+		proviso.Expand(&fl)
+		h.flags[st] = fl
 	}
 }
 
@@ -119,14 +113,9 @@ func (h *hmc) provisoAccept(p *State) bool {
 		return false // no flags: not concrete, or restricted to one thread
 	}
 	fl := h.flags[o]
-	switch {
-	case fl&flagExpanded == 0:
-		h.flags[o] = fl | flagFull
-		return true
-	case fl&flagReduced == 0:
-		return true
-	}
-	return false
+	ok := proviso.Accept(&fl)
+	h.flags[o] = fl
+	return ok
 }
 
 // ample returns the successors of st by one thread's transition alone
