@@ -1,0 +1,89 @@
+// Package mutation holds the switches that put known soundness faults back
+// into the reductions, one at a time, so that a differential test can show
+// it catches each of them (a test that cannot fail proves nothing).
+//
+// It is for tests only: nothing outside a _test.go file sets a switch, and
+// with none set (the zero value, always the case in the tool) every check
+// below answers false. A check is one atomic load, made where a reduction
+// decides, never on the simulator's per-instruction path.
+package mutation
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// Fault names one fault a switch reintroduces.
+type Fault int32
+
+// The faults. The first five are the classes of unsound reduction that
+// were once in the tool; the rest each drop one condition of the ample-set
+// argument (sim/reduce.go, sim/private.go) or of dead-data elimination
+// (sim/live.go, sim/deadstack.go).
+const (
+	None Fault = iota
+	// ExitAlone: a step that ends its thread counts as independent of
+	// every other thread's steps (class 1).
+	ExitAlone
+	// ImageCode: whether a step is register-only or private is judged
+	// from the code the image loaded, not from the bytes the state
+	// fetches (class 2).
+	ImageCode
+	// UnseenFetch: an instruction fetch of a masked stack byte is not
+	// detected (class 3).
+	UnseenFetch
+	// UnseenOther: a read of a masked stack byte by a thread other than
+	// the stack's owner is not detected (class 3).
+	UnseenOther
+	// ClearWrite: a pulled byte is cleared by writing 0 to it, in the
+	// state that executes, instead of being masked in its key (class 4).
+	ClearWrite
+	// StubEntry: liveness takes a harness stub to be entered only by calls
+	// from the analysed ROM (class 5).
+	StubEntry
+	// IRQCandidate: a thread that may take an interrupt can be followed
+	// alone.
+	IRQCandidate
+	// NoIntrusion: an access to another thread's stack region does not
+	// withdraw privacy.
+	NoIntrusion
+	// NoProviso: the cycle proviso accepts a stored state that was
+	// expanded reduced.
+	NoProviso
+	// DeterministicAlone: a step that makes a nondeterministic choice may
+	// be followed alone.
+	DeterministicAlone
+	numFaults
+)
+
+var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
+	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "deterministic-alone"}
+
+func (f Fault) String() string {
+	if f < 0 || f >= numFaults {
+		return fmt.Sprintf("Fault(%d)", int32(f))
+	}
+	return names[f]
+}
+
+// All lists every fault, None excluded.
+func All() []Fault {
+	fs := make([]Fault, 0, numFaults-1)
+	for f := None + 1; f < numFaults; f++ {
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+var active atomic.Int32
+
+// Set makes f the active fault (None: no fault) and returns a function
+// that restores the one before. Tests that set a fault must not run in
+// parallel with tests that expect none.
+func Set(f Fault) (restore func()) {
+	old := active.Swap(int32(f))
+	return func() { active.Store(old) }
+}
+
+// On reports whether fault f is active.
+func On(f Fault) bool { return Fault(active.Load()) == f }
