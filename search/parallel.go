@@ -355,6 +355,8 @@ func runParallel(ctx context.Context, m *sim.Machine, opts Options, nw int, star
 				w.out[j] = batchPool.Get().(*batch)
 			}
 		}
+		st.view = keyView(m)
+		w.par.View = st.view
 		w.onBatch = w.batch
 		w.onAmple = w.ample
 		w.mw.start(st, w.f)
@@ -367,7 +369,11 @@ func runParallel(ctx context.Context, m *sim.Machine, opts Options, nw int, star
 	for i, pg := range init.Pages {
 		init.Pages[i] = &sim.Page{Data: pg.Data}
 	}
-	enc := init.AppendKey(nil, p.in)
+	kinit := init
+	if v := keyView(m); v != nil {
+		kinit = v(init)
+	}
+	enc := kinit.AppendKey(nil, p.in)
 	h := xxhash.Sum64(enc)
 	w0 := p.w[p.ownerOf(enc, init)]
 	w0.st.reserve(1)
@@ -530,6 +536,11 @@ func (w *pworker) tick() {
 	}
 	if p.opts.private && p.m.Intrusion() != nil {
 		p.stop("stack privacy broken")
+		w.halted = true
+		return
+	}
+	if p.opts.dead && p.m.DeadBroken() != nil {
+		p.stop("dead-data elimination broken")
 		w.halted = true
 		return
 	}

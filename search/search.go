@@ -34,6 +34,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hc11mc/hc11mc/internal/prefetch"
@@ -97,6 +98,9 @@ type Options struct {
 	// private is set by Run when the reduction may take stack accesses
 	// as private, which the search must stop to withdraw once broken.
 	private bool
+	// dead is set by Run when the machine eliminates dead data, whose
+	// assumptions the search must stop to withdraw once broken.
+	dead bool
 	// Shuffle, when not 0, seeds a generator that permutes each batch
 	// of a state's successors (sim.Expander.ExpandBatch) before they
 	// enter the frontier: depth-first search then follows them in that
@@ -196,6 +200,11 @@ type Result struct {
 	// a stack that partial-order reduction assumed (sim/private.go), and
 	// what the search did about it.
 	Privacy string
+	// Dead, when not empty, says which transition broke an assumption of
+	// dead-data elimination (sim.DeadBreak: a read of a masked stack
+	// byte, a return liveness did not expect) and what the search did
+	// about it.
+	Dead string
 	// Handed lists the states whose transitions offered a choice wider
 	// than the machine's Config.MaxBranch: those transitions were not
 	// followed (sim.Expander.Wide), and a search that would otherwise
@@ -369,39 +378,71 @@ func (f *frontier) pop() node {
 var packAbove = 1 << 16
 
 // Run searches the states of m reachable from its initial state.
+//
+// The reductions assume what they cannot prove in advance — that stacks
+// are private (sim/private.go), that nothing reads the data they leave
+// out of states (sim/live.go, sim/deadstack.go) — and the machine checks
+// it on every transition. When a run sees an assumption break, a
+// violation it found stands (every path of the reduced graph is a path
+// of the firmware's, and the states that executed were never changed);
+// otherwise Run withdraws what was assumed and searches again, and the
+// result says so (Privacy, Dead).
 func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	start := time.Now()
 	opts.private = opts.Reduce && m.CheckPrivate()
-	res := run(ctx, m, opts)
-	in := m.Intrusion()
-	if !opts.private || in == nil {
-		return res
+	var earlier float64
+	privNote, deadNote := "", ""
+	if m.EliminatesDead() && m.DeadBroken() != nil {
+		// An earlier search of m saw the elimination break.
+		m.WithdrawDead()
+		deadNote = fmt.Sprintf("%v (in an earlier search), so no dead data was left out of states", m.DeadBroken())
 	}
-	// The partial-order reduction assumed stacks private, and a transition
-	// broke that (sim/private.go): a violation found stands (every path of
-	// the reduced graph is one of the full graph); otherwise search again
-	// without the assumption.
-	why := fmt.Sprintf("%v, so stack accesses were not taken as private", in)
-	if len(res.Found) > 0 && !opts.All {
-		res.Verdict, res.Limit, res.Privacy = Violated, "", why
-		return res
-	}
-	if opts.Resume != nil {
-		res.Verdict, res.Limit = Incomplete, why+": a resumed search cannot start again; check again with --reduce dead"
-		return res
-	}
-	if opts.Timeout > 0 {
-		if opts.Timeout -= time.Since(start); opts.Timeout <= 0 {
-			opts.Timeout = time.Nanosecond
+	opts.dead = m.EliminatesDead()
+	for {
+		res := run(ctx, m, opts)
+		res.Stats.Seconds += earlier
+		res.Stats.SecondsTotal += earlier
+		res.Privacy, res.Dead = privNote, deadNote
+		in, db := m.Intrusion(), m.DeadBroken()
+		brokeP, brokeD := opts.private && in != nil, opts.dead && db != nil
+		if !brokeP && !brokeD {
+			return res
+		}
+		var why []string
+		if brokeP {
+			res.Privacy = fmt.Sprintf("%v, so stack accesses were not taken as private", in)
+			why = append(why, res.Privacy)
+		}
+		if brokeD {
+			res.Dead = fmt.Sprintf("%v, so no dead data was left out of states", db)
+			why = append(why, res.Dead)
+		}
+		if len(res.Found) > 0 && !opts.All {
+			res.Verdict, res.Limit = Violated, ""
+			return res
+		}
+		if opts.Resume != nil {
+			res.Verdict, res.Limit = Incomplete, strings.Join(why, "; ")+
+				": a resumed search cannot start again; check again with --reduce none"
+			return res
+		}
+		if opts.Timeout > 0 {
+			if opts.Timeout -= time.Since(start); opts.Timeout <= 0 {
+				opts.Timeout = time.Nanosecond
+			}
+		}
+		start = time.Now()
+		earlier = res.Stats.Seconds
+		if brokeP {
+			opts.private = false
+			privNote = res.Privacy + "; searched again without it"
+		}
+		if brokeD {
+			m.WithdrawDead()
+			opts.dead = false
+			deadNote = res.Dead + "; searched again without it"
 		}
 	}
-	first := res.Stats.Seconds
-	opts.private = false
-	res = run(ctx, m, opts)
-	res.Privacy = why + "; searched again without it"
-	res.Stats.Seconds += first
-	res.Stats.SecondsTotal += first
-	return res
 }
 
 // The cycle proviso of partial-order reduction is package proviso's, on
@@ -428,6 +469,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	}
 	res := &Result{Covered: map[uint16]bool{}}
 	st := newStore(opts.Compact)
+	st.view = keyView(m)
 	f := newFrontier(&opts)
 	var seq uint64
 	reported := map[sim.Kind]bool{}
@@ -486,6 +528,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	var simStats sim.Stats
 	exp := m.NewExpander()
 	var par sim.ParentKey
+	par.View = st.view
 	var covered coverage
 	var peak int64
 	mw := memWatch{save: opts.SaveReserve}
@@ -681,6 +724,9 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		if opts.private && m.Intrusion() != nil {
 			return finish(Incomplete, "stack privacy broken")
+		}
+		if opts.dead && m.DeadBroken() != nil {
+			return finish(Incomplete, "dead-data elimination broken")
 		}
 		if res.Stats.StatesExpanded&1023 == 0 {
 			if ctx.Err() != nil {

@@ -44,7 +44,10 @@ type store struct {
 	// canon, when not nil, is the key threads are numbered by
 	// (sim.Machine.CanonicalKey); nil is sim.Thread.Key.
 	canon func(*sim.Thread) sim.ThreadKey
-	gen   uint64 // tags pages with this store's intern ids
+	// view, when not nil, is the state keyed in place of the one given
+	// (keyView).
+	view func(*sim.State) *sim.State
+	gen  uint64 // tags pages with this store's intern ids
 
 	pages   []uint32 // open addressing on page contents' hashes: id+1, 0 empty
 	pageDat [][sim.PageSize]byte
@@ -264,7 +267,23 @@ func (st *store) sharedPage(id uint32) *sim.Page {
 }
 
 // encode appends the canonical string of s to b.
-func (st *store) encode(b []byte, s *sim.State) []byte { return s.AppendKey(b, st) }
+func (st *store) encode(b []byte, s *sim.State) []byte {
+	if st.view != nil {
+		s = st.view(s)
+	}
+	return s.AppendKey(b, st)
+}
+
+// keyView returns the view of a state that m's stores key
+// (sim.Machine.KeyState), with scratch of its own for one goroutine; nil
+// when m masks no memory.
+func keyView(m *sim.Machine) func(*sim.State) *sim.State {
+	if !m.Config.DeadStack {
+		return nil
+	}
+	var v sim.KeyView
+	return func(s *sim.State) *sim.State { return m.KeyState(s, &v) }
+}
 
 // record returns the stored record of state id (see recordID) — its
 // string, parent and label.

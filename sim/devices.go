@@ -210,31 +210,6 @@ func (m *Machine) storeBlock(s *State, b *devices.Block) {
 	}
 }
 
-// cleared records that a pull cleared the byte at a (Config.ClearPulled).
-func (m *Machine) cleared(a uint16) {
-	for {
-		cur := m.lowCleared.Load()
-		if cur != 0 && cur <= uint32(a)+1 || m.lowCleared.CompareAndSwap(cur, uint32(a)+1) {
-			return
-		}
-	}
-}
-
-// belowSP counts a read at a, at or below the reading thread's SP, when a
-// pull may have cleared that byte: the firmware reads the stack below its
-// top, where Config.ClearPulled changed what it sees.
-func (m *Machine) belowSP(a uint16) {
-	if low := m.lowCleared.Load(); low != 0 && uint32(a)+1 >= low {
-		m.staleReads.Add(1)
-	}
-}
-
-// StaleReads is the number of reads, so far, of stack bytes below SP that
-// a pull may have cleared (Config.ClearPulled): when it is not 0, states
-// that differ in them may have been merged, and a verdict of no violation
-// does not stand.
-func (m *Machine) StaleReads() uint64 { return m.staleReads.Load() }
-
 // readSlow reads what is neither RAM nor read-only memory.
 func (x *stepper) readSlow(a uint16) uint8 {
 	switch x.lay.attr[a] {

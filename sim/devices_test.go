@@ -276,22 +276,64 @@ func containsKind(ks []Kind, k Kind) bool {
 	return false
 }
 
-// TestClearPulled: with Config.ClearPulled a pulled byte reads as 0, and
-// reading it below SP is counted as a stale read.
-func TestClearPulled(t *testing.T) {
+// TestDeadStack: with Config.DeadStack a pulled byte keeps its value in
+// the state that executes and only its key is masked; a read of it below
+// SP is recorded as a break of the elimination, as is one by an
+// instruction fetch and one that uncovers it (SP moved down without a
+// write), while a read below the masked bytes is not.
+func TestDeadStack(t *testing.T) {
 	code := b(0x8E, 0x01, 0xFF, // lds #0x1FF
 		0x86, 0x05, 0x36, 0x32, // ldaa #5; psha; pula
-		0xF6, 0x01, 0xFF, // ldab 0x01FF: below SP now
-		0xF6, 0x01, 0x00) // ldab 0x0100: not a cleared byte
-	m := deviceMachine(t, code, nil, devices.Options{}, Config{ClearPulled: true})
+		0xF6, 0x01, 0x00, // ldab 0x0100: not a masked byte
+		0xF6, 0x01, 0xFF) // ldab 0x01FF: below SP now
+	m := deviceMachine(t, code, nil, devices.Options{}, Config{DeadStack: true})
 	s := m.Initial()
-	m.Run(s, RunOptions{Steps: 5})
-	if s.Threads[0].A != 5 || s.Threads[0].B != 0 || m.StaleReads() != 1 {
-		t.Errorf("A=%02x B=%02x, %d stale reads; want the pulled 5, the cleared 0, one stale read", s.Threads[0].A, s.Threads[0].B, m.StaleReads())
+	m.Run(s, RunOptions{Steps: 4})
+	if m.DeadBroken() != nil {
+		t.Fatalf("broken before any masked read: %v", m.DeadBroken())
+	}
+	if got := m.ReadMem(s, 0x01FF); got != 5 {
+		t.Errorf("the pulled byte holds %02x in the executing state, want 05 (no write on the reduction's behalf)", got)
+	}
+	var v KeyView
+	ks := m.KeyState(s, &v)
+	if ks == s || ks.Pages[0x1FF/PageSize].Data[0x1FF%PageSize] != 0 || s.Pages[0x1FF/PageSize].Data[0x1FF%PageSize] != 5 {
+		t.Errorf("the key view does not mask the pulled byte, or the state lost it")
 	}
 	m.Run(s, RunOptions{Steps: 1})
-	if m.StaleReads() != 1 {
-		t.Errorf("a read below the cleared bytes counted: %d", m.StaleReads())
+	if m.DeadBroken() != nil {
+		t.Errorf("a read below the masked bytes broke the elimination: %v", m.DeadBroken())
+	}
+	m.Run(s, RunOptions{Steps: 1})
+	if s.Threads[0].B != 5 {
+		t.Errorf("B = %02x, want the byte the hardware holds, 05", s.Threads[0].B)
+	}
+	if d := m.DeadBroken(); d == nil || d.What != "read" || d.Addr != 0x01FF {
+		t.Errorf("break %v, want the read of 0x01FF", d)
+	}
+
+	// An instruction fetch from a masked byte: code pushed on the stack
+	// (a NOP, then BRA to itself), pulled back off, then jumped to.
+	code = b(0x8E, 0x01, 0xFF, // lds #0x1FF
+		0x86, 0xFE, 0x36, // ldaa #$FE; psha -> 0x1FF
+		0x86, 0x20, 0x36, // ldaa #$20 (bra); psha -> 0x1FE
+		0x86, 0x01, 0x36, // ldaa #$01 (nop); psha -> 0x1FD
+		0x32, 0x32, 0x32, // pula x3: SP back to 0x1FF, the code below it
+		0x7E, 0x01, 0xFD) // jmp 0x01FD
+	m = deviceMachine(t, code, nil, devices.Options{}, Config{DeadStack: true})
+	s = m.Initial()
+	m.Run(s, RunOptions{Steps: 12})
+	if d := m.DeadBroken(); d == nil || d.What != "fetch" || d.Addr != 0x01FD {
+		t.Errorf("break %v, want the fetch of the code below SP", d)
+	}
+
+	// Uncovering: des over a pulled byte.
+	code = b(0x8E, 0x01, 0xFF, 0x36, 0x32, 0x34) // lds; psha; pula; des
+	m = deviceMachine(t, code, nil, devices.Options{}, Config{DeadStack: true})
+	s = m.Initial()
+	m.Run(s, RunOptions{Steps: 4})
+	if d := m.DeadBroken(); d == nil || d.What != "uncover" {
+		t.Errorf("break %v, want des uncovering the pulled byte", d)
 	}
 }
 

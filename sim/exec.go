@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -125,8 +126,8 @@ func (x *stepper) read8(a uint16) uint8 {
 	}
 	switch x.lay.attr[a] {
 	case attrRAM:
-		if x.m.Config.ClearPulled && a <= x.t.SP {
-			x.m.belowSP(a)
+		if x.m.Config.DeadStack {
+			x.deadRead(a, "read")
 		}
 		return x.s.Pages[x.lay.pageOf[a/PageSize]].Data[a%PageSize]
 	case attrROM:
@@ -153,20 +154,28 @@ func (x *stepper) push8(v uint8) { x.write8(x.t.SP, v); x.t.SP-- }
 func (x *stepper) pull8() uint8 {
 	v := x.read8(x.t.SP + 1)
 	x.t.SP++
-	if x.m.Config.ClearPulled {
-		x.write8(x.t.SP, 0)
-		x.m.cleared(x.t.SP)
+	if x.m.Config.DeadStack {
+		x.m.pulled(x.t.SP)
+		if mutation.On(mutation.ClearWrite) {
+			x.write8(x.t.SP, 0)
+		}
 	}
 	return v
 }
 
 // exposeTo is called before SP moves to sp without a write: the bytes
 // it uncovers above the new SP hold what they held below the old one,
-// which Config.ClearPulled may have cleared, so uncovering one counts as
-// a read below SP (Machine.StaleReads).
+// which Config.DeadStack may have masked, so uncovering one is a read of
+// a masked byte (deadstack.go).
 func (x *stepper) exposeTo(sp uint16) {
-	if x.m.Config.ClearPulled && sp < x.t.SP {
-		x.m.belowSP(x.t.SP)
+	if !x.m.Config.DeadStack || sp >= x.t.SP || x.m.deadOff.Load() {
+		return
+	}
+	for a := x.t.SP; a > sp && uint32(a)+1 >= x.m.lowPulled.Load(); a-- {
+		if x.maskedBy(a) >= 0 {
+			x.m.deadBroke(DeadBreak{What: "uncover", Thread: x.tid, PC: x.t.PC, Addr: a})
+			return
+		}
 	}
 }
 
@@ -222,6 +231,13 @@ gather:
 		return isa.Inst{}, isa.ErrTruncated
 	}
 	in, err := isa.Decode(buf[:n])
+	if x.m.Config.DeadStack && err == nil && !mutation.On(mutation.UnseenFetch) {
+		for i := range uint16(in.Len) {
+			if x.lay.attr[pc+i] == attrRAM {
+				x.deadRead(pc+i, "fetch")
+			}
+		}
+	}
 	if err == isa.ErrTruncated {
 		x.fault(KindUnmapped, pc, pc+uint16(n), "instruction at 0x%04X runs into unmapped address 0x%04X", pc, pc+uint16(n))
 	}
@@ -630,7 +646,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			npc = x.pull16()
 			t.popShadow(slot)
 			if x.m.live != nil && x.m.retSite[npc/64]&(1<<(npc%64)) == 0 {
-				x.m.foreignReturns.Add(1)
+				x.m.foreignReturn(x.tid, pc, npc)
 			}
 			ev = evSched
 		case isa.RTI:

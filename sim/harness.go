@@ -98,6 +98,9 @@ func (x *stepper) harness(h loader.Stub) event {
 	slot := t.SP + 1
 	t.PC = x.pull16()
 	t.popShadow(slot)
+	if x.m.live != nil {
+		x.m.stubReturned(x.tid, h, t.PC)
+	}
 	if x.bad {
 		return evViolation
 	}

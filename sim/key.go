@@ -111,10 +111,18 @@ type ParentKey struct {
 	off     []int32 // where each thread's id, the scheduler bytes and each page's id start; then the end
 	threads int
 	written []int // scratch: the pages a successor wrote
+	// View, when not nil, is the state a store keys in place of the one
+	// given (Machine.KeyState: dead stack bytes masked); successors are
+	// then keyed in full, since a move of SP changes which bytes are
+	// masked in pages the transition did not write.
+	View func(*State) *State
 }
 
 // Set makes p the key of s.
 func (p *ParentKey) Set(s *State, in Interner) {
+	if p.View != nil {
+		s = p.View(s)
+	}
 	b, off := p.Key[:0], p.off[:0]
 	b = binary.AppendUvarint(b, uint64(len(s.Threads)))
 	for i := range s.Threads {
@@ -138,6 +146,9 @@ func (p *ParentKey) Set(s *State, in Interner) {
 // The result equals s.AppendKey(b, in). A successor with another number
 // of threads (one was created) is keyed in full.
 func (p *ParentKey) AppendSuccessor(b []byte, s *State, moved int, in Interner) []byte {
+	if p.View != nil {
+		return p.View(s).AppendKey(b, in)
+	}
 	if len(s.Threads) != p.threads {
 		return s.AppendKey(b, in)
 	}

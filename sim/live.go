@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -27,6 +28,12 @@ import (
 //   - RTS goes to every return site of the program (the address after each
 //     JSR and BSR): context-insensitive, so the union of what any caller
 //     needs; a thread that returns from its entry routine ends;
+//   - a harness stub is entered by a call (its return site is known), by
+//     falling into it from the instruction before (it then returns where
+//     the routine that fell into it returns: any return site), by an
+//     indexed call (likewise), or by a jump to it (everything is live);
+//     any other way in — a call from code in RAM, a computed jump — is
+//     seen when the stub returns (below);
 //   - a harness call uses what the harness reads (D for __mc_nondet, A for
 //     __mc_assume and __mc_assert, X for __mc_lock and __mc_unlock, D, X, Y
 //     and the whole CCR for __mc_thread_create), kills what it writes (D of
@@ -38,10 +45,14 @@ import (
 //     a trap — everything is live.
 //
 // The one assumption is that an RTS returns to a return site (or ends its
-// thread). Firmware that makes up a return address (pushes an address and
-// returns to it) breaks it: the simulator counts such returns
-// (Stats.ForeignReturns), and a search that saw one reports the
-// elimination unsound for that run rather than a verdict.
+// thread), and a harness stub to a return site of a call liveness knows
+// for it (or, where it may be entered otherwise, to any return site).
+// Firmware that makes up a return address (pushes an address and returns
+// to it), code in RAM that calls a routine or a stub, or a computed jump
+// into a stub breaks it: the simulator checks every return and counts
+// such returns (Machine.ForeignReturns), and a search that saw one does
+// not keep the elimination's verdict (package search runs it again
+// without).
 //
 // With interrupts (--irq, or a device) nothing is eliminated from registers: taking an
 // interrupt stacks every register, so each is live wherever the interrupt
@@ -122,6 +133,35 @@ func (m *Machine) computeLiveness() {
 			jumpedTo[in.Target(uint16(pc))] = true
 		}
 	}
+	// A stub that code falls into (the instruction before it runs on into
+	// its address: a routine ending in its caller's stub) returns where
+	// that routine returns: anywhere an RTS may go.
+	for pc := 0; pc < 65536; pc++ {
+		c := &m.code[pc]
+		if !c.ok || c.hook != loader.NoStub || c.in.Mode == isa.ModeNone {
+			continue
+		}
+		next := uint16(pc) + uint16(c.in.Len)
+		if h := m.code[next].hook; h != loader.NoStub && fallsThrough(c.in.Op) && !mutation.On(mutation.StubEntry) {
+			m.stubAnyRet[h] = true
+		}
+	}
+	for a := range jumpedTo {
+		if h := m.code[a].hook; h != loader.NoStub {
+			m.stubAnyRet[h] = true // everything is live there (liveAt)
+		}
+	}
+	if unknownCalls {
+		for h := range m.stubAnyRet {
+			m.stubAnyRet[h] = true
+		}
+	}
+	m.stubRet = map[uint32]bool{}
+	for h, rs := range stubReturns {
+		for _, r := range rs {
+			m.stubRet[uint32(h)<<16|uint32(r)] = true
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		var afterRTS uint16
@@ -129,13 +169,46 @@ func (m *Machine) computeLiveness() {
 			afterRTS |= m.live[r]
 		}
 		for pc := 65535; pc >= 0; pc-- {
-			v := m.liveAt(uint16(pc), afterRTS, stubReturns, jumpedTo, unknownCalls)
+			v := m.liveAt(uint16(pc), afterRTS, stubReturns, jumpedTo)
 			if v != m.live[pc] {
 				m.live[pc] = v
 				changed = true
 			}
 		}
 	}
+}
+
+// fallsThrough reports whether an instruction may go on to the next one
+// (a call does, when its callee returns; so do SWI and WAI, after the
+// interrupt's RTI).
+func fallsThrough(op isa.Op) bool {
+	switch op {
+	case isa.BRA, isa.JMP, isa.RTS, isa.RTI:
+		return false
+	}
+	return true
+}
+
+// stubReturned checks, for dead-data elimination, where the harness
+// routine h returned to: a return site of a call of h that liveness
+// knows, or, where h may be entered otherwise (fallsThrough, an indexed
+// call), any return site. Anywhere else — code in RAM that called the
+// stub, a computed jump into it — liveness did not account for, and the
+// return counts as foreign (ForeignReturns).
+func (m *Machine) stubReturned(tid int, h loader.Stub, to uint16) {
+	if m.stubRet[uint32(h)<<16|uint32(to)] || m.stubAnyRet[h] && m.retSite[to/64]&(1<<(to%64)) != 0 ||
+		mutation.On(mutation.StubEntry) {
+		return
+	}
+	m.foreignReturn(tid, m.HookAddr[h], to)
+}
+
+// foreignReturn counts a return to an address liveness did not expect,
+// by thread tid at pc (the RTS, or the stub), and records it as a
+// break of the elimination's assumption.
+func (m *Machine) foreignReturn(tid int, pc, to uint16) {
+	m.foreignReturns.Add(1)
+	m.deadBroke(DeadBreak{What: "return", Thread: tid, PC: pc, Addr: to})
 }
 
 // callTarget is the callee of the JSR or BSR at pc, when it is known.
@@ -151,7 +224,7 @@ func (m *Machine) callTarget(pc uint16) (uint16, bool) {
 }
 
 // liveAt is one step of the fixpoint at pc.
-func (m *Machine) liveAt(pc uint16, afterRTS uint16, stubReturns map[loader.Stub][]uint16, jumpedTo map[uint16]bool, unknownCalls bool) uint16 {
+func (m *Machine) liveAt(pc uint16, afterRTS uint16, stubReturns map[loader.Stub][]uint16, jumpedTo map[uint16]bool) uint16 {
 	c := &m.code[pc]
 	if h := c.hook; h != loader.NoStub {
 		if h == loader.StubThreadExit {
@@ -164,8 +237,9 @@ func (m *Machine) liveAt(pc uint16, afterRTS uint16, stubReturns map[loader.Stub
 		for _, r := range stubReturns[h] {
 			out |= m.live[r]
 		}
-		if unknownCalls {
-			// An indexed call may have brought the thread here.
+		if m.stubAnyRet[h] {
+			// An indexed call, or a routine falling into the stub,
+			// may have brought the thread here.
 			out |= afterRTS
 		}
 		return harnessUse[h] | out&^harnessDef[h]
@@ -219,7 +293,7 @@ func (m *Machine) ForeignReturns() uint64 { return m.foreignReturns.Load() }
 // with the registers and CCR bits that are dead at t's PC zeroed (see
 // above), when the machine eliminates dead data; t.Key() otherwise.
 func (m *Machine) CanonicalKey(t *Thread) ThreadKey {
-	if m.live == nil {
+	if m.live == nil || m.deadOff.Load() {
 		return t.Key()
 	}
 	if t.Status == Exited {

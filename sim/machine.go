@@ -94,13 +94,13 @@ type Config struct {
 	// environment events are transitions (see devices.go). nil: the
 	// register block is plain memory, as harness models expect.
 	Device devices.Device
-	// ClearPulled makes a byte pulled from the stack (PUL, RTS, RTI) read
-	// as 0 afterwards, so that states differing only in what earlier
-	// calls and interrupt frames left below SP are one state. Firmware
-	// whose interrupts are enabled cannot rely on those bytes (any
-	// interrupt overwrites them); firmware that reads one anyway is
-	// counted (Machine.StaleReads), and its verdict does not stand.
-	ClearPulled bool
+	// DeadStack takes the stack bytes below each thread's SP out of
+	// state keys (deadstack.go), so that states differing only in what
+	// earlier calls and interrupt frames left there are one state. The
+	// states that execute keep those bytes; a read of one, by any thread,
+	// is seen (Machine.DeadBroken) and the search then runs again without
+	// the reduction.
+	DeadStack bool
 	// SCIWhenIdle bounds the exploration to a slow serial line
 	// (--sci-timing idle): a byte arrives on the SCI, and the transmitter
 	// finishes one, only while every thread waits (in WAI, or polling a
@@ -160,20 +160,16 @@ type Machine struct {
 	// With a device: the pages of the register block and of the hidden
 	// device state, the on-chip RAM after reset, and the layouts by INIT
 	// value, built when first needed.
-	dev      devices.Device
-	regPage  int
-	regPages int
-	hidPage  int
-	chipRAM  loader.Region
-	regSize  int
-	lays     [256]atomic.Pointer[layout]
-	layMu    sync.Mutex
-	board    []BoardRange
-	// With Config.ClearPulled: the lowest address a pull has cleared
-	// (plus one; 0: none yet), and the reads at or below SP of bytes a
-	// pull may have cleared.
-	lowCleared atomic.Uint32
-	staleReads atomic.Uint64
+	dev       devices.Device
+	regPage   int
+	regPages  int
+	hidPage   int
+	chipRAM   loader.Region
+	regSize   int
+	lays      [256]atomic.Pointer[layout]
+	layMu     sync.Mutex
+	board     []BoardRange
+	deadState // dead-data elimination's checks (deadstack.go)
 
 	goal     [65536 / 64]uint64
 	hasGoals bool
@@ -193,6 +189,11 @@ type Machine struct {
 	live           []uint16
 	retSite        [65536 / 64]uint64
 	foreignReturns atomic.Uint64
+	// stubRet holds stub<<16 | return site for each call of a harness
+	// stub liveness knows; stubAnyRet marks the stubs that may return to
+	// any return site (live.go).
+	stubRet    map[uint32]bool
+	stubAnyRet [loader.NumStubs]bool
 
 	privateState // stack privacy (private.go)
 }

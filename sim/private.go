@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 
 	"github.com/hc11mc/hc11mc/loader"
@@ -121,6 +122,9 @@ func (m *Machine) Intrusion() *Intrusion { return m.intrusion.Load() }
 
 // intrude records an intrusion and withdraws privacy.
 func (m *Machine) intrude(in Intrusion) {
+	if mutation.On(mutation.NoIntrusion) {
+		return
+	}
 	m.intrusion.CompareAndSwap(nil, &in)
 	m.priv.Store(privWithdrawn)
 }
@@ -316,11 +320,10 @@ func (x *stepper) regionGiven(j int) {
 	}
 }
 
-// privateCandidate reports whether the instruction at pc may be tried as
-// a private transition: decoded from read-only bytes, no harness routine,
-// neither halting nor trapping.
-func (m *Machine) privateCandidate(pc uint16) bool {
-	c := &m.code[pc]
+// privateCandidate reports whether the instruction of code cache entry c
+// may be tried as a private transition: decoded from read-only bytes, no
+// harness routine, neither halting nor trapping.
+func privateCandidate(c *centry) bool {
 	if !c.ok || c.hook != loader.NoStub || c.in.Mode == 0 {
 		return false
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -98,42 +99,95 @@ import (
 
 // candidate reports whether thread i's next transition at s may be
 // followed alone, by what s and the instruction show before it runs
-// (AmpleCandidates then runs it): the thread is running, the instruction
-// is register-only or, while stack privacy holds, a private candidate
+// (AmpleCandidates then runs it, and Alone checks what it did): the
+// thread is running, the instruction it fetches in s's memory layout is
+// register-only or, while stack privacy holds, a private candidate
 // (whose transition must then prove private), and the thread can take no
 // interrupt. The caller has checked that the machine is reducible and s
 // outside an atomic section and unclocked.
+//
+// The instruction is the one s fetches: decoded from the code cache of
+// s's layout (INIT may have moved RAM or the registers over ROM), whose
+// entries are valid only where every byte of the instruction is
+// read-only there. Code in RAM — copied there, built on the stack, or
+// rewritten — has no valid entry and is never a candidate, so what the
+// reduction judges is what executes.
 func (m *Machine) candidate(s *State, i int) (ok, regOnly bool) {
 	t := &s.Threads[i]
 	if t.Status != Running {
 		return false, false
 	}
-	regOnly = m.registerOnly(t.PC)
-	if !regOnly && !(m.priv.Load() == privOn && m.privateCandidate(t.PC)) {
+	c := &m.layoutOf(s).code[t.PC]
+	if mutation.On(mutation.ImageCode) {
+		c = &m.code[t.PC]
+	}
+	regOnly = registerOnly(c)
+	if !regOnly && !(m.priv.Load() == privOn && privateCandidate(c)) {
 		return false, false
 	}
 	if m.dev != nil && t.CCR&isa.FlagI == 0 {
 		return false, false
 	}
 	for _, v := range m.irqs {
-		if m.canTake(t, v) {
+		if m.canTake(t, v) && !mutation.On(mutation.IRQCandidate) {
 			return false, false
 		}
 	}
 	return true, regOnly
 }
 
-// registerOnly reports whether the instruction at pc can be the lone
-// transition of an ample set: decoded from read-only bytes, no harness
-// stub, and by its effects touching registers and flags only.
-func (m *Machine) registerOnly(pc uint16) bool {
-	c := &m.code[pc]
+// registerOnly reports whether the instruction of code cache entry c can
+// be the lone transition of an ample set: decoded from read-only bytes,
+// no harness stub, and by its effects touching registers and flags only.
+func registerOnly(c *centry) bool {
 	if !c.ok || c.hook != loader.NoStub {
 		return false
 	}
 	ef := c.in.Effects()
 	return c.in.Mode != 0 && ef.MemWidth == 0 && !ef.MemRead && !ef.MemWritten &&
 		ef.StackPush == 0 && ef.StackPull == 0 && !ef.Halt && !ef.Vector
+}
+
+// Alone reports whether the transition of thread i that led from s to ns
+// changed nothing outside thread i's registers and the memory it touched
+// — nothing another transition or a property can see. Memory is the
+// stack guard's business (private.go); the rest is checked here, on what
+// the step did in s, not on what its instruction usually does:
+//
+//   - the thread list: the thread did not end (an RTS from its empty
+//     stack ends it, and a thread that ends leaves its critical section
+//     to the mutex property, leaves the deadlock property one thread
+//     fewer to wait for, and, when it was the last, takes every
+//     environment event away), and no thread was created;
+//   - the scheduler: the atomic-section owner and the critical-section
+//     depth are as they were;
+//   - the environment: the events the device offers, and which of them
+//     are explored (--sci-timing idle asks whether every thread waits,
+//     which depends on each thread's next instruction), are the same.
+//
+// Package symbolic asks it about the concrete part of its states, so
+// both engines follow one rule.
+func (m *Machine) Alone(s, ns *State, i int) bool {
+	if len(ns.Threads) != len(s.Threads) || ns.Atomic != s.Atomic || ns.AtomicDepth != s.AtomicDepth {
+		return false
+	}
+	t, u := &s.Threads[i], &ns.Threads[i]
+	if (u.Status != t.Status || u.CS != t.CS) && !mutation.On(mutation.ExitAlone) {
+		return false
+	}
+	if m.dev == nil {
+		return true
+	}
+	n := m.events(s)
+	if m.events(ns) != n {
+		return false
+	}
+	for k := range n {
+		if m.eventAllowed(s, k) != m.eventAllowed(ns, k) || m.EventInfo(s, k) != m.EventInfo(ns, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // reducible reports whether the machine allows partial-order reduction at
@@ -163,12 +217,15 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 		ns := e.slot(0, s)
 		public := false
 		steps, choices, ev, v := m.runGuarded(ns, i, 0, 0, st, nil, &public)
-		if v != nil || choices != 1 || ev == evBlocked || ev == evInfeasible || ev == evViolation {
+		if v != nil || choices != 1 && !mutation.On(mutation.DeterministicAlone) || ev == evBlocked || ev == evInfeasible || ev == evViolation {
 			continue
 		}
 		if !regOnly && (public || m.priv.Load() != privOn) {
 			// It touched a byte outside its stack region (or intruded):
 			// not private (private.go).
+			continue
+		}
+		if !m.Alone(s, ns, i) {
 			continue
 		}
 		if accept(ns, Label{Thread: i, IRQ: -1, Steps: steps}) {

@@ -434,7 +434,14 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 			// may make an interrupt pending or takeable (or INIT may
 			// have moved the memory map): a scheduling point follows.
 			x.io = false
-			x.lay = m.layoutOf(s)
+			if lay := m.layoutOf(s); lay != x.lay {
+				if m.masking() {
+					// The masked bytes are addresses of the layout
+					// (deadstack.go): they moved without a write.
+					m.deadBroke(DeadBreak{What: "layout", Thread: i, PC: t.PrevPC})
+				}
+				x.lay = lay
+			}
 			stop = true
 		}
 		if maxSteps > 0 {

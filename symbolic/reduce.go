@@ -141,11 +141,14 @@ func (e *Engine) ample(st *State, accept func([]Succ) bool) ([]Succ, error) {
 		if b, ok := blocked.IsConst(); !ok || b != 0 || len(out) == 0 || !regOnly && !private {
 			continue
 		}
-		violates := false
+		violates, alone := false, true
 		for _, o := range out {
 			violates = violates || o.Violation != nil
+			// What the step did beyond its registers and memory (a
+			// thread that ends, the device's events): sim's rule.
+			alone = alone && e.M.Alone(s, o.State.S, i)
 		}
-		if !violates && accept(out) {
+		if !violates && alone && accept(out) {
 			return out, nil
 		}
 	}

@@ -305,7 +305,6 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if opts.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	confirmFound(m, res)
 	var first *search.Found
 	if len(res.Found) > 0 {
 		first = &res.Found[0]
@@ -377,7 +376,7 @@ func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, 
 }
 
 func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport, more ...map[string]any) {
-	props.applyBounds(res, m)
+	props.applyBounds(res)
 	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats, "properties_checked": props.Checked}
 	for _, mo := range more {
 		for k, v := range mo {
@@ -401,6 +400,9 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 	if res.Privacy != "" {
 		out["stack_privacy"] = res.Privacy
 	}
+	if res.Dead != "" {
+		out["dead_data"] = res.Dead
+	}
 	if len(res.Found) > 1 {
 		var all []*violationJSON
 		for _, f := range res.Found {
@@ -416,7 +418,7 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 }
 
 func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, o *checkOptions, props propertyReport) {
-	props.applyBounds(res, m)
+	props.applyBounds(res)
 	for i, f := range res.Found {
 		if i > 0 {
 			fmt.Fprintln(w)

@@ -215,8 +215,8 @@ func (f *machineFlags) finishEnvironment(img *loader.Image, cfg *sim.Config) err
 	}
 	cfg.Device = chip
 	// Dead-data elimination extends, for firmware, to the stack bytes
-	// below SP: a pulled byte reads as 0 (sim.Config.ClearPulled).
-	cfg.ClearPulled = f.Dead
+	// below SP, left out of state keys (sim.Config.DeadStack).
+	cfg.DeadStack = f.Dead
 	return nil
 }
 

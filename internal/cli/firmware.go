@@ -12,49 +12,9 @@ import (
 	"github.com/hc11mc/hc11mc/sim"
 )
 
-// confirmFound makes what a search found stand on the plain machine: a
-// verified verdict becomes incomplete when dead-data elimination's
-// assumption about returns broke (checkForeignReturns); and when the
-// search cleared the stack bytes pulls leave (sim.Config.ClearPulled),
-// each violation found is replayed on a machine that clears nothing, and
-// one that does not reproduce there is dropped (it came from reading a
-// cleared byte, which applyBounds then reports).
-func confirmFound(m *sim.Machine, res *search.Result) {
-	checkForeignReturns(m, res)
-	if !m.Config.ClearPulled || len(res.Found) == 0 {
-		return
-	}
-	cfg := m.Config
-	cfg.ClearPulled = false
-	plain, err := sim.NewMachine(m.Image, cfg)
-	if err != nil {
-		return // the same configuration loaded once already
-	}
-	kept := res.Found[:0]
-	for _, f := range res.Found {
-		if _, v, err := search.Replay(plain, f.Trace); err == nil && v != nil && v.Kind == f.Violation.Kind {
-			kept = append(kept, f)
-		}
-	}
-	res.Found = kept
-	if len(kept) == 0 && res.Verdict == search.Violated {
-		res.Verdict = search.Incomplete
-		res.Limit = "--reduce dead: the violations found read stack bytes a pull had left, which dead-data elimination clears, " +
-			"and do not happen without that; check again with --reduce por"
-	}
-}
-
 // applyBounds makes a verified verdict incomplete when the environment was
-// bounded (the search was exhaustive only within the bounds), and a
-// verdict without a violation incomplete when the firmware read stack
-// bytes below SP that dead-data elimination clears (sim.Config.ClearPulled).
-func (r propertyReport) applyBounds(res *search.Result, m *sim.Machine) {
-	if n := m.StaleReads(); n > 0 && res.Verdict != search.Violated {
-		res.Verdict = search.Incomplete
-		res.Limit = fmt.Sprintf("--reduce dead: the firmware read (or uncovered, moving SP down without a push) stack bytes below SP %d times, "+
-			"where dead-data elimination clears what pulls leave; check again with --reduce por", n)
-		return
-	}
+// bounded (the search was exhaustive only within the bounds).
+func (r propertyReport) applyBounds(res *search.Result) {
 	if r.Bounds != "" && res.Verdict == search.Verified {
 		res.Verdict = search.Incomplete
 		res.Limit = "the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation"

@@ -27,6 +27,7 @@ type checkJSON struct {
 	} `json:"stats"`
 	TraceLength int    `json:"trace_length"`
 	Limit       string `json:"limit"`
+	Dead        string `json:"dead_data"`
 }
 
 func runJSON(t *testing.T, args ...string) (checkJSON, int) {

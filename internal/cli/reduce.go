@@ -57,6 +57,9 @@ func printConditions(w io.Writer, m *sim.Machine, res *search.Result, reductions
 	if res.Privacy != "" {
 		fmt.Fprintf(w, "note: por: %s\n", res.Privacy)
 	}
+	if res.Dead != "" {
+		fmt.Fprintf(w, "note: dead: %s\n", res.Dead)
+	}
 	if p := m.Config.Preempt; p != sim.PreemptEvery && res.Verdict != search.Violated {
 		fmt.Fprintf(w, "note: under --preempt %s threads switch only at %s, a coarser model of atomicity than the hardware's, not a reduction: "+
 			"it can miss races that --preempt every finds\n", p, preemptPoints(p))
@@ -68,16 +71,4 @@ func preemptPoints(p sim.Preempt) string {
 		return "calls, returns and harness calls"
 	}
 	return "harness calls"
-}
-
-// checkForeignReturns turns a verified verdict into an incomplete one when
-// dead-data elimination's one assumption — every RTS returns after a call
-// — broke during the search (sim/live.go): its merges may then have hidden
-// states, and only a violation found stands.
-func checkForeignReturns(m *sim.Machine, res *search.Result) {
-	if n := m.ForeignReturns(); n > 0 && res.Verdict == search.Verified {
-		res.Verdict = search.Incomplete
-		res.Limit = fmt.Sprintf("--reduce dead: %d RTS instructions returned elsewhere than after a call, "+
-			"which dead-data elimination assumes; check again with --reduce por", n)
-	}
 }

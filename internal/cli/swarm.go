@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -568,15 +569,13 @@ func combine(runs []*memberRun, winner int, seconds float64) *search.Result {
 	st.Seconds, st.SecondsTotal = seconds, seconds
 	if winner >= 0 {
 		w := runs[winner].res
-		res.Verdict, res.Found, res.Omission, res.Privacy = w.Verdict, w.Found, w.Omission, w.Privacy
+		res.Verdict, res.Found, res.Omission, res.Privacy, res.Dead = w.Verdict, w.Found, w.Omission, w.Privacy, w.Dead
 		return res
 	}
 	res.Limit = swarmLimit(runs)
 	for _, r := range runs {
-		if r.res.Privacy != "" {
-			res.Privacy = r.res.Privacy
-			break
-		}
+		res.Privacy = cmp.Or(res.Privacy, r.res.Privacy)
+		res.Dead = cmp.Or(res.Dead, r.res.Dead)
 	}
 	return res
 }

@@ -144,7 +144,6 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if win != nil {
 		m = win.cs.m
 	}
-	confirmFound(m, res)
 	var first *search.Found
 	if len(res.Found) > 0 && win != nil {
 		first = &res.Found[0]

@@ -16,6 +16,8 @@
 // (already, or as it was then marked to be).
 package proviso
 
+import "github.com/hc11mc/hc11mc/internal/mutation"
+
 // The flags.
 const (
 	Expanded uint8 = 1 << iota // its expansion has begun
@@ -52,7 +54,7 @@ func Accept(fl *uint8) bool {
 	case *fl&Expanded == 0:
 		*fl |= Full
 		return true
-	case *fl&Reduced == 0:
+	case *fl&Reduced == 0 || mutation.On(mutation.NoProviso):
 		return true
 	}
 	return false
