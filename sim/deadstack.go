@@ -22,13 +22,14 @@ import (
 //
 // The masked set. Let low be the lowest address a pull has left below SP
 // so far, in any search of the machine (it only falls). For each thread
-// j whose stack top is known (InitSP), its span is from the higher of
-// low and its region's floor (the boundary below its top, or one past
-// the nearest lower top of another thread, live or not: the regions of
-// private.go with the ended threads kept) up to its SP while it runs, or
-// up to its top once it has ended. M(s) is the RAM of the state's layout
-// inside some span. It is a function of s (SP, the status and the tops
-// are in the identity) and of low.
+// j whose stack top is known (InitSP, in RAM), its span is from the
+// higher of low and one past the nearest lower top of another thread,
+// live or not, up to its SP while it runs, or up to its top once it has
+// ended. (No other boundary is needed: a byte below every pull is not
+// masked, and one above a pull and below SP is in the stack's reach.)
+// M(s) is the RAM of the state's layout inside some span. It is a
+// function of s (SP, the status and the tops are in the identity) and of
+// low.
 //
 // Why merging on the masked key keeps every verdict. Let s1 and s2 have
 // equal masked keys: equal everywhere but in M(s). Run one transition
@@ -127,10 +128,10 @@ func (m *Machine) span(s *State, j int, sp uint16) (lo, hi uint16, ok bool) {
 	if t.InitSP == 0 {
 		return 0, 0, false
 	}
-	floor, ok := m.stackFloor(t.InitSP)
-	if !ok {
+	if m.attr[t.InitSP] != attrRAM {
 		return 0, 0, false
 	}
+	var floor uint16
 	for k := range s.Threads {
 		u := &s.Threads[k]
 		if k != j && u.InitSP != 0 && u.InitSP < t.InitSP && u.InitSP >= floor {

@@ -208,7 +208,10 @@ func (m *Machine) stubReturned(tid int, h loader.Stub, to uint16) {
 // break of the elimination's assumption.
 func (m *Machine) foreignReturn(tid int, pc, to uint16) {
 	m.foreignReturns.Add(1)
-	m.deadBroke(DeadBreak{What: "return", Thread: tid, PC: pc, Addr: to})
+	if len(m.irqs) == 0 && m.dev == nil {
+		// Only then are registers left out of keys (CanonicalKey).
+		m.deadBroke(DeadBreak{What: "return", Thread: tid, PC: pc, Addr: to})
+	}
 }
 
 // callTarget is the callee of the JSR or BSR at pc, when it is known.
