@@ -83,13 +83,27 @@
 // device: the instruction path only reaches it through the attributes of
 // the addresses it accesses.
 //
-// With a device, Config.ClearPulled (on with dead-data elimination) makes
-// a byte pulled from the stack read as 0 afterwards, so that the frames
-// that earlier calls and interrupts left below SP do not tell states
-// apart; a read at or below SP of a byte a pull may have cleared is
-// counted (Machine.StaleReads), and the command line then gives no
-// verdict of absence. Config.SCIWhenIdle bounds the serial line to a slow
-// one.
+// With a device, Config.DeadStack (on with dead-data elimination) takes
+// the stack bytes below each thread's SP out of state keys, so that the
+// frames earlier calls and interrupts left there do not tell states
+// apart (deadstack.go). Config.SCIWhenIdle bounds the serial line to a
+// slow one.
+//
+// # Reductions never change the state that executes
+//
+// Partial-order reduction (reduce.go, private.go) chooses which
+// transitions to follow; dead-data elimination (live.go, deadstack.go)
+// chooses what of a state its key keeps. Neither ever writes to a state
+// or changes a step: every transition a search takes is one the
+// firmware takes, and every counterexample replays as found. What each
+// assumes and cannot prove in advance — that a stack is private, that a
+// masked byte is not read, that a return goes where liveness expects —
+// is checked on every transition, and a break is recorded
+// (Machine.Intrusion, Machine.DeadBroken); package search then searches
+// again without the assumption. Whether a step may be followed alone is
+// judged from what it does in its state: the instruction fetched in the
+// state's layout, and every effect beyond memory (a thread that ends,
+// the device's events: Machine.Alone).
 //
 // # Decisions where the manual or the design leaves room
 //
