@@ -22,7 +22,11 @@ import (
 // In one process (runSwarm) every member has stopped before the check:
 // those the winner stopped at their next expansion are incomplete, but a
 // member that decided at nearly the same time as the winner keeps its
-// verdict, and so its violation or its proof is compared too.
+// verdict, and so its violation or its proof is compared too. swarm merge
+// compares the final results of all the members it is given; it replays a
+// violation from the trace file its member wrote (check --trace), and
+// says so when there is none, or when it cannot be read: the contradiction
+// is then reported as a warning, not confirmed.
 //
 // What is not a contradiction: a member stopped by a limit (incomplete)
 // beside a violation; a violation that does not replay (handled as
@@ -195,4 +199,66 @@ func replaysPlain(m *sim.Machine, f search.Found) bool {
 	}
 	_, v, err := search.Replay(plain, f.Trace)
 	return err == nil && v != nil && v.Kind == f.Violation.Kind && v.PC == f.Violation.PC
+}
+
+// mergedSettings returns the settings a member's result carries, or what
+// its name says for a result that carries none.
+func mergedSettings(r *memberResult) memberSettings {
+	if r.Settings != nil {
+		return *r.Settings
+	}
+	return memberSettings{Member: r.Member, Repeat: fmt.Sprintf("--swarm-member %d/%d", r.index, r.size)}
+}
+
+// mergeSelfCheck compares the members' results for swarm merge: when a
+// member proved verified and another found a violation, the violation's
+// trace is replayed on the firmware, on the machine it records (without
+// reductions). A violation that replays makes m an internal error with
+// that member's violation; when none can be replayed m.SelfCheck says why
+// the contradiction could not be checked. viols are the members with a
+// violation, the merge's winner first.
+func mergeSelfCheck(m *mergedResult, proof *memberResult, viols []*memberResult) {
+	var why []string
+	for _, r := range viols {
+		if r.TraceFile == "" {
+			why = append(why, fmt.Sprintf("member %s kept no counterexample (run its check with --trace)", r.Member))
+			continue
+		}
+		path := findTrace(r)
+		if err := replayTraceFile(path, r.Violation); err != nil {
+			why = append(why, fmt.Sprintf("member %s's counterexample %s %v", r.Member, path, err))
+			continue
+		}
+		m.Verdict, m.Violation, m.Member, m.TraceLength, m.TraceFile, m.Omission = "violation", r.Violation, r.Member, r.TraceLength, path, r.Omission
+		m.InternalError = newInternalError(mergedSettings(proof), mergedSettings(r), r.Violation.Kind, proof.Omission)
+		m.SelfCheck = ""
+		return
+	}
+	m.SelfCheck = fmt.Sprintf("member %s searched every reachable state and found no violation, but %d members found one; "+
+		"no counterexample could be replayed to tell which is wrong: %s", proof.Member, len(viols), strings.Join(why, "; "))
+}
+
+// replayTraceFile replays the trace file at path on the plain machine it
+// records and returns nil when it ends in its violation, want's.
+func replayTraceFile(path string, want *violationJSON) error {
+	tf, _, m, labels, err := loadTrace(path)
+	if err != nil {
+		return fmt.Errorf("cannot be read: %v", err)
+	}
+	_, v, err := search.Replay(m, labels)
+	got := ""
+	if v != nil {
+		got = fmt.Sprintf("%s at 0x%04X", v.Kind, v.PC)
+	}
+	switch {
+	case err != nil:
+		return fmt.Errorf("does not replay: %v", err)
+	case v == nil:
+		return fmt.Errorf("does not replay: no violation at the end")
+	case tf.Violation != nil && got != tf.Violation.Kind+" at "+tf.Violation.PC:
+		return fmt.Errorf("does not replay: got %s, the trace says %s at %s", got, tf.Violation.Kind, tf.Violation.PC)
+	case want != nil && got != want.Kind+" at "+want.PC:
+		return fmt.Errorf("is not the member's: it ends in %s, the member found %s at %s", got, want.Kind, want.PC)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -69,6 +70,7 @@ type selfCheckJSON struct {
 	} `json:"violation"`
 	TraceFile     string         `json:"trace_file"`
 	InternalError *internalError `json:"internal_error"`
+	SelfCheck     string         `json:"self_check"`
 }
 
 func mainJSON(t *testing.T, args ...string) (selfCheckJSON, int, string) {
@@ -259,6 +261,86 @@ func TestSwarmSelfCheckModels(t *testing.T) {
 					t.Errorf("verdict %s, %d members decided; want %s", r.Verdict, decided, e.Expect)
 				}
 			})
+		}
+	}
+}
+
+// swarm merge checks the members' results as the race does: a verified
+// member beside a violation whose trace replays is an internal error
+// (exit 4, both members' settings); without the trace, or with one that
+// does not replay, it warns that the check could not be done and keeps
+// the violation; a member stopped by a limit is no contradiction.
+func TestSwarmSelfCheckMerge(t *testing.T) {
+	const best, dfs = "0/2 (best+efsm k=1)", "1/2 (dfs)"
+	dir := t.TempDir()
+	member := func(i string) string {
+		trace := filepath.Join(dir, "trace-"+i+".json")
+		var out, errb bytes.Buffer
+		if code := Main([]string{"check", assertFail, "--swarm-member", i + "/2", "--json", "--trace", trace}, nil, &out, &errb); code != ExitViolation {
+			t.Fatalf("member %s: exit %d: %s", i, code, errb.String())
+		}
+		p := filepath.Join(dir, "member-"+i+".json")
+		os.WriteFile(p, out.Bytes(), 0o644)
+		return p
+	}
+	viol, other := member("0"), member("1")
+	// craft rewrites a member's result: fields to set, fields to remove.
+	craft := func(path, name string, set map[string]any, drop ...string) string {
+		b, _ := os.ReadFile(path)
+		var fields map[string]any
+		if err := json.Unmarshal(b, &fields); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range set {
+			fields[k] = v
+		}
+		for _, k := range drop {
+			delete(fields, k)
+		}
+		b, _ = json.Marshal(fields)
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		return p
+	}
+	verified := craft(other, "verified-1.json", map[string]any{"verdict": "verified"}, "violation", "trace_length", "trace_file")
+	r, code, stderr := mainJSON(t, "swarm", "merge", "--json", viol, verified)
+	if code != ExitInternal || r.Verdict != "violation" || r.Violation == nil || r.Violation.Kind != "assert" || r.Member != best {
+		t.Errorf("merge: exit %d, %+v", code, r)
+	}
+	checkSettings(t, "merge json", r.InternalError, dfs, best)
+	checkStderr(t, "merge json", stderr, dfs, best)
+	var out, errb bytes.Buffer
+	if code := Main([]string{"swarm", "merge", viol, verified}, nil, &out, &errb); code != ExitInternal || !strings.Contains(out.String(), "violation: assert") {
+		t.Errorf("merge text: exit %d:\n%s", code, out.String())
+	}
+	checkStderr(t, "merge text", errb.String(), dfs, best)
+
+	// No trace to replay: a warning, the violation kept.
+	noTrace := craft(viol, "notrace-0.json", nil, "trace_file")
+	r, code, stderr = mainJSON(t, "swarm", "merge", "--json", noTrace, verified)
+	if code != ExitViolation || r.InternalError != nil || !strings.Contains(r.SelfCheck, "kept no counterexample") ||
+		!strings.Contains(stderr, "warning") || !strings.Contains(stderr, "could be replayed") {
+		t.Errorf("merge without a trace: exit %d, %+v, %s", code, r, stderr)
+	}
+	// A trace that does not replay: a warning, the violation kept.
+	b, _ := os.ReadFile(filepath.Join(dir, "trace-0.json"))
+	var tf traceFile
+	json.Unmarshal(b, &tf)
+	tf.Steps = tf.Steps[:len(tf.Steps)-1]
+	cut := filepath.Join(dir, "cut.json")
+	writeTrace(cut, &tf)
+	cutMember := craft(viol, "cut-0.json", map[string]any{"trace_file": cut})
+	r, code, stderr = mainJSON(t, "swarm", "merge", "--json", cutMember, verified)
+	if code != ExitViolation || r.InternalError != nil || !strings.Contains(r.SelfCheck, "does not replay") || !strings.Contains(stderr, "warning") {
+		t.Errorf("merge with a trace that does not replay: exit %d, %+v, %s", code, r, stderr)
+	}
+	// A member stopped by a limit beside the violation, and two members
+	// that agree: nothing flagged.
+	limited := craft(other, "limit-1.json", map[string]any{"verdict": "incomplete", "limit": "--max-states 10"}, "violation", "trace_file")
+	for _, files := range [][]string{{viol, limited}, {viol, other}} {
+		r, code, stderr = mainJSON(t, append([]string{"swarm", "merge", "--json"}, files...)...)
+		if code != ExitViolation || r.InternalError != nil || r.SelfCheck != "" || stderr != "" {
+			t.Errorf("merge %v: exit %d, %+v, %s", files, code, r, stderr)
 		}
 	}
 }
