@@ -68,10 +68,14 @@ By default it runs a swarm: --workers different searches at once (best-first
 on the extended FSM distance, breadth-first, depth-first, the FSM distance,
 random orders, ...), each with its own visited set. The first to find a
 violation wins and names itself (--swarm-member I/N repeats it alone); a
-member that searches exhaustively proves the verdict verified. --search
-names one search instead. With --search bfs or dfs, --workers threads share
-that one search, each owning a part of the states: the verdict and, with
---reduce none, the states stored are those of one thread (--workers 1).
+member that searches exhaustively proves the verdict verified. The members
+check each other: when one proves verified and another finds a violation
+that replays on the simulator without reductions, check reports the
+violation, names both members and exits 4 (a bug in hc11mc, to report).
+--search names one search instead. With --search bfs or dfs, --workers
+threads share that one search, each owning a part of the states: the
+verdict and, with --reduce none, the states stored are those of one thread
+(--workers 1).
 
 Properties, all on where the harness makes them meaningful: assert, error,
 deadlock, mutex, unlock, illegal-opcode, rom-write, unmapped, stack (with
@@ -94,7 +98,8 @@ limit), before the kernel kills it. With --resume, --max-states and
 --timeout count this run only.
 
 Exit codes: 0 verified (exhaustive, nothing found), 1 violation,
-2 bad usage or input, 3 incomplete (a limit stopped the search).`,
+2 bad usage or input, 3 incomplete (a limit stopped the search), 4 an
+internal error (members of the swarm that contradict each other).`,
 		Example: `  hc11mc check testdata/examples/philosophers.elf
   hc11mc check fw.elf --search bfs --preempt calls --trace cex.json
   hc11mc check fw.elf --workers 8            # a swarm of eight searches

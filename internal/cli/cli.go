@@ -3,7 +3,8 @@
 // options struct read by a run function. The tests run every command
 // in-process through Main. Errors are printed once, here, and mapped to
 // the exit codes of the design: 0 verified, 1 violation found, 2 bad usage
-// or bad input, 3 incomplete, 4 a trace that does not replay.
+// or bad input, 3 incomplete, 4 an internal error (a trace that does not
+// replay, members of a swarm that contradict each other).
 package cli
 
 import (
@@ -24,7 +25,12 @@ const (
 	ExitViolation  = 1
 	ExitUsage      = 2
 	ExitIncomplete = 3
-	ExitNoReplay   = 4
+	// ExitInternal is an internal error of hc11mc: a counterexample that
+	// does not replay, or members of a swarm that contradict each other.
+	ExitInternal = 4
+	// ExitNoReplay is replay's exit code for a trace that does not
+	// reproduce its violation: an internal error.
+	ExitNoReplay = ExitInternal
 )
 
 // exitError carries an exit code with or without a message.
@@ -78,7 +84,8 @@ Firmware talks to the checker by calling harness stubs by name
 just an RTS, so the same image runs on hardware.
 
 Exit codes: 0 verified, 1 violation found, 2 bad usage or input,
-3 incomplete (a limit stopped the search), 4 a trace that does not replay.`,
+3 incomplete (a limit stopped the search), 4 an internal error of hc11mc
+(a trace that does not replay, members of a swarm that contradict each other).`,
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,

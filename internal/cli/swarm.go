@@ -80,7 +80,9 @@ import (
 // search of the same state space. When every member stops at a limit, the swarm is
 // incomplete and reports the union of what the members covered. The
 // verdict is the same whichever member wins; the counterexample is that of
-// the winner, which the output names.
+// the winner, which the output names. Once every member has stopped, the
+// swarm checks that no member's proof contradicts another's violation
+// (selfcheck.go).
 //
 // Separate visited sets, not a shared one. A shared set would let a state
 // that one member stored stop another member's search there: the members
@@ -272,8 +274,11 @@ type memberRun struct {
 // swarmOutcome is the result of a swarm run in this process.
 type swarmOutcome struct {
 	runs   []*memberRun
-	winner int            // the member that decided, or -1
+	winner int            // the member that decided, or -1; with a conflict, the member with the violation
 	res    *search.Result // the swarm's result: the winner's verdict and counterexample, the members' totals
+	// conflict, when not nil, names a member that proved verified and
+	// one whose violation replays (selfcheck.go): a bug in hc11mc.
+	conflict *swarmConflict
 }
 
 // swarmProgress is a snapshot for the progress line.
@@ -453,10 +458,17 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 		if n > 1 {
 			opts.Pause = rc.pauser(share)
 		}
-		member[i] = func() {
-			res := search.Run(mctx, r.cs.m, opts)
+		end := func(res *search.Result) {
 			rc.leave(i, res)
 			ch <- done{i, res}
+		}
+		member[i] = func() {
+			res := search.Run(mctx, r.cs.m, opts)
+			if memberEndHook != nil {
+				memberEndHook(i, res, end)
+				return
+			}
+			end(res)
 		}
 	}
 	// Member 0 runs on this goroutine, at once. The others wait for a
@@ -539,9 +551,22 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 		}
 	}
 	out := &swarmOutcome{runs: runs, winner: winner}
-	out.res = combine(runs, winner, seconds.Seconds())
+	if n > 1 {
+		// Every member has stopped: the swarm checks itself (selfcheck.go).
+		if out.conflict = selfCheck(runs, winner); out.conflict != nil {
+			out.winner = out.conflict.violated
+		}
+	}
+	out.res = combine(runs, out.winner, seconds.Seconds())
 	return out
 }
+
+// memberEndHook, when not nil, takes the place of each member's end in
+// runSwarm: it is called with the member's index, its result and end, and
+// must call end once with the result the member reports. Only tests set
+// it, to make a member unsound (a wrong result) or to order the members'
+// ends.
+var memberEndHook func(i int, res *search.Result, end func(*search.Result))
 
 // combine makes the swarm's result: the winner's verdict, violation,
 // counterexample and note on stack privacy (any member's, without a winner); the members' stored states, expansions and transitions

@@ -107,6 +107,10 @@ type swarmJSON struct {
 	SwarmKey    string `json:"swarm_key"`
 	CoveredPCs  []int  `json:"covered_pcs"`
 	TraceFile   string `json:"trace_file"`
+	// InternalError and SelfCheck are the swarm's check of itself
+	// (selfcheck.go).
+	InternalError json.RawMessage `json:"internal_error"`
+	SelfCheck     string          `json:"self_check"`
 }
 
 func swarmRun(t *testing.T, want int, args ...string) swarmJSON {
@@ -449,6 +453,12 @@ func TestSwarmRunModels(t *testing.T) {
 				}
 				if e.Expect == "violation" && (r.Violation == nil || r.Violation.Kind != e.Property || merged.Member != r.Member) {
 					t.Errorf("swarm run: %+v; merge: %+v", r, merged)
+				}
+				// The members agree: the swarm's check of itself flags nothing.
+				for _, x := range []swarmJSON{single, r, merged} {
+					if x.InternalError != nil || x.SelfCheck != "" {
+						t.Errorf("a contradiction flagged where the members agree: %s %s", x.InternalError, x.SelfCheck)
+					}
 				}
 			})
 		}

@@ -140,6 +140,11 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if out.winner >= 0 {
 		win = runs[out.winner]
 	}
+	var ierr *internalError
+	if c := out.conflict; c != nil {
+		proof, viol := runs[c.verified], runs[c.violated]
+		ierr = newInternalError(settingsOf(proof, o.seed), settingsOf(viol, o.seed), viol.res.Found[0].Violation.Kind.String(), proof.res.Omission)
+	}
 	m := cs0.m
 	if win != nil {
 		m = win.cs.m
@@ -166,8 +171,12 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		if win != nil {
 			extra["member"] = win.member.String()
 		}
+		if ierr != nil {
+			extra["internal_error"] = ierr
+		}
 		if single {
 			extra["member"] = runs[0].member.String()
+			extra["settings"] = settingsOf(runs[0], o.seed)
 			extra["swarm_key"] = swarmKey(cs0, o, size)
 			extra["firmware"] = path
 			extra["load"] = o.load
@@ -190,6 +199,9 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	} else {
 		printResult(stdout, img, m, res, o, props)
 		printMembers(stdout, out, size, single)
+	}
+	if ierr != nil {
+		return &exitError{code: ExitInternal, msg: ierr.text()}
 	}
 	switch res.Verdict {
 	case search.Violated:

@@ -49,7 +49,7 @@ plan writes the job (a Slurm array batch script, or a Kubernetes Indexed Job
 manifest); run runs the members as processes on this machine; merge combines
 the members' JSON results into one verdict.`,
 	}
-	c.AddCommand(newSwarmPlan(stdout), newSwarmRun(stdout, stderr), newSwarmMerge(stdout))
+	c.AddCommand(newSwarmPlan(stdout), newSwarmRun(stdout, stderr), newSwarmMerge(stdout, stderr))
 	return c
 }
 
@@ -437,7 +437,7 @@ func runSwarmRun(o *swarmRunOptions, fs *pflag.FlagSet, fw string, stdout, stder
 			return usagef("member %d/%d: exit %d: %s", i, o.size, code, strings.TrimSpace(logs[i].String()))
 		}
 	}
-	return mergeAndPrint(results, o.check.json, o.check.trace, stdout)
+	return mergeAndPrint(results, o.check.json, o.check.trace, stdout, stderr)
 }
 
 type swarmMergeOptions struct {
@@ -445,7 +445,7 @@ type swarmMergeOptions struct {
 	trace string
 }
 
-func newSwarmMerge(stdout io.Writer) *cobra.Command {
+func newSwarmMerge(stdout, stderr io.Writer) *cobra.Command {
 	o := &swarmMergeOptions{}
 	c := &cobra.Command{
 		Use:   "merge RESULT.json...",
@@ -458,11 +458,18 @@ verified when some member searched exhaustively; otherwise incomplete, with
 the union of what the members covered. Members whose results are missing are
 named. The results must come from one swarm (the same firmware, flags and N).
 
-Exit codes as check's: 0 verified, 1 violation, 2 bad input, 3 incomplete.`,
+When one member proved verified and another found a violation, merge
+replays that violation's trace (check --trace) on the firmware without
+reductions: if it replays, the members contradict each other, a bug in
+hc11mc, and merge reports the violation, names both members and exits 4;
+without a trace to replay it warns that the check could not be done.
+
+Exit codes as check's: 0 verified, 1 violation, 2 bad input, 3 incomplete,
+4 members that contradict each other (an internal error, to report).`,
 		Example: `  hc11mc swarm merge swarm-results/member-*.json --trace cex.json && hc11mc replay cex.json`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return mergeAndPrint(args, o.json, o.trace, stdout)
+			return mergeAndPrint(args, o.json, o.trace, stdout, stderr)
 		},
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print the merged result as one JSON object")
@@ -486,6 +493,7 @@ type memberResult struct {
 	Checked     json.RawMessage `json:"properties_checked"`
 	Unchecked   json.RawMessage `json:"properties_unchecked"`
 	Omission    float64         `json:"omission_probability"`
+	Settings    *memberSettings `json:"settings"`
 
 	file        string
 	index, size int
@@ -527,6 +535,12 @@ type mergedResult struct {
 	Checked     json.RawMessage `json:"properties_checked,omitempty"`
 	Unchecked   json.RawMessage `json:"properties_unchecked,omitempty"`
 	Omission    float64         `json:"omission_probability,omitempty"`
+	// InternalError names two members that contradict each other: one
+	// proved verified, the other's violation replays (selfcheck.go).
+	InternalError *internalError `json:"internal_error,omitempty"`
+	// SelfCheck says why members that contradict each other could not be
+	// checked by replaying a counterexample.
+	SelfCheck string `json:"self_check,omitempty"`
 }
 
 // mergeResults combines the members' results.
@@ -555,6 +569,7 @@ func mergeResults(files []string) (*mergedResult, []*memberResult, error) {
 		}
 	}
 	var win, proof *memberResult
+	var viols []*memberResult
 	covered := map[int]bool{}
 	var limits []string
 	for _, r := range rs {
@@ -576,6 +591,7 @@ func mergeResults(files []string) (*mergedResult, []*memberResult, error) {
 			if win == nil || r.Stats.StatesExpanded < win.Stats.StatesExpanded {
 				win = r
 			}
+			viols = append(viols, r)
 		case "verified":
 			if proof == nil {
 				proof = r
@@ -593,6 +609,12 @@ func mergeResults(files []string) (*mergedResult, []*memberResult, error) {
 			m.TraceFile = findTrace(win)
 		}
 		m.Omission = win.Omission
+		if proof != nil {
+			// The merge checks the swarm (selfcheck.go): the winner's
+			// violation first.
+			sort.SliceStable(viols, func(i, j int) bool { return viols[i] == win && viols[j] != win })
+			mergeSelfCheck(m, proof, viols)
+		}
 	case proof != nil:
 		m.Verdict, m.Member, m.Omission = "verified", proof.Member, proof.Omission
 	default:
@@ -617,7 +639,7 @@ func findTrace(r *memberResult) string {
 	return r.TraceFile
 }
 
-func mergeAndPrint(files []string, asJSON bool, trace string, stdout io.Writer) error {
+func mergeAndPrint(files []string, asJSON bool, trace string, stdout, stderr io.Writer) error {
 	m, rs, err := mergeResults(files)
 	if err != nil {
 		return err
@@ -636,6 +658,12 @@ func mergeAndPrint(files []string, asJSON bool, trace string, stdout io.Writer) 
 		fmt.Fprintln(stdout, string(b))
 	} else {
 		printMerged(stdout, m, rs, trace)
+	}
+	if m.InternalError != nil {
+		return &exitError{code: ExitInternal, msg: m.InternalError.text()}
+	}
+	if m.SelfCheck != "" {
+		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", m.SelfCheck)
 	}
 	switch m.Verdict {
 	case "violation":
