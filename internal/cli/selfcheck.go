@@ -30,10 +30,9 @@ import (
 //
 // What is not a contradiction: a member stopped by a limit (incomplete)
 // beside a violation; a violation that does not replay (handled as
-// without the check: confirmFound drops it where dead-data elimination
-// explains it); a verified verdict that does not stand on its own
-// (dead-data elimination's assumptions broke: checkForeignReturns, stale
-// stack reads), which the result already turns incomplete.
+// without the check). A member whose reductions' assumptions broke
+// searched again without them (search.Run), so its verified verdict
+// stands on its own like any other.
 
 // memberSettings are what repeats one member of a swarm: its search, the
 // reductions and engine it ran with, and --swarm-member I/N with the
@@ -173,20 +172,18 @@ func selfCheck(runs []*memberRun, winner int) *swarmConflict {
 	return nil
 }
 
-// standsVerified says whether a member's verified verdict stands on its
-// own: it searched exhaustively and none of dead-data elimination's
-// assumptions broke on its machine (those turn the verdict incomplete).
+// standsVerified says whether a member's verdict is a proof: verified,
+// by a search that ran to its end.
 func standsVerified(r *memberRun) bool {
-	m := r.cs.m
-	return r.res.Err == nil && r.res.Verdict == search.Verified && m.ForeignReturns() == 0 && m.StaleReads() == 0
+	return r.res.Err == nil && r.res.Verdict == search.Verified
 }
 
-// plainMachine is m without reductions: no dead-data elimination, no
-// cleared stack bytes, every choice enumerated; the machine replay builds
+// plainMachine is m without reductions: no dead-data elimination (of
+// registers or stack bytes), every choice enumerated; the machine replay builds
 // from a trace file.
 func plainMachine(m *sim.Machine) (*sim.Machine, error) {
 	cfg := m.Config
-	cfg.Dead, cfg.ClearPulled, cfg.MaxBranch = false, false, 0
+	cfg.Dead, cfg.DeadStack, cfg.MaxBranch = false, false, 0
 	return sim.NewMachine(m.Image, cfg)
 }
 
