@@ -113,6 +113,13 @@ type Config struct {
 	// writes are recorded as outputs, reads return any value of the
 	// range's list.
 	Board []BoardRange
+	// IgnoreIllegal says that the illegal-opcode property is not
+	// reported (check --ignore illegal-opcode): an illegal opcode then
+	// traps through the illegal-opcode vector, when the image programs
+	// it, and the execution goes on as the hardware's does (traps.go).
+	// Otherwise executing one is an illegal-opcode violation, whatever
+	// the vector holds.
+	IgnoreIllegal bool
 }
 
 // BoardRange is a range of addresses of board hardware (--device LO-HI=v,…).
@@ -194,6 +201,12 @@ type Machine struct {
 	retSite        [65536 / 64]uint64
 	foreignReturns atomic.Uint64
 
+	// What SWI and the illegal opcodes do (traps.go): whether an illegal
+	// opcode traps and the execution goes on, and whether the image
+	// programs the SWI vector.
+	trapIllegal bool
+	swiOK       bool
+
 	privateState // stack privacy (private.go)
 }
 
@@ -267,6 +280,7 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		m.irqs = append(m.irqs, v)
 	}
 	m.stacks = cfg.Stacks
+	m.setTraps()
 	m.hasGoals = len(cfg.Reach) > 0
 	for _, g := range cfg.Reach {
 		m.goal[g/64] |= 1 << (g % 64)
