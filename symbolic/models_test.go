@@ -43,6 +43,8 @@ func machineFor(t testing.TB, path string, flags []string) *sim.Machine {
 			cfg.Reach = append(cfg.Reach, s.Addr)
 		case "--irq":
 			cfg.IRQs = strings.Split(v, ",")
+		case "--ignore":
+			cfg.IgnoreIllegal = ignored(flags)[sim.KindIllegal]
 		default:
 			t.Fatalf("flag %s", flags[i])
 		}
@@ -52,6 +54,22 @@ func machineFor(t testing.TB, path string, flags []string) *sim.Machine {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// ignored returns the properties a manifest entry's --ignore flags name.
+func ignored(flags []string) map[sim.Kind]bool {
+	ign := map[sim.Kind]bool{}
+	for i := 0; i+1 < len(flags); i += 2 {
+		if flags[i] != "--ignore" {
+			continue
+		}
+		for _, n := range strings.Split(flags[i+1], ",") {
+			if k, ok := sim.ParseKind(n); ok {
+				ign[k] = true
+			}
+		}
+	}
+	return ign
 }
 
 // replays checks that trace leads from the initial state to a violation
@@ -135,7 +153,7 @@ func manifest(t *testing.T, dir string, skip map[string]bool, timeout time.Durat
 				if err != nil {
 					t.Fatal(err)
 				}
-				res := e.Check(context.Background(), []*State{e.Initial()}, Config{Timeout: timeout})
+				res := e.Check(context.Background(), []*State{e.Initial()}, Config{Timeout: timeout, Ignore: ignored(c.Flags)})
 				expectResult(t, m, c, res)
 			})
 		}
