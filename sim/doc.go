@@ -81,7 +81,9 @@
 // told the cycles it took while it counts them (the first 64 cycles, a
 // running COP). An instruction that touches no register never calls the
 // device: the instruction path only reaches it through the attributes of
-// the addresses it accesses.
+// the addresses it accesses. The machine records which input registers
+// and board hardware the firmware read that nothing drives, held constant
+// (held.go: Machine.HeldInputs), so that a verdict can say so.
 //
 // With a device, Config.ClearPulled (on with dead-data elimination) makes
 // a byte pulled from the stack read as 0 afterwards, so that the frames

@@ -206,7 +206,7 @@ gather:
 	for ; n < 5; n++ {
 		a := pc + uint16(n)
 		switch x.lay.attr[a] {
-		case attrRAM, attrInput:
+		case attrRAM, attrInput, attrHeld:
 			if x.g.on {
 				x.touch(a)
 			}

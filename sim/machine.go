@@ -136,6 +136,7 @@ const (
 	attrInput          // writable, but reads choose among the --input values
 	attrIO             // a register of Config.Device
 	attrBoard          // board hardware (Config.Board)
+	attrHeld           // without a device, an input register of the chip that --input does not name: RAM whose reads are recorded (held.go)
 )
 
 // layout is the memory map as the state's INIT register places RAM and
@@ -207,6 +208,8 @@ type Machine struct {
 	trapIllegal bool
 	swiOK       bool
 
+	held heldState // the inputs held constant that the firmware read (held.go)
+
 	privateState // stack privacy (private.go)
 }
 
@@ -269,6 +272,7 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		m.inputIdx[a] = len(m.inputs)
 		m.inputs = append(m.inputs, vals)
 	}
+	m.setHeld(img)
 	for _, name := range cfg.IRQs {
 		v, ok := isa.VectorIndex(name)
 		if !ok || !isIRQ(v) {
@@ -376,7 +380,7 @@ func (m *Machine) Initial() *State {
 func (m *Machine) ReadMem(s *State, a uint16) uint8 {
 	lay := m.layoutOf(s)
 	switch lay.attr[a] {
-	case attrRAM, attrInput, attrIO:
+	case attrRAM, attrInput, attrIO, attrHeld:
 		return s.Pages[lay.pageOf[a/PageSize]].Data[a%PageSize]
 	case attrROM:
 		return m.rom[a]
@@ -401,7 +405,7 @@ func (m *Machine) Returns(s *State, t int, dst []uint16) []uint16 {
 
 // Writable reports whether a is in RAM or the I/O registers.
 func (m *Machine) Writable(a uint16) bool {
-	return m.attr[a] == attrRAM || m.attr[a] == attrInput || m.attr[a] == attrIO
+	return m.attr[a] == attrRAM || m.attr[a] == attrInput || m.attr[a] == attrIO || m.attr[a] == attrHeld
 }
 
 // VectorIndex returns the vector index of an interrupt name --irq accepts.
