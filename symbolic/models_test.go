@@ -45,6 +45,16 @@ func machineFor(t testing.TB, path string, flags []string) *sim.Machine {
 			cfg.IRQs = strings.Split(v, ",")
 		case "--ignore":
 			cfg.IgnoreIllegal = ignored(flags)[sim.KindIllegal]
+		case "--input":
+			a, err := loader.ParseAddr(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Inputs == nil {
+				cfg.Inputs = map[uint16][]uint8{}
+			}
+			cfg.Inputs[a] = nil // every value
+
 		default:
 			t.Fatalf("flag %s", flags[i])
 		}

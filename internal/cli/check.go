@@ -310,6 +310,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	confirmFound(m, res)
+	cs.props.Held = heldInputs(img, m)
 	var first *search.Found
 	if len(res.Found) > 0 {
 		first = &res.Found[0]
@@ -391,9 +392,7 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 		}
 	}
 	firmwareJSON(out, img, m, res, props)
-	if len(props.Unchecked) > 0 {
-		out["properties_unchecked"] = props.Unchecked
-	}
+	props.addJSON(out)
 	if len(props.Reductions) > 0 {
 		out["reductions"] = props.Reductions
 	}
