@@ -120,8 +120,16 @@ func New(p loader.ChipProfile, o Options) (*Chip, error) {
 
 // isInput reports whether register off has pins or converted values the
 // outside world sets.
-func (c *Chip) isInput(off int) bool {
-	if c.series == "f" {
+func (c *Chip) isInput(off int) bool { return isInputReg(c.series, off) }
+
+// isInputReg reports whether register off of a chip of the series ("a",
+// "e" or "f") holds what the outside world sets, by the register lists of
+// the data sheets: the ports' input pins (PORTA, PORTC and its latch
+// PORTCL, PORTD, PORTE on the A and E series; PORTA, PORTG, PORTC, PORTD
+// and PORTE on the F1), the byte the SPI shifted in (SPDR) and the A/D
+// results (ADR1-ADR4).
+func isInputReg(series string, off int) bool {
+	if series == "f" {
 		switch off {
 		case rPORTA, rPORTG, rPORTCf, rPORTD, rPORTE, rSPDR:
 			return true
@@ -133,6 +141,61 @@ func (c *Chip) isInput(off int) bool {
 		}
 	}
 	return off >= rADR1 && off <= rADR4
+}
+
+// InputOffsets returns the offsets, in the register block of chip profile
+// p, of the registers the outside world sets (the ports' input pins, SPDR,
+// ADR1-ADR4): those --input may give a domain; none for a profile without
+// peripherals.
+func InputOffsets(p loader.ChipProfile) []int {
+	regs, ok := p.Registers()
+	if !ok {
+		return nil
+	}
+	var offs []int
+	for off := 0; off <= int(regs.Hi-regs.Lo); off++ {
+		if isInputReg(p.Series, off) {
+			offs = append(offs, off)
+		}
+	}
+	return offs
+}
+
+// pins is the bits of input register off that have a pin or a converted
+// value behind them: PORTD has six pins, the others eight bits.
+func pins(off int) uint8 {
+	if off == rPORTD {
+		return 0x3F
+	}
+	return 0xFF
+}
+
+// HeldInput reports whether a read of register off in b sees bits that the
+// outside world sets but that the options give no domain (Options.Inputs):
+// an input register without one, read while some of its pins are inputs.
+// Those bits then read as what the register holds — a constant, or what
+// the firmware last wrote there (ReadsBackWrites) — not as the world sets
+// them.
+func (c *Chip) HeldInput(b *Block, off int) bool {
+	if off < 0 || off >= c.size || !c.isInput(off) || c.inputs[off] != nil {
+		return false
+	}
+	return pins(off)&^c.outMask(b, off) != 0
+}
+
+// ReadsBackWrites reports whether input register off, without a domain,
+// reads back what the firmware last wrote to it (a port's output latch,
+// SPDR) rather than keeping its power-up value (PORTE, PORTCL and the A/D
+// results, which are read-only).
+func (c *Chip) ReadsBackWrites(off int) bool {
+	if !c.isInput(off) {
+		return false
+	}
+	switch off {
+	case rPORTE, rPORTCL:
+		return false
+	}
+	return off < rADR1 || off > rADR4
 }
 
 func (c *Chip) inputNames() []string {

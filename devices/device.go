@@ -133,4 +133,8 @@ type Device interface {
 	Elapse(b *Block, cycles uint64) Effect
 	// RegName names register off ("" for an unused offset).
 	RegName(off int) string
+	// HeldInput reports whether a read of register off in b sees bits
+	// the outside world sets that no domain drives: they read as a
+	// constant, and a verdict holds for that value only.
+	HeldInput(b *Block, off int) bool
 }

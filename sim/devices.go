@@ -218,9 +218,13 @@ func (x *stepper) readSlow(a uint16) uint8 {
 		return vals[x.choose(uint64(len(vals)))]
 	case attrIO:
 		return x.ioRead(a)
+	case attrHeld:
+		markBit(x.m.held.addrs[:], int(a))
+		return x.s.Pages[x.lay.pageOf[a/PageSize]].Data[a%PageSize]
 	case attrBoard:
 		r := x.m.boardAt(a)
 		if len(r.Values) == 0 {
+			markBit(x.m.held.addrs[:], int(a))
 			return 0
 		}
 		return r.Values[x.choose(uint64(len(r.Values)))]
@@ -232,7 +236,7 @@ func (x *stepper) readSlow(a uint16) uint8 {
 // writeSlow writes what is not RAM.
 func (x *stepper) writeSlow(a uint16, v uint8) {
 	switch x.lay.attr[a] {
-	case attrInput:
+	case attrInput, attrHeld:
 		x.s.page(int(x.lay.pageOf[a/PageSize])).Data[a%PageSize] = v
 	case attrIO:
 		x.ioWrite(a, v)
@@ -267,6 +271,7 @@ func (x *stepper) ioRead(a uint16) uint8 {
 	if n := x.m.dev.Choices(b, off); n > 1 {
 		k = int(x.choose(uint64(n)))
 	}
+	x.heldRead(b, off)
 	v := x.m.dev.Read(b, off, k)
 	x.m.storeBlock(x.s, b)
 	blockPool.Put(b)

@@ -81,7 +81,9 @@
 // told the cycles it took while it counts them (the first 64 cycles, a
 // running COP). An instruction that touches no register never calls the
 // device: the instruction path only reaches it through the attributes of
-// the addresses it accesses.
+// the addresses it accesses. The machine records which input registers
+// and board hardware the firmware read that nothing drives, held constant
+// (held.go: Machine.HeldInputs), so that a verdict can say so.
 //
 // With a device, Config.DeadStack (on with dead-data elimination) takes
 // the stack bytes below each thread's SP out of state keys, so that the
@@ -127,9 +129,17 @@
 //   - __mc_assume(0) blocks its thread silently: a state where nothing else
 //     can move is then not a deadlock, since every execution through it is
 //     infeasible.
-//   - SWI and illegal opcodes (TEST included, outside test modes) trap
-//     through their vectors when the image installs them; otherwise they
-//     are illegal-opcode violations.
+//   - Executing an illegal opcode (TEST included, outside test modes) is
+//     an illegal-opcode violation whether or not the image programs the
+//     illegal-opcode vector (0xFFF8): the trap only says what the firmware
+//     does after the bug. With Config.IgnoreIllegal (--ignore
+//     illegal-opcode) the execution goes on through the vector, as the
+//     hardware's does, when it is programmed; otherwise the path ends
+//     there. SWI goes through its vector (0xFFF6) when the image programs
+//     it, and is an illegal-opcode violation otherwise, ignored or not. A
+//     vector is programmed when the image loads it with an address other
+//     than 0x0000 and 0xFFFF at which the image loads something
+//     (traps.go).
 //   - Under calls and yield preemption a transition runs one thread
 //     to its next scheduling point, but at most Config.MaxRun instructions
 //     (then the search continues from there and the cut is counted), and a

@@ -33,8 +33,9 @@ import (
 // The instruction sits in a RAM page of its own (effCode), the effective
 // address and the stack lie in the chip's RAM (0x0000-0x01FF), so every
 // instruction executes normally. Nothing is excluded: SWI and TEST run with
-// their vectors installed (TEST traps as the illegal opcode it is outside the
-// test modes), WAI and STOP leave the thread waiting, JMP, JSR, RTS and RTI go
+// their vectors programmed and the illegal-opcode property ignored
+// (Config.IgnoreIllegal), so that TEST traps as the illegal opcode it is
+// outside the test modes instead of ending the execution, WAI and STOP leave the thread waiting, JMP, JSR, RTS and RTI go
 // wherever their operands say (the next PC is compared, never executed).
 // The thread's InitSP is set to 0xFFFF, an address SP never takes here, so
 // that RTS does not end the thread for returning from an empty stack and LDS
@@ -51,12 +52,15 @@ const (
 	effTrials = 64
 )
 
-// effMachine is the E9 map with a RAM page for the code and the SWI and
-// illegal-opcode vectors installed.
+// effMachine is the E9 map with a RAM page for the code, the SWI and
+// illegal-opcode vectors programmed (their handlers an RTI each) and the
+// illegal opcodes trapping.
 func effMachine(t *testing.T) *Machine {
 	t.Helper()
 	chunks := map[uint16][]byte{
 		0xD000: {0x01},
+		0xE000: {0x3B},
+		0xE100: {0x3B},
 		0xFFF6: {0xE0, 0x00, 0xE1, 0x00}, // SWI, illegal opcode
 		0xFFFE: {0xD0, 0x00},
 	}
@@ -66,7 +70,7 @@ func effMachine(t *testing.T) *Machine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewMachine(img, Config{Entry: img.Entry})
+	m, err := NewMachine(img, Config{Entry: img.Entry, IgnoreIllegal: true})
 	if err != nil {
 		t.Fatal(err)
 	}

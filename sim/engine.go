@@ -47,7 +47,7 @@ func (m *Machine) InputValues(a uint16) ([]uint8, bool) {
 // It reports false, and changes nothing, when a is not writable memory.
 func (m *Machine) WriteMem(s *State, a uint16, v uint8) bool {
 	switch m.attr[a] {
-	case attrRAM, attrInput:
+	case attrRAM, attrInput, attrHeld:
 		s.page(int(m.pageOf[a/PageSize])).Data[a%PageSize] = v
 		return true
 	}

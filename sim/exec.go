@@ -215,7 +215,7 @@ gather:
 	for ; n < 5; n++ {
 		a := pc + uint16(n)
 		switch x.lay.attr[a] {
-		case attrRAM, attrInput:
+		case attrRAM, attrInput, attrHeld:
 			if x.g.on {
 				x.touch(a)
 			}
@@ -661,8 +661,8 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			t.popShadow(slot)
 			ev = evSched
 		case isa.SWI:
-			if !x.m.Image.VectorLoaded[isa.VecSWI] {
-				x.fault(KindIllegal, pc, pc, "swi with no SWI vector installed at 0xFFF6")
+			if !x.m.swiOK {
+				x.swiFault(pc)
 				break
 			}
 			x.pushFrame(next)
@@ -721,30 +721,6 @@ func (x *stepper) rmw(ea uint16, f func(ccr, b uint8) (uint8, uint8)) {
 	var v uint8
 	v, x.t.CCR = f(x.t.CCR, x.read8(ea))
 	x.write8(ea, v)
-}
-
-// illegal takes the illegal-opcode trap when the firmware installs its
-// vector, and otherwise reports the illegal-opcode property.
-func (x *stepper) illegal(pc uint16, in isa.Inst, why string) event {
-	if x.m.Image.VectorLoaded[isa.VecIllegal] && x.m.Image.Vectors[isa.VecIllegal] != 0 {
-		x.t.PrevPC = pc
-		x.pushFrame(pc)
-		x.vector(isa.VecIllegal)
-		if len(x.m.stacks) > 0 {
-			x.checkStack(pc)
-		}
-		if x.bad {
-			return evViolation
-		}
-		return evOK
-	}
-	var buf [5]byte
-	n := 0
-	for ; n < 2 && n < int(max(in.Len, 1)); n++ {
-		buf[n] = x.m.ReadMem(x.s, pc+uint16(n))
-	}
-	x.fault(KindIllegal, pc, pc, "%s % x at 0x%04X (no illegal-opcode vector installed)", why, buf[:n], pc)
-	return evViolation
 }
 
 func (x *stepper) checkStack(pc uint16) {

@@ -14,7 +14,8 @@ import (
 // The image: the fuzzed bytes at 0xD000 (up to 0x100 of them, so that the
 // harness stubs at 0xD100-0xD13F stay intact), the toc1, SWI and
 // illegal-opcode vectors pointing into the code, an input register and a
-// stack range. The first byte picks the preemption mode.
+// stack range. The first byte picks the preemption mode (its low two
+// bits) and whether illegal opcodes trap (Config.IgnoreIllegal, bit 2).
 func FuzzRun(f *testing.F) {
 	f.Add([]byte{0x00, 0x8E, 0x01, 0xFF, 0xCE, 0xFF, 0xFF, 0x09, 0x26, 0xFD, 0x20, 0xFE})
 	f.Add(append([]byte{0x01}, cat(insLDS, b(0xCC, 0x00, 0x03), jsr(stubNondet), b(0x16), jsr(stubAssert), insBRA)...))
@@ -44,6 +45,8 @@ func FuzzRun(f *testing.F) {
 			Inputs:  map[uint16][]uint8{0x1003: {0x00, 0x7F, 0x80}},
 			Stacks:  []StackRange{{Thread: -1, Lo: 0x0100, Hi: 0x01FF}},
 			MaxRun:  300,
+			// Illegal opcodes trap through 0xFFF8 or end the path.
+			IgnoreIllegal: data[0]&4 != 0,
 		}
 		m := testMachine(t, code, vectors, stubSyms, cfg)
 

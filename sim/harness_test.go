@@ -821,51 +821,6 @@ func TestSTOPWokenByInterrupt(t *testing.T) {
 	}
 }
 
-func TestSWIAndIllegalTrap(t *testing.T) {
-	// SWI without a vector in the image: the design's choice is the
-	// illegal-opcode property.
-	code := cat(insLDS, b(0x3F))
-	m := testMachine(t, code, nil, nil, Config{})
-	res := m.Run(m.Initial(), RunOptions{Steps: 2})
-	if res.Violation == nil || res.Violation.Kind != KindIllegal || res.Violation.PC != 0xD003 {
-		t.Errorf("swi without a vector: %v", res.Violation)
-	}
-	// SWI and RTI round trip.
-	code = at(0x20, 0, cat(insLDS, b(0x86, 0x42), b(0x3F), b(0x4C), insBRA), 0x10, b(0x4F, 0x3B)) // handler: clra; rti
-	m = testMachine(t, code, map[uint16][]byte{0xFFF6: {0xD0, 0x10}}, nil, Config{})
-	s := m.Initial()
-	m.Run(s, RunOptions{Steps: 3})
-	if th := s.Threads[0]; th.PC != 0xD010 || th.CCR&cI == 0 || th.SP != 0x01F6 {
-		t.Errorf("after SWI %s", fmtCPU(th.CPU))
-	}
-	m.Run(s, RunOptions{Steps: 3}) // clra; rti; inca
-	if th := s.Threads[0]; th.PC != 0xD007 || th.A != 0x43 || th.SP != 0x01FF {
-		t.Errorf("after RTI %s (A is restored from the frame)", fmtCPU(th.CPU))
-	}
-
-	// The illegal-opcode trap: the frame's return address is the opcode's own.
-	for _, bad := range [][]byte{b(0x00), b(0x41)} {
-		code = at(0x20, 0, cat(insLDS, b(0xC6, 0x99), bad), 0x10, insBRA)
-		m = testMachine(t, code, map[uint16][]byte{0xFFF8: {0xD0, 0x10}}, nil, Config{})
-		s = m.Initial()
-		res = m.Run(s, RunOptions{Steps: 3})
-		th := s.Threads[0]
-		if res.Violation != nil || th.PC != 0xD010 || th.SP != 0x01F6 || th.CCR&cI == 0 {
-			t.Errorf("% x with a trap vector: %v %s", bad, res.Violation, fmtCPU(th.CPU))
-		}
-		if peek(m, s, 0x01FE) != 0xD0 || peek(m, s, 0x01FF) != 0x05 || peek(m, s, 0x01F8) != 0x99 {
-			t.Errorf("% x: trap frame PC %02X%02X B %02X, want D005 and 99", bad, peek(m, s, 0x01FE), peek(m, s, 0x01FF), peek(m, s, 0x01F8))
-		}
-	}
-	// A prefixed undefined opcode goes through the same vector.
-	code = at(0x20, 0, cat(insLDS, b(0x18, 0x00)), 0x10, insBRA)
-	m = testMachine(t, code, map[uint16][]byte{0xFFF8: {0xD0, 0x10}}, nil, Config{})
-	s = m.Initial()
-	if res = m.Run(s, RunOptions{Steps: 2}); res.Violation != nil || s.Threads[0].PC != 0xD010 {
-		t.Errorf("18 00 with a trap vector: %v %s", res.Violation, fmtCPU(s.Threads[0].CPU))
-	}
-}
-
 // bfs explores the successors of init breadth first, up to max states,
 // calling visit for each expanded state.
 func bfs(t testing.TB, m *Machine, init *State, max int, visit func(parent *State, out []Successor, dl *Violation)) int {

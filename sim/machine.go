@@ -113,6 +113,13 @@ type Config struct {
 	// writes are recorded as outputs, reads return any value of the
 	// range's list.
 	Board []BoardRange
+	// IgnoreIllegal says that the illegal-opcode property is not
+	// reported (check --ignore illegal-opcode): an illegal opcode then
+	// traps through the illegal-opcode vector, when the image programs
+	// it, and the execution goes on as the hardware's does (traps.go).
+	// Otherwise executing one is an illegal-opcode violation, whatever
+	// the vector holds.
+	IgnoreIllegal bool
 }
 
 // BoardRange is a range of addresses of board hardware (--device LO-HI=v,…).
@@ -129,6 +136,7 @@ const (
 	attrInput          // writable, but reads choose among the --input values
 	attrIO             // a register of Config.Device
 	attrBoard          // board hardware (Config.Board)
+	attrHeld           // without a device, an input register of the chip that --input does not name: RAM whose reads are recorded (held.go)
 )
 
 // layout is the memory map as the state's INIT register places RAM and
@@ -195,6 +203,14 @@ type Machine struct {
 	stubRet    map[uint32]bool
 	stubAnyRet [loader.NumStubs]bool
 
+	// What SWI and the illegal opcodes do (traps.go): whether an illegal
+	// opcode traps and the execution goes on, and whether the image
+	// programs the SWI vector.
+	trapIllegal bool
+	swiOK       bool
+
+	held heldState // the inputs held constant that the firmware read (held.go)
+
 	privateState // stack privacy (private.go)
 }
 
@@ -257,6 +273,7 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		m.inputIdx[a] = len(m.inputs)
 		m.inputs = append(m.inputs, vals)
 	}
+	m.setHeld(img)
 	for _, name := range cfg.IRQs {
 		v, ok := isa.VectorIndex(name)
 		if !ok || !isIRQ(v) {
@@ -268,6 +285,7 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		m.irqs = append(m.irqs, v)
 	}
 	m.stacks = cfg.Stacks
+	m.setTraps()
 	m.hasGoals = len(cfg.Reach) > 0
 	for _, g := range cfg.Reach {
 		m.goal[g/64] |= 1 << (g % 64)
@@ -363,7 +381,7 @@ func (m *Machine) Initial() *State {
 func (m *Machine) ReadMem(s *State, a uint16) uint8 {
 	lay := m.layoutOf(s)
 	switch lay.attr[a] {
-	case attrRAM, attrInput, attrIO:
+	case attrRAM, attrInput, attrIO, attrHeld:
 		return s.Pages[lay.pageOf[a/PageSize]].Data[a%PageSize]
 	case attrROM:
 		return m.rom[a]
@@ -388,7 +406,7 @@ func (m *Machine) Returns(s *State, t int, dst []uint16) []uint16 {
 
 // Writable reports whether a is in RAM or the I/O registers.
 func (m *Machine) Writable(a uint16) bool {
-	return m.attr[a] == attrRAM || m.attr[a] == attrInput || m.attr[a] == attrIO
+	return m.attr[a] == attrRAM || m.attr[a] == attrInput || m.attr[a] == attrIO || m.attr[a] == attrHeld
 }
 
 // VectorIndex returns the vector index of an interrupt name --irq accepts.

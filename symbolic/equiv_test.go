@@ -276,9 +276,10 @@ func FuzzEquivalence(f *testing.F) {
 	})
 }
 
-// TestEquivalenceFrames: SWI and the illegal-opcode trap stack the
-// registers, symbolic ones included, and RTI takes them back, as the
-// simulator does.
+// TestEquivalenceFrames: SWI and the illegal-opcode trap (taken when the
+// property is ignored) stack the registers, symbolic ones included, and
+// RTI takes them back, as the simulator does; where the property is not
+// ignored, both engines stop at the illegal opcode with the violation.
 func TestEquivalenceFrames(t *testing.T) {
 	code := []byte{
 		0x8e, 0x01, 0xf0, 0xce, 0x00, 0x40, 0x18, 0xce, 0x00, 0x80, // the prologue
@@ -297,12 +298,36 @@ func TestEquivalenceFrames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := sim.NewMachine(img, sim.Config{Entry: img.Entry})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k := range 20 {
-		r := rand.New(rand.NewPCG(17, uint64(k)))
-		equivalentOn(t, m, r, k%2 == 1, 40)
+	for _, ignore := range []bool{true, false} {
+		m, err := sim.NewMachine(img, sim.Config{Entry: img.Entry, IgnoreIllegal: ignore})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range 20 {
+			r := rand.New(rand.NewPCG(17, uint64(k)))
+			equivalentOn(t, m, r, k%2 == 1, 40)
+		}
+		// The engine's own steps — the prologue, swi, the handler's three,
+		// test — end in the trap's handler, or at the violation at the
+		// TEST (0xD00B).
+		e, err := NewEngine(m, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := e.Initial()
+		var last outcome
+		for n := 0; n < 8 && last.kind == outOK; n++ {
+			outs, err := e.step(st, 0)
+			if err != nil || len(outs) != 1 {
+				t.Fatalf("ignore %v, step %d: %v, %d outcomes", ignore, n, err, len(outs))
+			}
+			last, st = outs[0], outs[0].st
+		}
+		switch {
+		case ignore && (last.kind != outOK || st.S.Threads[0].PC != 0xd030):
+			t.Errorf("ignored: the trap did not reach its handler: kind %d, PC %04X", last.kind, st.S.Threads[0].PC)
+		case !ignore && (last.kind != outViolation || last.viol.Kind != sim.KindIllegal || last.viol.PC != 0xd00b):
+			t.Errorf("not ignored: kind %d, %v; want the illegal-opcode violation at 0xD00B", last.kind, last.viol)
+		}
 	}
 }

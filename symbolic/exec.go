@@ -111,8 +111,8 @@ func (x *dataStep) rmw(ea uint16, f un8) {
 
 // exec computes the data effect of in at pc with effective address ea.
 // trap says the instruction traps through the illegal-opcode vector (an
-// undefined opcode or TEST with the vector installed): only the frame is
-// stacked.
+// undefined opcode or TEST where sim.Machine.TrapsIllegal): only the frame
+// is stacked.
 func (x *dataStep) exec(in *isa.Inst, pc, ea uint16, trap bool) {
 	d := x.e.D
 	c := &x.c

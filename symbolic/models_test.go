@@ -44,6 +44,18 @@ func machineFor(t testing.TB, path string, flags []string) *sim.Machine {
 			cfg.Reach = append(cfg.Reach, s.Addr)
 		case "--irq":
 			cfg.IRQs = strings.Split(v, ",")
+		case "--ignore":
+			cfg.IgnoreIllegal = ignored(flags)[sim.KindIllegal]
+		case "--input":
+			a, err := loader.ParseAddr(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Inputs == nil {
+				cfg.Inputs = map[uint16][]uint8{}
+			}
+			cfg.Inputs[a] = nil // every value
+
 		default:
 			t.Fatalf("flag %s", flags[i])
 		}
@@ -53,6 +65,22 @@ func machineFor(t testing.TB, path string, flags []string) *sim.Machine {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// ignored returns the properties a manifest entry's --ignore flags name.
+func ignored(flags []string) map[sim.Kind]bool {
+	ign := map[sim.Kind]bool{}
+	for i := 0; i+1 < len(flags); i += 2 {
+		if flags[i] != "--ignore" {
+			continue
+		}
+		for _, n := range strings.Split(flags[i+1], ",") {
+			if k, ok := sim.ParseKind(n); ok {
+				ign[k] = true
+			}
+		}
+	}
+	return ign
 }
 
 // replays checks that trace leads from the initial state to a violation
@@ -138,7 +166,7 @@ func manifest(t *testing.T, dir string, skip map[string]bool, timeout time.Durat
 				if err != nil {
 					t.Fatal(err)
 				}
-				res := e.Check(context.Background(), []*State{e.Initial()}, Config{Timeout: timeout})
+				res := e.Check(context.Background(), []*State{e.Initial()}, Config{Timeout: timeout, Ignore: ignored(c.Flags)})
 				expectResult(t, m, c, res)
 			})
 		}

@@ -443,12 +443,6 @@ func (e *Engine) concreteStep(st *State, i int) outcome {
 	return outcome{st: n, kind: outOK, private: private}
 }
 
-// trapVector reports whether the illegal-opcode trap is installed.
-func (e *Engine) trapVector() bool {
-	img := e.M.Image
-	return img.VectorLoaded[isa.VecIllegal] && img.Vectors[isa.VecIllegal] != 0
-}
-
 // errStopped is Expand giving up when Engine.stop says so.
 var errStopped = errors.New("stopped")
 
@@ -474,7 +468,10 @@ func (e *Engine) step(st *State, i int) ([]outcome, error) {
 			return nil, fmt.Errorf("%w: the instruction at 0x%04X is in symbolic memory", ErrUnsupported, pc)
 		}
 	}
-	trap := (err != nil || in.Op == isa.TEST) && e.trapVector()
+	// An illegal opcode traps only where the machine goes on through the
+	// trap (sim.Machine.TrapsIllegal); otherwise its concrete step is the
+	// violation.
+	trap := (err != nil || in.Op == isa.TEST) && e.M.TrapsIllegal()
 	if err != nil && !trap {
 		return []outcome{e.concreteStep(st, i)}, nil
 	}

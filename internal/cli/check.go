@@ -138,7 +138,8 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.reduce, "reduce", "por,dead", reduceHelp)
 	fs.BoolVar(&o.compact, "hash-compact", false, "store 64-bit fingerprints only (less memory; a state may be missed with the printed probability)")
 	fs.BoolVar(&o.all, "all", false, "keep going after a violation and report each kind once")
-	fs.StringSliceVar(&o.ignore, "ignore", nil, "properties not to report: "+strings.Join(sim.KindNames(), ", "))
+	fs.StringSliceVar(&o.ignore, "ignore", nil, "properties not to report: "+strings.Join(sim.KindNames(), ", ")+
+		" (an ignored illegal opcode goes on through the firmware's illegal-opcode trap vector, as on the hardware)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress line")
 	fs.StringVar(&o.saveTo, "save-frontier", "", "when a limit stops the search, save what is left to FILE (continue with --resume FILE)")
 	fs.StringVar(&o.resume, "resume", "", "continue the search saved in FILE by --save-frontier (same firmware, flags and --search)")
@@ -184,6 +185,9 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 		}
 		ignore[kind] = true
 	}
+	// An ignored illegal opcode is not the end of the path: the machine
+	// goes on through the trap, as the hardware does.
+	o.machine.IgnoreIllegal = ignore[sim.KindIllegal]
 	img, err := o.load.load(path, o.machine.Entry, false)
 	if err != nil {
 		return nil, err
@@ -310,6 +314,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if opts.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
+	cs.props.Held = heldInputs(img, m)
 	var first *search.Found
 	if len(res.Found) > 0 {
 		first = &res.Found[0]
@@ -365,6 +370,8 @@ func violationOf(img *loader.Image, m *sim.Machine, v *sim.Violation) *violation
 
 func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, f *search.Found) *traceFile {
 	tf := &traceFile{Version: 1, Firmware: path, Load: o.load, Machine: o.machine, Violation: violationOf(img, m, f.Violation)}
+	// The machine's own setting: a swarm member's options are a copy.
+	tf.Machine.IgnoreIllegal = m.Config.IgnoreIllegal
 	tf.locate(o.trace)
 	states, _, _ := search.Replay(m, f.Trace)
 	for i, l := range f.Trace {
@@ -389,9 +396,7 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 		}
 	}
 	firmwareJSON(out, img, m, res, props)
-	if len(props.Unchecked) > 0 {
-		out["properties_unchecked"] = props.Unchecked
-	}
+	props.addJSON(out)
 	if len(props.Reductions) > 0 {
 		out["reductions"] = props.Reductions
 	}

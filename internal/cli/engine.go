@@ -216,6 +216,7 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		StatesStored: res.Stats.States, StatesExpanded: res.Stats.Images + res.Stats.Unrolled, MaxDepth: res.Stats.MaxDepth,
 		Seconds: res.Stats.Elapsed.Seconds(), Frontier: res.Stats.Frontier, Instructions: res.Stats.Instructions,
 		PeakMemory: res.Stats.PeakMemory, Reduced: res.Stats.Reduced}, Privacy: res.Privacy}
+	cs.props.Held = heldInputs(img, m)
 	var first *search.Found
 	if res.Verdict == symbolic.Violated {
 		if err := confirmSymbolic(m, res.Violation, res.Trace); err != nil {
@@ -276,9 +277,7 @@ func printEngineJSON(w io.Writer, o *checkOptions, img *loader.Image, m *sim.Mac
 	if o.hmc.mode != "bmc" {
 		out["hmc_priority"] = o.hmc.priority
 	}
-	if len(props.Unchecked) > 0 {
-		out["properties_unchecked"] = props.Unchecked
-	}
+	props.addJSON(out)
 	if len(props.Reductions) > 0 {
 		out["reductions"] = props.Reductions
 	}

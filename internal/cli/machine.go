@@ -30,6 +30,12 @@ type machineFlags struct {
 	SCITiming    string   `json:"sci_timing,omitempty"`
 	MaxReceived  int      `json:"max_received,omitempty"` // bound + 1; 0: none
 	MaxTimer     int      `json:"max_timer_events,omitempty"`
+	// IgnoreIllegal is check's --ignore illegal-opcode, which changes
+	// what the machine does: an illegal opcode traps through its vector,
+	// when the image programs it, and the execution goes on
+	// (sim.Config.IgnoreIllegal). A trace records it, so that replay
+	// follows the same trap.
+	IgnoreIllegal bool `json:"ignore_illegal,omitempty"`
 	// runFeed: --sci-input is run's sequence of bytes, not an alphabet;
 	// regInputs: the --input domains of the chip's registers, by offset.
 	runFeed   bool
@@ -62,6 +68,7 @@ func (f *machineFlags) config(img *loader.Image) (sim.Config, error) {
 	cfg.IRQs = f.IRQ
 	cfg.MaxRun = f.MaxRun
 	cfg.Dead = f.Dead
+	cfg.IgnoreIllegal = f.IgnoreIllegal
 	cfg.Entry = img.Entry
 	regInputs, err := f.environment(img, &cfg)
 	if err != nil {

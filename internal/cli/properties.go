@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/hc11mc/hc11mc/loader"
@@ -20,6 +21,10 @@ type propertyReport struct {
 	// Bounds are the bounds put on the firmware's environment
 	// (--max-received, --max-timer-events, --sci-timing idle), "" for none.
 	Bounds string `json:"bounds,omitempty"`
+	// Held are the inputs the firmware read that nothing drove (held.go):
+	// a verdict covers them at the values they held only. Known after the
+	// search.
+	Held []heldJSON `json:"inputs_held,omitempty"`
 }
 
 type uncheckedJSON struct {
@@ -50,10 +55,22 @@ func (r propertyReport) verdictNote() string {
 	return "properties checked: " + strings.Join(r.Checked, ", ")
 }
 
-// print writes one line per property that could not be checked.
-func (r propertyReport) print(w interface{ Write([]byte) (int, error) }) {
+// print writes one line per property that could not be checked, and per
+// input held constant.
+func (r propertyReport) print(w io.Writer) {
 	for _, u := range r.Unchecked {
 		fmt.Fprintf(w, "  not checked: %s (%s)\n", u.Property, u.Reason)
+	}
+	printHeld(w, r.Held)
+}
+
+// addJSON adds the report's conditions on a verdict to a --json result.
+func (r propertyReport) addJSON(out map[string]any) {
+	if len(r.Unchecked) > 0 {
+		out["properties_unchecked"] = r.Unchecked
+	}
+	if len(r.Held) > 0 {
+		out["inputs_held"] = r.Held
 	}
 }
 

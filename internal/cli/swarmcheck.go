@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
 )
 
 // singleSearchFlags name one search: given without --search, they make
@@ -149,6 +150,11 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if win != nil {
 		m = win.cs.m
 	}
+	var ms []*sim.Machine
+	for _, r := range runs {
+		ms = append(ms, r.cs.m)
+	}
+	props.Held = heldInputs(img, ms...)
 	var first *search.Found
 	if len(res.Found) > 0 && win != nil {
 		first = &res.Found[0]

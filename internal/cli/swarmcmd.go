@@ -492,6 +492,7 @@ type memberResult struct {
 	TraceFile   string          `json:"trace_file"`
 	Checked     json.RawMessage `json:"properties_checked"`
 	Unchecked   json.RawMessage `json:"properties_unchecked"`
+	Held        []heldJSON      `json:"inputs_held"`
 	Omission    float64         `json:"omission_probability"`
 	Settings    *memberSettings `json:"settings"`
 
@@ -534,6 +535,7 @@ type mergedResult struct {
 	CoveredPCs  int             `json:"covered_pc_count"`
 	Checked     json.RawMessage `json:"properties_checked,omitempty"`
 	Unchecked   json.RawMessage `json:"properties_unchecked,omitempty"`
+	Held        []heldJSON      `json:"inputs_held,omitempty"`
 	Omission    float64         `json:"omission_probability,omitempty"`
 	// InternalError names two members that contradict each other: one
 	// proved verified, the other's violation replays (selfcheck.go).
@@ -586,6 +588,11 @@ func mergeResults(files []string) (*mergedResult, []*memberResult, error) {
 		for _, pc := range r.CoveredPCs {
 			covered[pc] = true
 		}
+		for _, h := range r.Held {
+			if !slices.ContainsFunc(m.Held, func(k heldJSON) bool { return k.Addr == h.Addr }) {
+				m.Held = append(m.Held, h)
+			}
+		}
 		switch r.Verdict {
 		case "violation":
 			if win == nil || r.Stats.StatesExpanded < win.Stats.StatesExpanded {
@@ -602,6 +609,7 @@ func mergeResults(files []string) (*mergedResult, []*memberResult, error) {
 	}
 	m.Stats.SecondsTotal = m.Stats.Seconds
 	m.CoveredPCs = len(covered)
+	sort.Slice(m.Held, func(i, j int) bool { return m.Held[i].Addr < m.Held[j].Addr })
 	switch {
 	case win != nil:
 		m.Verdict, m.Violation, m.Member, m.TraceLength, m.TraceFile = "violation", win.Violation, win.Member, win.TraceLength, win.TraceFile
@@ -697,9 +705,11 @@ func printMerged(w io.Writer, m *mergedResult, rs []*memberResult, trace string)
 		fmt.Fprintln(w)
 	case "verified":
 		fmt.Fprintf(w, "verified: member %s searched every reachable state and found no violation\n", m.Member)
+		printHeld(w, m.Held)
 	default:
 		fmt.Fprintf(w, "incomplete: %s\n", m.Limit)
 		fmt.Fprintf(w, "  covered: %d states stored by the members, depth %d, %s\n", m.Stats.StatesStored, m.Stats.MaxDepth, mergedCoverage(m, rs))
+		printHeld(w, m.Held)
 	}
 	for _, s := range m.Members {
 		what := s.Verdict

@@ -1,0 +1,100 @@
+package sim
+
+import (
+	"fmt"
+
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+)
+
+// Traps: SWI, and the illegal opcodes (TEST included, outside the test
+// modes).
+//
+// Executing an illegal opcode is an illegal-opcode violation whether or
+// not the firmware programs the illegal-opcode vector (0xFFF8): the vector
+// only says what the firmware does after the bug. With
+// Config.IgnoreIllegal (check --ignore illegal-opcode) the violation is not
+// reported and the execution goes on as the hardware's does, through the
+// vector, when it is programmed; when it is not, the path ends there.
+//
+// SWI is a legal instruction that goes through the SWI vector (0xFFF6).
+// Through a vector the image does not program it is an illegal-opcode
+// violation: the hardware would jump to whatever the unprogrammed vector
+// holds. Under Config.IgnoreIllegal that path ends there too.
+//
+// A vector is programmed when the image loads both its bytes, their value
+// is neither 0x0000 (the unused entries of a vector table written with
+// zeros) nor 0xFFFF (erased EPROM), and it points at a byte the image
+// loads.
+
+// vectorWhy says why vector v is not programmed, "" when it is.
+func vectorWhy(img *loader.Image, v int) string {
+	t := img.Vectors[v]
+	switch {
+	case !img.VectorLoaded[v]:
+		return "the image does not load it"
+	case t == 0x0000:
+		return "it holds 0x0000"
+	case t == 0xFFFF:
+		return "it holds 0xFFFF, erased"
+	}
+	if _, ok := img.Byte(t); !ok {
+		return fmt.Sprintf("it points at 0x%04X, where the image loads nothing", t)
+	}
+	return ""
+}
+
+// VectorProgrammed reports whether the image programs interrupt vector v
+// (an index of package isa/m68hc11): it loads the vector with an address
+// other than 0x0000 and 0xFFFF, at which it loads code or data.
+func (m *Machine) VectorProgrammed(v int) bool { return vectorWhy(m.Image, v) == "" }
+
+// TrapsIllegal reports whether an illegal opcode traps through the
+// illegal-opcode vector and the execution goes on: with
+// Config.IgnoreIllegal, when the image programs the vector. Otherwise
+// executing one is an illegal-opcode violation.
+func (m *Machine) TrapsIllegal() bool { return m.trapIllegal }
+
+// setTraps decides, once, what SWI and the illegal opcodes do.
+func (m *Machine) setTraps() {
+	m.trapIllegal = m.Config.IgnoreIllegal && m.VectorProgrammed(isa.VecIllegal)
+	m.swiOK = m.VectorProgrammed(isa.VecSWI)
+}
+
+// illegal executes the illegal opcode in at pc: the trap, when the machine
+// takes it (TrapsIllegal), otherwise the illegal-opcode violation.
+func (x *stepper) illegal(pc uint16, in isa.Inst, why string) event {
+	if x.m.trapIllegal {
+		x.t.PrevPC = pc
+		x.pushFrame(pc)
+		x.vector(isa.VecIllegal)
+		if len(x.m.stacks) > 0 {
+			x.checkStack(pc)
+		}
+		if x.bad {
+			return evViolation
+		}
+		return evOK
+	}
+	var buf [5]byte
+	n := 0
+	for ; n < 2 && n < int(max(in.Len, 1)); n++ {
+		buf[n] = x.m.ReadMem(x.s, pc+uint16(n))
+	}
+	img := x.m.Image
+	note := ""
+	if w := vectorWhy(img, isa.VecIllegal); w != "" {
+		note = "no illegal-opcode vector is programmed at 0xFFF8: " + w
+	} else {
+		note = fmt.Sprintf("the illegal-opcode vector at 0xFFF8 goes to 0x%04X, what the firmware does after the fault; "+
+			"--ignore illegal-opcode follows it", img.Vectors[isa.VecIllegal])
+	}
+	x.fault(KindIllegal, pc, pc, "%s % x at 0x%04X (%s)", why, buf[:n], pc, note)
+	return evViolation
+}
+
+// swiFault reports SWI at pc through a vector the image does not program.
+func (x *stepper) swiFault(pc uint16) {
+	x.fault(KindIllegal, pc, pc, "swi through the SWI vector at 0xFFF6, which the image does not program: %s",
+		vectorWhy(x.m.Image, isa.VecSWI))
+}
