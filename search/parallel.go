@@ -365,6 +365,11 @@ func runParallel(ctx context.Context, m *sim.Machine, opts Options, nw int, star
 	// The initial state, on pages of its own: the machine's are shared by
 	// every search of it, and the store writes the tags of the pages of
 	// the states it keeps.
+	if opts.private {
+		// Workers own states by a hash of what lies outside the stack
+		// regions: the regions must not shrink while they run.
+		m.StrictPrivacy()
+	}
 	init := m.Initial()
 	for i, pg := range init.Pages {
 		init.Pages[i] = &sim.Page{Data: pg.Data}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/internal/randprog"
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -81,8 +82,8 @@ func TestReduceDifferential(t *testing.T) {
 			if red.Stats.Private > 0 && red.Privacy == "" {
 				private++
 			}
-			if red.Privacy != "" {
-				withdrawn++
+			if red.Privacy != "" || m.Shrinks() > 0 {
+				withdrawn++ // a region shrank, or privacy broke and the search ran again
 			}
 			if full.Verdict != red.Verdict || !maps.Equal(kinds(full), kinds(red)) {
 				t.Fatalf("program %d (%s), %s: --reduce none %s %v, por %s %v", i, desc, strat, full.Verdict, kinds(full), red.Verdict, kinds(red))
@@ -99,7 +100,7 @@ func TestReduceDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%d comparisons, %d with some reduction, %d smaller with dead-data elimination, %d with foreign returns, "+
-		"%d with stack-private transitions followed alone, %d where a stack's privacy broke", compared, reducedSome, deadSmaller, foreign, private, withdrawn)
+		"%d with stack-private transitions followed alone, %d where a stack's region shrank or its privacy broke", compared, reducedSome, deadSmaller, foreign, private, withdrawn)
 	if private < n/10 || withdrawn < n/10 {
 		t.Errorf("the programs do not exercise stack privacy: kept in %d runs, broken in %d", private, withdrawn)
 	}
@@ -110,5 +111,35 @@ func TestReduceDifferential(t *testing.T) {
 	}
 	if compared < n || reducedSome < n/2 {
 		t.Errorf("%d comparisons of exhaustive runs, %d with some reduction: the programs do not exercise the reduction", compared, reducedSome)
+	}
+}
+
+// TestReduceDifferentialCatches: the differential test above fails when a
+// stack region shrinks under a transition that relied on it, and when an
+// intrusion is not seen at all (mutation.IgnoreReliance, NoIntrusion).
+func TestReduceDifferentialCatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the full differential test's programs")
+	}
+	for _, f := range []mutation.Fault{mutation.IgnoreReliance, mutation.NoIntrusion} {
+		restore := mutation.Set(f)
+		caught := false
+		r := rand.New(rand.NewPCG(11, 12))
+		for i := 0; i < 300 && !caught; i++ {
+			m, _, _ := randomProgram(t, r)
+			opts := Options{Strategy: BFS, All: true, MaxStates: 20000}
+			full := Run(context.Background(), m, opts)
+			opts.Reduce = true
+			red := Run(context.Background(), m, opts)
+			if full.Verdict != Incomplete && red.Verdict != Incomplete &&
+				(full.Verdict != red.Verdict || !maps.Equal(kinds(full), kinds(red))) {
+				caught = true
+				t.Logf("%v: caught by program %d", f, i)
+			}
+		}
+		restore()
+		if !caught {
+			t.Errorf("%v: no program told the reduced search from the plain one", f)
+		}
 	}
 }

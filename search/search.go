@@ -410,7 +410,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 		var why []string
 		if brokeP {
-			res.Privacy = fmt.Sprintf("%v, so stack accesses were not taken as private", in)
+			res.Privacy = fmt.Sprintf("%v after a transition followed alone relied on that byte being private", in)
 			why = append(why, res.Privacy)
 		}
 		if brokeD {
@@ -434,8 +434,12 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		start = time.Now()
 		earlier = res.Stats.Seconds
 		if brokeP {
-			opts.private = false
-			privNote = res.Privacy + "; searched again without it"
+			if m.RestartPrivacy() {
+				privNote = res.Privacy + "; searched again with that stack's region shrunk to exclude it"
+			} else {
+				opts.private = false
+				privNote = res.Privacy + "; searched again without taking stacks as private"
+			}
 		}
 		if brokeD {
 			m.WithdrawDead()

@@ -75,7 +75,12 @@ func (m *Machine) Candidate(s *State, i int) (ok, regOnly bool) {
 // checked (private.go). The symbolic engine's partial-order reduction
 // asks it.
 func (m *Machine) ReplayStep(s *State, i int) (ns *State, v *Violation, ok, private bool) {
-	public := true
-	ns, v, ok = m.replay(s, Label{Thread: i, IRQ: -1, Steps: 1}, nil, &public)
-	return ns, v, ok, ok && !public && m.priv.Load() == privOn
+	var pu privUse
+	ns, v, ok = m.replay(s, Label{Thread: i, IRQ: -1, Steps: 1}, nil, &pu)
+	private = ok && !pu.public && m.priv.Load() == privOn
+	if private {
+		// The engine may follow it alone: its privacy is relied on.
+		m.rely(pu.low)
+	}
+	return ns, v, ok, private
 }

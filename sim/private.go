@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"github.com/cespare/xxhash/v2"
@@ -25,12 +26,13 @@ import (
 //
 // Regions. Thread t whose stack top is known (Thread.InitSP: SP at
 // __mc_thread_create, or thread 0's first LDS) owns the region
-// R_t = [lo, InitSP], where lo depends on InitSP and the image alone
-// (Machine.stackFloor, Machine.regionOf): the highest of the boundaries
-// at or below InitSP — the start of the RAM region holding it, the
-// address of a data symbol, one past a constant the code loads with
-// LDS # or LDX # (a stack top) — and one past the nearest lower top of
-// another live thread. A region is a function of the state: it changes
+// R_t = [lo, InitSP], where lo depends on InitSP, the image and what the
+// search has learned (Machine.stackFloor, Machine.regionOf): the highest
+// of the boundaries at or below InitSP — the start of the RAM region
+// holding it, the address of a data symbol or of an absolute symbol (an
+// equate) in RAM, one past a constant the code loads with LDS # or LDX #
+// (a stack top), one past a byte an intrusion showed to be shared — and
+// one past the nearest lower top of another live thread. A region is a function of the state: it changes
 // only when a thread is given its top (which must not fall in another's
 // region: an intrusion, below) or exits (which only widens the regions
 // above it). On philosophers whose stacks are `stack1: .skip 32`, the
@@ -39,10 +41,26 @@ import (
 // Intrusion. A transition of thread u intrudes when it reads, writes or
 // fetches a byte in the region of another live thread t, or when it gives
 // a thread a region (creates it, or thread 0's first LDS) that overlaps
-// another live thread's. The machine records the first intrusion it
-// sees (Machine.Intrusion) while checking is on (Machine.CheckPrivate),
-// whichever search runs.
+// another live thread's. Regions are learned, not all-or-nothing: an
+// intrusion at byte a of R_t = [lo, hi] takes [lo, a] out of the regions
+// for good (a boundary at a+1, Machine.learn: the byte is a global, such
+// as a fork an equate puts at the start of RAM, below the stacks). If no
+// transition followed alone so far relied on a byte of [lo, a] (each
+// records the lowest byte of its region it touched, Machine.rely), the
+// search goes on with the smaller region. Otherwise the machine records
+// the intrusion (Machine.Intrusion), and the search stops and starts
+// again from the beginning with the regions shrunk (RestartPrivacy; after
+// a few restarts, or where regions must not change while a parallel
+// search runs, without taking stacks as private at all).
 //
+// Why going on is sound. Let R' be the regions after the shrink. Every
+// transition followed alone so far touched only bytes of its region above
+// the lost part, so it was private under R' too; and every access so far
+// of a byte of R' by another thread was checked against R ⊇ R', so none
+// intruded under R'. The search so far is therefore one that used R' from
+// its start, for which the argument below holds as it stands (the one
+// access that was an intrusion under R is not one under R').
+
 // Private transition. At state s, a transition τ of thread t is private
 // when it is deterministic, runs no harness routine, is not a violation,
 // t can take no interrupt at s (reduce.go: conditions 1 and 2 of the
@@ -69,10 +87,10 @@ import (
 // in α). With the cycle proviso (reduce.go), the reduced search therefore
 // reaches a target whenever the full search does. So if it reports
 // neither a violation nor an intrusion, the full graph has no violation.
-// If it sees an intrusion, the search stops and runs again with privacy
-// withdrawn (package search; the result says so), keeping any violation
-// it found, which is real: every path of the reduced graph is a path of
-// the full one.
+// If it sees an intrusion that a followed-alone transition relied on, the
+// search stops and runs again with the region shrunk (package search; the
+// result says so), keeping any violation it found, which is real: every
+// path of the reduced graph is a path of the full one.
 //
 // What it costs: one comparison per memory access while checking is on
 // (and a loop over the regions for an access inside their span), and a
@@ -120,9 +138,23 @@ func (m *Machine) CheckPrivate() bool {
 // Intrusion returns the first intrusion seen, or nil.
 func (m *Machine) Intrusion() *Intrusion { return m.intrusion.Load() }
 
-// intrude records an intrusion and withdraws privacy.
-func (m *Machine) intrude(in Intrusion) {
+// intrude handles an intrusion into the region [lo, …] of in.Owner, which
+// in.Addr (the byte touched, or the top of the region given) splits. The
+// region shrinks so that it starts above in.Addr; if no transition
+// followed alone relied on a byte of what it loses, nothing done so far
+// depended on it and the search goes on. Otherwise (or under
+// StrictPrivacy) the intrusion is recorded and privacy withdrawn until
+// the search starts again (RestartPrivacy).
+func (m *Machine) intrude(in Intrusion, lo uint16) {
 	if mutation.On(mutation.NoIntrusion) {
+		return
+	}
+	if !m.strict.Load() && (!m.reliedIn(lo, in.Addr) || mutation.On(mutation.IgnoreReliance)) {
+		if in.Made < 0 {
+			m.learn(in.Addr + 1)
+		} else {
+			m.shrinks.Add(1) // the new top bounds the region (regionOf)
+		}
 		return
 	}
 	m.intrusion.CompareAndSwap(nil, &in)
@@ -133,15 +165,119 @@ func (m *Machine) intrude(in Intrusion) {
 type privateState struct {
 	priv      atomic.Uint32
 	intrusion atomic.Pointer[Intrusion]
-	floor     []uint16 // stackFloor by address
+	floor     []uint16 // stackFloor by address, as first drawn
 	pageBase  []uint16 // the first address of each page of a state (SharedHash)
+
+	// learned holds, sorted, the boundaries intrusions have added: a
+	// region whose top is at or above b-1 starts at b or higher.
+	learned  atomic.Pointer[[]uint16]
+	learnMu  sync.Mutex
+	shrinks  atomic.Uint64
+	restarts atomic.Uint32
+	// relied marks, for each transition followed alone as private, the
+	// lowest byte of its region it touched: the search relies on those
+	// bytes being private.
+	relied [65536 / 64]atomic.Uint64
+	// strict: every intrusion needs a search again (a parallel search,
+	// whose workers own states by a hash of what is outside the regions).
+	strict atomic.Bool
 }
 
 // stackFloor returns the lowest address of the region of a stack whose
-// top is hi, and false when hi is not in RAM.
+// top is hi, and false when hi is not in RAM or the region is empty.
 func (m *Machine) stackFloor(hi uint16) (uint16, bool) {
 	lo := m.floor[hi]
+	if lo > hi {
+		return lo, false
+	}
+	if l := m.learned.Load(); l != nil {
+		for _, b := range *l {
+			if uint32(b) > uint32(hi)+1 {
+				break
+			}
+			lo = max(lo, b)
+		}
+	}
 	return lo, lo <= hi
+}
+
+// rely records that a transition followed alone relied on the privacy
+// of its region from byte low up.
+func (m *Machine) rely(low uint16) {
+	w := &m.relied[low/64]
+	bit := uint64(1) << (low % 64)
+	if w.Load()&bit == 0 {
+		w.Or(bit)
+	}
+}
+
+// reliedIn reports whether some transition followed alone relied on a
+// byte in [lo, hi].
+func (m *Machine) reliedIn(lo, hi uint16) bool {
+	for a := uint32(lo); a <= uint32(hi); a++ {
+		if a%64 == 0 && a+63 <= uint32(hi) {
+			if m.relied[a/64].Load() != 0 {
+				return true
+			}
+			a += 63
+			continue
+		}
+		if m.relied[a/64].Load()&(1<<(a%64)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// learn adds the boundary b: the regions of stacks whose top is at or
+// above b-1 start at b or above.
+func (m *Machine) learn(b uint16) {
+	m.learnMu.Lock()
+	defer m.learnMu.Unlock()
+	var l []uint16
+	if old := m.learned.Load(); old != nil {
+		l = append(l, *old...)
+	}
+	i := sort.Search(len(l), func(i int) bool { return l[i] >= b })
+	if i < len(l) && l[i] == b {
+		return
+	}
+	l = append(l, 0)
+	copy(l[i+1:], l[i:])
+	l[i] = b
+	m.learned.Store(&l)
+	m.shrinks.Add(1)
+}
+
+// Shrinks is the number of times an intrusion shrank a stack region
+// instead of breaking privacy (private.go).
+func (m *Machine) Shrinks() uint64 { return m.shrinks.Load() }
+
+// StrictPrivacy makes every intrusion break privacy (a search again),
+// for a search that cannot let regions shrink while it runs.
+func (m *Machine) StrictPrivacy() { m.strict.Store(true) }
+
+// maxRestarts bounds how often a search starts again with regions shrunk
+// before it withdraws privacy altogether.
+const maxRestarts = 8
+
+// RestartPrivacy readies m for a search again after an intrusion broke
+// privacy: the regions stay as the intrusions shrank them, nothing is
+// relied on, and checking is on. It reports false when m has been
+// restarted too often; privacy then stays withdrawn.
+func (m *Machine) RestartPrivacy() bool {
+	if m.restarts.Add(1) > maxRestarts || m.intrusion.Load() == nil {
+		return false
+	}
+	if in := m.intrusion.Load(); in.Made < 0 {
+		m.learn(in.Addr + 1)
+	}
+	for i := range m.relied {
+		m.relied[i].Store(0)
+	}
+	m.intrusion.Store(nil)
+	m.priv.Store(privOn)
+	return true
 }
 
 // stackFloors computes stackFloor for every address: boundaries are the
@@ -165,7 +301,8 @@ func (m *Machine) stackFloors() []uint16 {
 		}
 	}
 	for _, s := range m.Image.Symbols {
-		if !s.Abs && s.Kind != loader.SymFunc && m.attr[s.Addr] == attrRAM {
+		// Data symbols and equates (absolute symbols) in RAM are globals.
+		if s.Kind != loader.SymFunc && m.attr[s.Addr] == attrRAM {
 			bounds = append(bounds, int(s.Addr))
 		}
 	}
@@ -241,8 +378,9 @@ func (m *Machine) PrivateOverlap(s *State, tid int, lo, hi uint16) bool {
 
 // guard is the stepper's view of the stack regions during one transition.
 type guard struct {
-	on      bool // checking
-	public  bool // the transition touched a byte that is not private to it
+	on      bool   // checking
+	public  bool   // the transition touched a byte that is not private to it
+	low     uint16 // the lowest byte of its own region it touched
 	own     region
 	hasOwn  bool
 	span    region // the union of the others' regions' extents
@@ -255,7 +393,7 @@ type guard struct {
 // setGuard prepares x's guard for a transition of thread x.tid.
 func (x *stepper) setGuard() {
 	g := &x.g
-	g.on, g.public, g.n = true, false, 0
+	g.on, g.public, g.n, g.low = true, false, 0, 0xFFFF
 	g.own, g.hasOwn = x.m.regionOf(x.s, x.tid)
 	g.span = region{0xFFFF, 0}
 	g.pcStart = x.t.PC
@@ -278,6 +416,8 @@ func (x *stepper) touch(a uint16) {
 	g := &x.g
 	if !g.hasOwn || a < g.own.lo || a > g.own.hi || x.lay.attr[a] != attrRAM {
 		g.public = true
+	} else {
+		g.low = min(g.low, a)
 	}
 	if a < g.span.lo || a > g.span.hi {
 		return
@@ -285,7 +425,7 @@ func (x *stepper) touch(a uint16) {
 	for k := 0; k < g.n; k++ {
 		if r := g.others[k]; a >= r.lo && a <= r.hi {
 			g.public = true
-			x.m.intrude(Intrusion{Thread: x.tid, PC: x.t.PC, Addr: a, Owner: int(g.owners[k]), Made: -1})
+			x.m.intrude(Intrusion{Thread: x.tid, PC: x.t.PC, Addr: a, Owner: int(g.owners[k]), Made: -1}, r.lo)
 			return
 		}
 	}
@@ -314,7 +454,7 @@ func (x *stepper) regionGiven(j int) {
 			}
 		}
 		if ok && o.lo <= r.hi && r.lo <= o.hi {
-			x.m.intrude(Intrusion{Thread: x.tid, PC: x.g.pcStart, Addr: min(r.hi, o.hi), Owner: k, Made: j})
+			x.m.intrude(Intrusion{Thread: x.tid, PC: x.g.pcStart, Addr: min(r.hi, o.hi), Owner: k, Made: j}, o.lo)
 			return
 		}
 	}
@@ -381,4 +521,10 @@ func (m *Machine) SharedHash(s *State) uint64 {
 		h = (h^uint64(i))*0x9E3779B97F4A7C15 ^ ph
 	}
 	return h ^ h>>29
+}
+
+// privUse is what the stack guard saw of one transition (runGuarded).
+type privUse struct {
+	public bool   // it touched a byte not private to it
+	low    uint16 // the lowest byte of its own region it touched
 }

@@ -60,10 +60,20 @@ func TestStackRegions(t *testing.T) {
 
 // TestIntrusion: a thread's access of a byte in another live thread's
 // region — a store, a load through X, a push whose SP lies there — is
-// recorded, with the thread, the instruction, the byte and the owner, and
-// withdraws privacy; accesses of its own region or of memory outside every
+// seen. Where a transition followed alone relied on a byte the owner's
+// region loses (or under StrictPrivacy) it is recorded, with the thread,
+// the instruction, the byte and the owner, and withdraws privacy, and
+// RestartPrivacy readies a search again with the region shrunk; where
+// nothing relied on it the region shrinks to start above the byte and
+// privacy holds. Accesses of its own region or of memory outside every
 // region are not intrusions.
 func TestIntrusion(t *testing.T) {
+	for _, mode := range []string{"strict", "relied", "learned"} {
+		t.Run(mode, func(t *testing.T) { testIntrusion(t, mode) })
+	}
+}
+
+func testIntrusion(t *testing.T, mode string) {
 	cases := []struct {
 		name  string
 		code  []byte // thread 1's instruction, at 0xD010
@@ -81,6 +91,12 @@ func TestIntrusion(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m, s := privateMachine(t, at(0x20, 0x10, c.code))
+			switch mode {
+			case "strict":
+				m.StrictPrivacy()
+			case "relied":
+				m.rely(0x0180) // the bottom of thread 0's region
+			}
 			if c.x != 0 {
 				s.Threads[1].X = c.x
 			}
@@ -90,6 +106,15 @@ func TestIntrusion(t *testing.T) {
 			out, _ := successors(m, s)
 			pick(t, out, 1, -1)
 			in := m.Intrusion()
+			if mode == "learned" && c.addr != 0 {
+				if in != nil || !m.CheckPrivate() || m.Shrinks() == 0 {
+					t.Fatalf("intrusion %v, %d shrinks: want the region shrunk, privacy kept", in, m.Shrinks())
+				}
+				if r, ok := m.regionOf(s, 0); ok && r.lo <= c.addr {
+					t.Fatalf("thread 0's region %04X-%04X still holds 0x%04X", r.lo, r.hi, c.addr)
+				}
+				return
+			}
 			switch {
 			case c.addr == 0 && in != nil:
 				t.Fatalf("intrusion %v", in)
@@ -103,6 +128,11 @@ func TestIntrusion(t *testing.T) {
 				t.Fatalf("intrusion %+v, want thread 1 at D010 on 0x%04X of thread 0", *in, c.addr)
 			case m.CheckPrivate():
 				t.Fatal("privacy not withdrawn")
+			case !m.RestartPrivacy() || m.Intrusion() != nil || !m.CheckPrivate():
+				t.Fatal("no search again with privacy")
+			}
+			if r, ok := m.regionOf(s, 0); c.addr != 0 && ok && r.lo <= c.addr {
+				t.Fatalf("after the restart thread 0's region %04X-%04X still holds 0x%04X", r.lo, r.hi, c.addr)
 			}
 		})
 	}
@@ -123,6 +153,7 @@ func TestIntrusionCreate(t *testing.T) {
 		// setX; ldd #0xD020; jsr __mc_thread_create
 		code := at(0x30, 0x00, cat(c.setX, []byte{0xCC, 0xD0, 0x20, 0xBD, byte(uint16(stubCreate) >> 8), byte(uint16(stubCreate) & 0xFF)}))
 		m, s := privateMachine(t, code)
+		m.StrictPrivacy()
 		s.Threads = s.Threads[:1]
 		s.Threads[0].SP = 0x01E0
 		for k := 0; k < 8 && len(s.Threads) == 1; k++ {

@@ -215,18 +215,23 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 			continue
 		}
 		ns := e.slot(0, s)
-		public := false
-		steps, choices, ev, v := m.runGuarded(ns, i, 0, 0, st, nil, &public)
+		var pu privUse
+		steps, choices, ev, v := m.runGuarded(ns, i, 0, 0, st, nil, &pu)
 		if v != nil || choices != 1 && !mutation.On(mutation.DeterministicAlone) || ev == evBlocked || ev == evInfeasible || ev == evViolation {
 			continue
 		}
-		if !regOnly && (public || m.priv.Load() != privOn) {
+		if !regOnly && (pu.public || m.priv.Load() != privOn) {
 			// It touched a byte outside its stack region (or intruded):
 			// not private (private.go).
 			continue
 		}
 		if !m.Alone(s, ns, i) {
 			continue
+		}
+		if !regOnly {
+			// Followed alone if accepted: from now on the search relies
+			// on the privacy of what it touched (private.go).
+			m.rely(pu.low)
 		}
 		if accept(ns, Label{Thread: i, IRQ: -1, Steps: steps}) {
 			if !regOnly && st != nil {

@@ -375,15 +375,16 @@ func (m *Machine) runObserved(s *State, i int, c uint64, maxSteps uint32, st *St
 	return m.runGuarded(s, i, c, maxSteps, st, fx, nil)
 }
 
-// runGuarded is runObserved reporting, in public (unless nil), whether the
+// runGuarded is runObserved reporting, in pu (unless nil), whether the
 // transition touched a byte that is not private to it (private.go; true
-// when privacy is not checked).
-func (m *Machine) runGuarded(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, public *bool) (steps uint32, choices uint64, ev event, v *Violation) {
+// when privacy is not checked) and the lowest byte of its own region it
+// touched.
+func (m *Machine) runGuarded(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse) (steps uint32, choices uint64, ev event, v *Violation) {
 	if m.dev == nil {
-		return m.runThread(s, i, c, maxSteps, st, fx, public)
+		return m.runThread(s, i, c, maxSteps, st, fx, pu)
 	}
 	c0 := s.Threads[i].Cycles
-	steps, choices, ev, v = m.runThread(s, i, c, maxSteps, st, fx, public)
+	steps, choices, ev, v = m.runThread(s, i, c, maxSteps, st, fx, pu)
 	if v == nil && ev != evBlocked && ev != evInfeasible && ev != evMismatch {
 		if v = m.elapse(s, i, s.Threads[i].Cycles-c0, fx); v != nil {
 			ev = evViolation
@@ -392,14 +393,14 @@ func (m *Machine) runGuarded(s *State, i int, c uint64, maxSteps uint32, st *Sta
 	return steps, choices, ev, v
 }
 
-func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, public *bool) (steps uint32, choices uint64, ev event, v *Violation) {
+func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse) (steps uint32, choices uint64, ev event, v *Violation) {
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, lay: m.layoutOf(s), fx: fx}
 	if m.priv.Load() == privOn {
 		x.setGuard()
 	}
-	if public != nil {
-		*public = true
-		defer func() { *public = !x.g.on || x.g.public }()
+	if pu != nil {
+		pu.public = true
+		defer func() { pu.public, pu.low = !x.g.on || x.g.public, x.g.low }()
 	}
 	x.c0 = x.t.Cycles
 	choices = 1
@@ -505,9 +506,9 @@ func (m *Machine) ReplayObserved(s *State, l Label, fx *[]Output) (ns *State, v 
 	return m.replay(s, l, fx, nil)
 }
 
-// replay is ReplayObserved reporting, in public unless nil, whether a
+// replay is ReplayObserved reporting, in pu unless nil, whether a
 // thread's transition touched a byte not private to it (runGuarded).
-func (m *Machine) replay(s *State, l Label, fx *[]Output, public *bool) (ns *State, v *Violation, ok bool) {
+func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse) (ns *State, v *Violation, ok bool) {
 	if l.Thread < 0 || l.Thread >= len(s.Threads) {
 		return nil, nil, false
 	}
@@ -544,7 +545,7 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, public *bool) (ns *Sta
 	if !s.mayRun(l.Thread) || l.Steps == 0 || devIRQ {
 		return nil, nil, false
 	}
-	steps, choices, ev, v := m.runGuarded(ns, l.Thread, l.Choice, l.Steps, nil, fx, public)
+	steps, choices, ev, v := m.runGuarded(ns, l.Thread, l.Choice, l.Steps, nil, fx, pu)
 	if ev == evBlocked || ev == evInfeasible || ev == evMismatch || l.Choice >= choices || (steps != l.Steps && v == nil) {
 		return nil, nil, false
 	}

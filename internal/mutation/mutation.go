@@ -53,11 +53,15 @@ const (
 	// DeterministicAlone: a step that makes a nondeterministic choice may
 	// be followed alone.
 	DeterministicAlone
+	// IgnoreReliance: an intrusion shrinks a stack region and the search
+	// goes on even where a transition followed alone relied on a byte the
+	// region loses.
+	IgnoreReliance
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
-	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "deterministic-alone"}
+	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "deterministic-alone", "ignore-reliance"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
