@@ -264,14 +264,17 @@ const maxRestarts = 8
 // RestartPrivacy readies m for a search again after an intrusion broke
 // privacy: the regions stay as the intrusions shrank them, nothing is
 // relied on, and checking is on. It reports false when m has been
-// restarted too often; privacy then stays withdrawn.
+// restarted too often, or when the intrusion gave a thread a stack top
+// inside another's region; privacy then stays withdrawn.
 func (m *Machine) RestartPrivacy() bool {
-	if m.restarts.Add(1) > maxRestarts || m.intrusion.Load() == nil {
+	in := m.intrusion.Load()
+	if in == nil || in.Made >= 0 || m.restarts.Add(1) > maxRestarts {
+		// A thread given a top inside a region the search relied on:
+		// the regions are a function of the tops, and would overlap
+		// again.
 		return false
 	}
-	if in := m.intrusion.Load(); in.Made < 0 {
-		m.learn(in.Addr + 1)
-	}
+	m.learn(in.Addr + 1)
 	for i := range m.relied {
 		m.relied[i].Store(0)
 	}
