@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench objdump-diff results results-hmc compare-spin testdata clean
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff results results-hmc compare-spin testdata clean
 
 all: build
 
@@ -65,6 +65,13 @@ lint:
 ## bench: the performance benchmarks reported in the README
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim ./search ./heuristics
+	$(GO) test -run '^$$' -bench Workloads -benchmem ./internal/cli
+
+## bench-compare: benchstat of the benchmarks at OLD against the working tree, in interleaved runs
+## (make bench-compare OLD=<commit> [NEW=<commit>] [ROUNDS=6] [BENCH=pattern])
+bench-compare:
+	@[ -n "$(OLD)" ] || { echo "usage: make bench-compare OLD=<commit> [NEW=<commit>]"; exit 2; }
+	scripts/bench-compare.sh $(OLD) $(NEW)
 
 ## test-slurm: the swarm as a real Slurm array job, on a one-node cluster started here (optional, not
 ## part of test; installs Debian's slurm-wlm when run as root, skips when it cannot)

@@ -153,6 +153,7 @@ manifest() {
 }
 
 row philo5_ordered testdata/bench/philo5_ordered.elf testdata/spin/philo5_ordered.pml --preempt every
+row philo5_equ testdata/bench/philo5_equ.elf testdata/spin/philo5_equ.pml --preempt every
 row philosophers testdata/examples/philosophers.elf testdata/spin/philosophers.pml --preempt every
 manifest testdata/models
 manifest testdata/bench

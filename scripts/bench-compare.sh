@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# bench-compare.sh -- the benchmarks of two commits, side by side.
+#
+#   scripts/bench-compare.sh OLD [NEW]      (or: make bench-compare OLD=<commit>)
+#
+# Builds the test binaries of sim, search and internal/cli at OLD (in a
+# temporary worktree) and at NEW (default: the working tree), then runs
+# them ROUNDS times (default 6), alternating old and new so that the
+# machine's slow and fast spells fall on both alike, and prints benchstat's
+# comparison.  BENCH selects the benchmarks (a -test.bench pattern, default
+# 'RunLoop|Successors|Search$|Workloads'); BENCHTIME is -test.benchtime
+# (default 1s).  Installs benchstat into GOPATH/bin when missing.
+set -euo pipefail
+
+old=${1:?usage: bench-compare.sh OLD [NEW]}
+new=${2:-}
+ROUNDS=${ROUNDS:-6}
+BENCH=${BENCH:-'RunLoop|Successors|Search$|Workloads'}
+BENCHTIME=${BENCHTIME:-1s}
+PKGS="sim search internal/cli"
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+say() { printf '%s\n' "$*" >&2; }
+
+benchstat=$(go env GOPATH)/bin/benchstat
+if [ ! -x "$benchstat" ]; then
+    say "installing benchstat"
+    (cd "$root" && GOFLAGS=-mod=mod go install golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da)
+fi
+
+work=$(mktemp -d)
+cleanup() {
+    git -C "$root" worktree remove --force "$work/old" >/dev/null 2>&1 || true
+    [ -n "$new" ] && { git -C "$root" worktree remove --force "$work/new" >/dev/null 2>&1 || true; }
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+tree() { # tree NAME COMMIT -- a worktree of COMMIT, or the working tree
+    if [ -z "$2" ]; then echo "$root"; return; fi
+    git -C "$root" worktree add -q --detach "$work/$1" "$2"
+    echo "$work/$1"
+}
+oldtree=$(tree old "$old")
+newtree=$(tree new "$new")
+
+for side in old new; do
+    t=$oldtree; [ $side = new ] && t=$newtree
+    for p in $PKGS; do
+        say "building $side $p"
+        (cd "$t" && go test -c -o "$work/$side-${p//\//_}.test" "./$p")
+    done
+done
+
+for r in $(seq 1 "$ROUNDS"); do
+    for side in old new; do
+        t=$oldtree; [ $side = new ] && t=$newtree
+        for p in $PKGS; do
+            say "round $r/$ROUNDS: $side $p"
+            (cd "$t/$p" && "$work/$side-${p//\//_}.test" -test.run '^$' -test.bench "$BENCH" \
+                -test.benchtime "$BENCHTIME" -test.benchmem) >>"$work/$side.txt" 2>/dev/null || true
+        done
+    done
+done
+"$benchstat" old="$work/old.txt" new="$work/new.txt"
