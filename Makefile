@@ -62,7 +62,7 @@ lint:
 	@[ -x "$(STATICCHECK)" ] || $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 	$(STATICCHECK) -checks all,-ST1003,-ST1005 ./...
 
-## bench: the performance benchmarks reported in the README
+## bench: the performance benchmarks reported in docs/performance.md
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim ./search ./heuristics
 	$(GO) test -run '^$$' -bench Workloads -benchmem ./internal/cli
@@ -78,23 +78,23 @@ bench-compare:
 test-slurm: build
 	testdata/slurm/test-slurm.sh
 
-## results: regenerate the benchmark results in the README (docs/results.svg and the tables)
+## results: regenerate the benchmark results in docs/benchmarks.md (docs/results.svg and the tables)
 results: build
 	./$(BIN) bench --repeat 9 --format markdown --plot docs/results.svg > bin/results.md
 	awk 'FNR==NR { r = r $$0 "\n"; next } \
 	     /<!-- results:begin/ { print; printf "%s", r; skip = 1; next } \
-	     /<!-- results:end/ { skip = 0 } !skip' bin/results.md README.md > bin/README.md
-	mv bin/README.md README.md
+	     /<!-- results:end/ { skip = 0 } !skip' bin/results.md docs/benchmarks.md > bin/benchmarks.md
+	mv bin/benchmarks.md docs/benchmarks.md
 
-## results-hmc: regenerate the README's comparison of BMC, ST and HMC on the data-heavy models
+## results-hmc: regenerate the comparison of BMC, ST and HMC on the data-heavy models in docs/engines.md
 ## (docs/hmc-table1.svg and the table; about a minute, most of it BMC's time limit on crc8)
 results-hmc: build
 	./$(BIN) bench testdata/models/symbolic --strategies bmc,st,hmc+dfs,hmc+glh --timeout 60s \
 	  --format markdown --plot docs/hmc-table1.svg > bin/hmc-table1.md
 	awk 'FNR==NR { r = r $$0 "\n"; next } \
 	     /<!-- hmc-table1:begin/ { print; printf "%s", r; skip = 1; next } \
-	     /<!-- hmc-table1:end/ { skip = 0 } !skip' bin/hmc-table1.md README.md > bin/README.md
-	mv bin/README.md README.md
+	     /<!-- hmc-table1:end/ { skip = 0 } !skip' bin/hmc-table1.md docs/engines.md > bin/engines.md
+	mv bin/engines.md docs/engines.md
 
 ## compare-spin: hc11mc beside SPIN on the philosophers' Promela twins (testdata/spin), and every
 ## model with and without --reduce, as a markdown table (not part of test; installs Debian's spin)

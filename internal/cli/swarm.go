@@ -43,8 +43,8 @@ import (
 // prodcons, bakery_broken, peterson_broken). The other depends on the
 // firmware. Where it takes interrupts (--irq, or the chip's peripherals),
 // best-first search on the FSM distance: it finds the tick counter's torn
-// read at once, where efsm and DFS never do (README, "The heuristic's
-// blind spot"), and irq_lostupdate's lost update first. Where it takes
+// read at once, where efsm and DFS never do (docs/swarm.md, "The
+// heuristic's blind spot"), and irq_lostupdate's lost update first. Where it takes
 // none, best-first search on efsm, the paper's heuristic and the fastest
 // single strategy on six of the benchmark models, and members 0 and 2
 // trade places. With best+fsm first everywhere, the swarm of two took up
@@ -89,7 +89,7 @@ import (
 // would no longer be diverse (each would see only the states no faster
 // member reached), and a member that ran out of frontier would not have
 // searched exhaustively, so its end would prove nothing. Measured on the
-// benchmarks (README, "The swarm"), a set shared by first claim made a
+// benchmarks (docs/swarm.md), a set shared by first claim made a
 // swarm of two need thirty times the states on naive3 and miss the tick
 // counter's torn read within 2,000,000 states, while it helped on a few
 // small models.

@@ -43,7 +43,7 @@
 ; search on the FSM distance in fewer, while best-first search on the
 ; extended FSM distance, greedy, explores millions of states near the
 ; assertion call without finding it, and so does depth-first search (see
-; the README, "The heuristic's blind spot").
+; docs/swarm.md, "The heuristic's blind spot").
 
         .include "harness.inc"
 
