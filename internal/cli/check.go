@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
@@ -320,7 +321,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		first = &res.Found[0]
 	}
 	if o.trace != "" && first != nil {
-		if err := writeTrace(o.trace, makeTrace(img, m, path, o, first)); err != nil {
+		if err := makeTrace(m, path, o, first).WriteFile(o.trace); err != nil {
 			return usagef("--trace: %v", err)
 		}
 	}
@@ -359,34 +360,6 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func violationOf(img *loader.Image, m *sim.Machine, v *sim.Violation) *violationJSON {
-	vj := &violationJSON{Kind: v.Kind.String(), Message: v.Message, Thread: v.Thread, PC: fmt.Sprintf("0x%04X", v.PC)}
-	if v.Thread >= 0 {
-		_, text := m.Disasm(m.Initial(), v.PC)
-		vj.Instruction = text
-	}
-	return vj
-}
-
-func makeTrace(img *loader.Image, m *sim.Machine, path string, o *checkOptions, f *search.Found) *traceFile {
-	tf := &traceFile{Version: 1, Firmware: path, Load: o.load, Machine: o.machine, Violation: violationOf(img, m, f.Violation)}
-	// The machine's own setting: a swarm member's options are a copy.
-	tf.Machine.IgnoreIllegal = m.Config.IgnoreIllegal
-	tf.locate(o.trace)
-	states, _, _ := search.Replay(m, f.Trace)
-	for i, l := range f.Trace {
-		st := traceStep{Thread: l.Thread, Steps: l.Steps, Choice: l.Choice, Event: l.Event, What: eventWhat(m, states, i, l)}
-		if l.IRQ >= 0 {
-			st.IRQ = sim.IRQName(l.IRQ)
-		}
-		if i < len(states) {
-			st.PC = fmt.Sprintf("0x%04X", states[i].Threads[l.Thread].PC)
-		}
-		tf.Steps = append(tf.Steps, st)
-	}
-	return tf
-}
-
 func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport, more ...map[string]any) {
 	props.applyBounds(res)
 	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats, "properties_checked": props.Checked}
@@ -401,7 +374,7 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 		out["reductions"] = props.Reductions
 	}
 	if first != nil {
-		out["violation"] = violationOf(img, m, first.Violation)
+		out["violation"] = cex.NewViolation(m, first.Violation)
 		out["trace_length"] = len(first.Trace)
 	}
 	if res.Limit != "" {
@@ -414,9 +387,9 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 		out["dead_data"] = res.Dead
 	}
 	if len(res.Found) > 1 {
-		var all []*violationJSON
+		var all []*cex.Violation
 		for _, f := range res.Found {
-			all = append(all, violationOf(img, m, f.Violation))
+			all = append(all, cex.NewViolation(m, f.Violation))
 		}
 		out["violations"] = all
 	}

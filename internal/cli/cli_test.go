@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/cex"
 )
 
 const allopsELF = "../../isa/m68hc11/testdata/allops.elf"
@@ -141,7 +143,7 @@ func TestReplayMismatch(t *testing.T) {
 		t.Fatalf("check exit %d", code)
 	}
 	b, _ := os.ReadFile(trace)
-	var tf traceFile
+	var tf cex.Trace
 	if err := json.Unmarshal(b, &tf); err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestReplayMismatch(t *testing.T) {
 			tf.Steps[i].Choice = 2
 		}
 	}
-	if err := writeTrace(trace, &tf); err != nil {
+	if err := tf.WriteFile(trace); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer

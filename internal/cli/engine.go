@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -227,7 +228,7 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		first = &sr.Found[0]
 	}
 	if o.trace != "" && first != nil {
-		if err := writeTrace(o.trace, makeTrace(img, m, path, o, first)); err != nil {
+		if err := makeTrace(m, path, o, first).WriteFile(o.trace); err != nil {
 			return usagef("--trace: %v", err)
 		}
 	}
@@ -285,7 +286,7 @@ func printEngineJSON(w io.Writer, o *checkOptions, img *loader.Image, m *sim.Mac
 		out["stack_privacy"] = res.Privacy
 	}
 	if first != nil {
-		out["violation"] = violationOf(img, m, first.Violation)
+		out["violation"] = cex.NewViolation(m, first.Violation)
 		out["trace_length"] = len(first.Trace)
 	}
 	if res.Limit != "" {

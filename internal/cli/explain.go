@@ -59,8 +59,8 @@ type cexStep struct {
 	out           []sim.Output
 }
 
-// cex is a counterexample replayed on its machine.
-type cex struct {
+// replayed is a counterexample replayed on its machine.
+type replayed struct {
 	img   *loader.Image
 	m     *sim.Machine
 	steps []cexStep
@@ -75,9 +75,9 @@ type cexRange struct{ lo, hi int }
 
 // replayCex replays labels on m and works out what each transition
 // accessed.
-func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *cex {
+func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *replayed {
 	states, v, err := search.Replay(m, labels)
-	c := &cex{img: img, m: m, viol: v, err: err}
+	c := &replayed{img: img, m: m, viol: v, err: err}
 	if err == nil {
 		c.final = states[len(states)-1]
 	}
@@ -169,7 +169,7 @@ func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *cex {
 
 // note records the access the instruction of thread st.label.Thread from s
 // to ns made, unless it is private to the thread's stack.
-func (c *cex) note(i int, st cexStep, s, ns *sim.State, instr int) {
+func (c *replayed) note(i int, st cexStep, s, ns *sim.State, instr int) {
 	tid := st.label.Thread
 	a, ok := c.m.NextAccess(s, tid)
 	if !ok {
@@ -184,7 +184,7 @@ func (c *cex) note(i int, st cexStep, s, ns *sim.State, instr int) {
 		before: c.value(s, a.Addr, int(a.Size)), after: c.value(ns, a.Addr, int(a.Size))})
 }
 
-func (c *cex) value(s *sim.State, a uint16, n int) uint16 {
+func (c *replayed) value(s *sim.State, a uint16, n int) uint16 {
 	var v uint16
 	for k := 0; k < n; k++ {
 		v = v<<8 | uint16(c.m.ReadMem(s, a+uint16(k)))
@@ -202,7 +202,7 @@ type cexVar struct {
 
 // variable returns the variable that holds addr; ok is false for an
 // address no data symbol holds, or one inside a stack.
-func (c *cex) variable(addr uint16) (cexVar, bool) {
+func (c *replayed) variable(addr uint16) (cexVar, bool) {
 	j, ok := c.img.DataSymbolAt(addr)
 	if !ok {
 		return cexVar{}, false
@@ -251,7 +251,7 @@ func who(thread int, ctx string) string {
 }
 
 // stepLine prints transition i the way check lists it.
-func (c *cex) stepLine(w io.Writer, i int, prev int) {
+func (c *replayed) stepLine(w io.Writer, i int, prev int) {
 	st := c.steps[i]
 	l := st.label
 	t := &st.before.Threads[l.Thread]
@@ -296,7 +296,7 @@ func quoteBytes(b []byte) string { return strconv.Quote(string(b)) }
 
 // printSerial prints the bytes the SCI received and sent along the
 // counterexample.
-func (c *cex) printSerial(w io.Writer) {
+func (c *replayed) printSerial(w io.Writer) {
 	var in, out []byte
 	overruns := 0
 	for _, st := range c.steps {
@@ -327,7 +327,7 @@ func (c *cex) printSerial(w io.Writer) {
 
 // extra describes a transition beyond its first instruction: how many it
 // ran and where the last was, and the nondeterministic choice.
-func (c *cex) extra(i int) string {
+func (c *replayed) extra(i int) string {
 	st := c.steps[i]
 	l := st.label
 	s := ""
@@ -345,7 +345,7 @@ func (c *cex) extra(i int) string {
 	return s
 }
 
-func (c *cex) source(pc uint16) string {
+func (c *replayed) source(pc uint16) string {
 	if le, ok := c.img.LineAt(pc); ok {
 		return fmt.Sprintf("  %s:%d", shortFile(le.File), le.Line)
 	}
@@ -360,7 +360,7 @@ func registers(t *sim.Thread, pc uint16) string {
 // threadPC is the PC to show for thread i at the violation: for the thread
 // that violated a property, the instruction or harness call the violation
 // names (the thread's own PC has moved past it).
-func (c *cex) threadPC(i int) uint16 {
+func (c *replayed) threadPC(i int) uint16 {
 	t := &c.final.Threads[i]
 	if v := c.viol; v != nil && v.Thread == i && v.Kind != sim.KindDeadlock && v.Kind != sim.KindReach {
 		return v.PC
@@ -369,7 +369,7 @@ func (c *cex) threadPC(i int) uint16 {
 }
 
 // status says what thread i is doing at the violation.
-func (c *cex) status(i int) string {
+func (c *replayed) status(i int) string {
 	s, t := c.final, &c.final.Threads[i]
 	st := c.m.ThreadStatus(s, i)
 	var parts []string
@@ -416,7 +416,7 @@ func (c *cex) status(i int) string {
 }
 
 // printThreads prints every thread's registers and status at the violation.
-func (c *cex) printThreads(w io.Writer) {
+func (c *replayed) printThreads(w io.Writer) {
 	fmt.Fprintln(w, "threads at the violation:")
 	for i := range c.final.Threads {
 		t := &c.final.Threads[i]
@@ -426,7 +426,7 @@ func (c *cex) printThreads(w io.Writer) {
 
 // printMemory prints the bytes the violation involves and the variables
 // the trace accessed, with their values at the violation.
-func (c *cex) printMemory(w io.Writer) {
+func (c *replayed) printMemory(w io.Writer) {
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
 	v := c.viol
@@ -466,7 +466,7 @@ func (c *cex) printMemory(w io.Writer) {
 
 // recentReads lists what the context that violated the property read in
 // its last cexRecent instructions, and which of those bytes changed since.
-func (c *cex) recentReads(thread int, add func(string, ...any)) {
+func (c *replayed) recentReads(thread int, add func(string, ...any)) {
 	if len(c.steps) == 0 {
 		return
 	}
@@ -515,7 +515,7 @@ type cexHist struct {
 }
 
 // history returns the variables the trace accessed, by address.
-func (c *cex) history() []*cexHist {
+func (c *replayed) history() []*cexHist {
 	byAddr := map[uint16]*cexHist{}
 	for _, a := range c.acc {
 		for k := 0; k < int(a.size); k++ {
@@ -562,7 +562,7 @@ func (h *cexHist) notes() string {
 
 // variables lists the variables the trace accessed, their values at the
 // violation, and the last writes and reads.
-func (c *cex) variables(add func(string, ...any)) {
+func (c *replayed) variables(add func(string, ...any)) {
 	all := c.history()
 	if len(all) == 0 {
 		return

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/cex"
 )
 
 const (
@@ -18,7 +20,7 @@ const (
 // heldResult is the part of check's --json these tests read.
 type heldResult struct {
 	Verdict   string         `json:"verdict"`
-	Violation *violationJSON `json:"violation"`
+	Violation *cex.Violation `json:"violation"`
 	Held      []heldJSON     `json:"inputs_held"`
 	raw       map[string]json.RawMessage
 }

@@ -9,18 +9,14 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
-// loadFlags are the flags of every command that loads firmware.
+// loadFlags are the flags of every command that loads firmware; their
+// values are what a trace file records of the loading.
 type loadFlags struct {
-	Format  string   `json:"format,omitempty"`
-	Base    string   `json:"base,omitempty"`
-	Symbols string   `json:"symbols,omitempty"`
-	Hooks   []string `json:"hook,omitempty"`
-	Chip    string   `json:"chip,omitempty"`
-	RAM     []string `json:"ram,omitempty"`
-	ROM     []string `json:"rom,omitempty"`
+	cex.LoadSpec
 }
 
 func (l *loadFlags) register(fs *pflag.FlagSet) {

@@ -7,35 +7,16 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
-// machineFlags configure the simulated machine; a trace file records them
-// so that replay builds the same machine.
+// machineFlags configure the simulated machine. The flags that shape it
+// are a cex.MachineSpec, which a trace file records so that replay builds
+// the same machine (the firmware's environment: see environment.go).
 type machineFlags struct {
-	Preempt string   `json:"preempt"`
-	IRQ     []string `json:"irq,omitempty"`
-	Input   []string `json:"input,omitempty"`
-	Stack   []string `json:"stack,omitempty"`
-	Entry   string   `json:"entry,omitempty"`
-	Reach   []string `json:"reach,omitempty"`
-	MaxRun  int      `json:"max_run,omitempty"`
-	// The firmware's environment (see environment.go).
-	Peripherals  string   `json:"peripherals,omitempty"`
-	SCIInput     string   `json:"sci_input,omitempty"`
-	Device       []string `json:"device,omitempty"`
-	ExpectOutput string   `json:"expect_output,omitempty"`
-	Config       string   `json:"config,omitempty"`
-	SCITiming    string   `json:"sci_timing,omitempty"`
-	MaxReceived  int      `json:"max_received,omitempty"` // bound + 1; 0: none
-	MaxTimer     int      `json:"max_timer_events,omitempty"`
-	// IgnoreIllegal is check's --ignore illegal-opcode, which changes
-	// what the machine does: an illegal opcode traps through its vector,
-	// when the image programs it, and the execution goes on
-	// (sim.Config.IgnoreIllegal). A trace records it, so that replay
-	// follows the same trap.
-	IgnoreIllegal bool `json:"ignore_illegal,omitempty"`
+	cex.MachineSpec
 	// runFeed: --sci-input is run's sequence of bytes, not an alphabet;
 	// regInputs: the --input domains of the chip's registers, by offset.
 	runFeed   bool

@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hc11mc/hc11mc/cex"
 )
 
 func newReplay(stdout, stderr io.Writer) *cobra.Command {
@@ -63,7 +65,7 @@ func runReplay(path string, stdout io.Writer, o replayOptions) error {
 	if o.json {
 		r := &replayJSON{Trace: path, Firmware: tf.Firmware, Reproduced: fail == "", Expected: tf.Violation, Error: fail}
 		if v != nil {
-			r.Violation = violationOf(img, m, v)
+			r.Violation = cex.NewViolation(m, v)
 		}
 		c.writeReplayJSON(stdout, r, ws)
 	} else {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/cex"
 )
 
 // TestReplayDiverges: a valid trace whose steps do not lead to its
@@ -23,7 +25,7 @@ func TestReplayDiverges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var good traceFile
+	var good cex.Trace
 	if err := json.Unmarshal(b, &good); err != nil {
 		t.Fatal(err)
 	}
@@ -31,18 +33,18 @@ func TestReplayDiverges(t *testing.T) {
 	abs, _ := filepath.Abs("../../testdata/examples/philosophers.elf")
 	for _, c := range []struct {
 		name string
-		edit func(tf *traceFile)
+		edit func(tf *cex.Trace)
 		want string
 	}{
-		{"cut", func(tf *traceFile) { tf.Steps = tf.Steps[:len(tf.Steps)-3] }, "no violation at the end"},
-		{"other thread", func(tf *traceFile) { tf.Steps[10].Thread = 7 }, "step 11"},
+		{"cut", func(tf *cex.Trace) { tf.Steps = tf.Steps[:len(tf.Steps)-3] }, "no violation at the end"},
+		{"other thread", func(tf *cex.Trace) { tf.Steps[10].Thread = 7 }, "step 11"},
 	} {
 		tf := good
 		tf.Firmware = abs
-		tf.Steps = append([]traceStep(nil), good.Steps...)
+		tf.Steps = append([]cex.Step(nil), good.Steps...)
 		c.edit(&tf)
 		p := filepath.Join(dir, c.name+".json")
-		if err := writeTrace(p, &tf); err != nil {
+		if err := tf.WriteFile(p); err != nil {
 			t.Fatal(err)
 		}
 		var out, errb bytes.Buffer
@@ -69,7 +71,7 @@ func TestReplayNeverPanics(t *testing.T) {
 		t.Fatalf("check exit %d", code)
 	}
 	b, _ := os.ReadFile(trace)
-	var good traceFile
+	var good cex.Trace
 	if err := json.Unmarshal(b, &good); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,7 @@ func TestReplayNeverPanics(t *testing.T) {
 	}
 	for i := range 120 {
 		tf := good
-		tf.Steps = append([]traceStep(nil), good.Steps...)
+		tf.Steps = append([]cex.Step(nil), good.Steps...)
 		for range 1 + next(3) {
 			s := &tf.Steps[next(len(tf.Steps))]
 			switch next(5) {
@@ -99,7 +101,7 @@ func TestReplayNeverPanics(t *testing.T) {
 			}
 		}
 		p := filepath.Join(dir, "t.json")
-		if err := writeTrace(p, &tf); err != nil {
+		if err := tf.WriteFile(p); err != nil {
 			t.Fatal(err)
 		}
 		args := [][]string{{"replay", p}, {"replay", p, "--json"}, {"replay", p, "--svg", filepath.Join(dir, "x.svg")}}[i%3]

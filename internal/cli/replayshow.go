@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -60,7 +61,7 @@ func parseWatch(img *loader.Image, list []string) ([]watched, error) {
 }
 
 // columns formats the watched values in s as name=hex fields.
-func (c *cex) columns(ws []watched, s *sim.State) string {
+func (c *replayed) columns(ws []watched, s *sim.State) string {
 	var b strings.Builder
 	for _, w := range ws {
 		fmt.Fprintf(&b, "  %s=%0*x", w.name, 2*w.size, c.wide(s, w.addr, w.size))
@@ -68,7 +69,7 @@ func (c *cex) columns(ws []watched, s *sim.State) string {
 	return b.String()
 }
 
-func (c *cex) wide(s *sim.State, a uint16, n int) uint32 {
+func (c *replayed) wide(s *sim.State, a uint16, n int) uint32 {
 	var v uint32
 	for k := 0; k < n; k++ {
 		v = v<<8 | uint32(c.m.ReadMem(s, a+uint16(k)))
@@ -78,7 +79,7 @@ func (c *cex) wide(s *sim.State, a uint16, n int) uint32 {
 
 // printReplayStep prints transition i as replay lists it: the registers
 // before it, the watched values, the instruction and its source line.
-func (c *cex) printReplayStep(w io.Writer, i int, ws []watched) {
+func (c *replayed) printReplayStep(w io.Writer, i int, ws []watched) {
 	st := c.steps[i]
 	l := st.label
 	t := &st.before.Threads[l.Thread]
@@ -100,8 +101,8 @@ type replayJSON struct {
 	Trace      string           `json:"trace"`
 	Firmware   string           `json:"firmware"`
 	Reproduced bool             `json:"reproduced"`
-	Expected   *violationJSON   `json:"expected,omitempty"`  // the violation the trace records
-	Violation  *violationJSON   `json:"violation,omitempty"` // the violation the replay ended with
+	Expected   *cex.Violation   `json:"expected,omitempty"`  // the violation the trace records
+	Violation  *cex.Violation   `json:"violation,omitempty"` // the violation the replay ended with
 	Error      string           `json:"error,omitempty"`     // why it does not replay
 	Watch      []string         `json:"watch,omitempty"`
 	Steps      []replayStepJSON `json:"steps"`
@@ -176,7 +177,7 @@ func regsJSON(t *sim.Thread, pc uint16) registersJSON {
 		X: fmt.Sprintf("0x%04X", t.X), Y: fmt.Sprintf("0x%04X", t.Y), SP: fmt.Sprintf("0x%04X", t.SP), CCR: fmt.Sprintf("0x%02X", t.CCR)}
 }
 
-func (c *cex) watchMap(ws []watched, s *sim.State) map[string]uint32 {
+func (c *replayed) watchMap(ws []watched, s *sim.State) map[string]uint32 {
 	if len(ws) == 0 {
 		return nil
 	}
@@ -196,7 +197,7 @@ func symName(img *loader.Image, a uint16) string {
 }
 
 // writeReplayJSON prints the replay as one JSON object.
-func (c *cex) writeReplayJSON(w io.Writer, r *replayJSON, ws []watched) {
+func (c *replayed) writeReplayJSON(w io.Writer, r *replayJSON, ws []watched) {
 	for _, w := range ws {
 		r.Watch = append(r.Watch, w.name)
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -237,7 +238,7 @@ func mergeSelfCheck(m *mergedResult, proof *memberResult, viols []*memberResult)
 
 // replayTraceFile replays the trace file at path on the plain machine it
 // records and returns nil when it ends in its violation, want's.
-func replayTraceFile(path string, want *violationJSON) error {
+func replayTraceFile(path string, want *cex.Violation) error {
 	tf, _, m, labels, err := loadTrace(path)
 	if err != nil {
 		return fmt.Errorf("cannot be read: %v", err)

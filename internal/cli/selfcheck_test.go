@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/search"
 )
 
@@ -324,11 +325,11 @@ func TestSwarmSelfCheckMerge(t *testing.T) {
 	}
 	// A trace that does not replay: a warning, the violation kept.
 	b, _ := os.ReadFile(filepath.Join(dir, "trace-0.json"))
-	var tf traceFile
+	var tf cex.Trace
 	json.Unmarshal(b, &tf)
 	tf.Steps = tf.Steps[:len(tf.Steps)-1]
 	cut := filepath.Join(dir, "cut.json")
-	writeTrace(cut, &tf)
+	tf.WriteFile(cut)
 	cutMember := craft(viol, "cut-0.json", map[string]any{"trace_file": cut})
 	r, code, stderr = mainJSON(t, "swarm", "merge", "--json", cutMember, verified)
 	if code != ExitViolation || r.InternalError != nil || !strings.Contains(r.SelfCheck, "does not replay") || !strings.Contains(stderr, "warning") {

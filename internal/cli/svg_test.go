@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/cex"
 )
 
 // svgNode is an element of a parsed SVG document.
@@ -177,7 +179,7 @@ func TestTraceSVGPhilosophers(t *testing.T) {
 	if code := Main([]string{"check", "../../testdata/examples/philosophers.elf", "-q", "--search", "bfs", "--trace", trace, "--trace-svg", svg}, nil, &out, &errb); code != ExitViolation {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	tf, err := readTrace(trace)
+	tf, err := cex.ReadFile(trace)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +292,7 @@ func TestTraceSVGInterrupt(t *testing.T) {
 	if code := Main(args, nil, &out, &errb); code != ExitViolation {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	tf, err := readTrace(trace)
+	tf, err := cex.ReadFile(trace)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -160,7 +160,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		first = &res.Found[0]
 	}
 	if o.trace != "" && first != nil {
-		if err := writeTrace(o.trace, makeTrace(img, m, path, o, first)); err != nil {
+		if err := makeTrace(m, path, o, first).WriteFile(o.trace); err != nil {
 			return usagef("--trace: %v", err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/search"
 )
 
@@ -480,7 +481,7 @@ Exit codes as check's: 0 verified, 1 violation, 2 bad input, 3 incomplete,
 // memberResult is what check --swarm-member --json prints.
 type memberResult struct {
 	Verdict     string          `json:"verdict"`
-	Violation   *violationJSON  `json:"violation"`
+	Violation   *cex.Violation  `json:"violation"`
 	Stats       search.Stats    `json:"stats"`
 	TraceLength int             `json:"trace_length"`
 	Limit       string          `json:"limit"`
@@ -523,7 +524,7 @@ func readMemberResult(path string) (*memberResult, error) {
 // mergedResult is swarm merge's JSON result.
 type mergedResult struct {
 	Verdict     string          `json:"verdict"`
-	Violation   *violationJSON  `json:"violation,omitempty"`
+	Violation   *cex.Violation  `json:"violation,omitempty"`
 	Member      string          `json:"member,omitempty"`
 	TraceFile   string          `json:"trace_file,omitempty"`
 	TraceLength int             `json:"trace_length,omitempty"`

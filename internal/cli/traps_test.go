@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/cex"
 )
 
 const (
@@ -23,7 +25,7 @@ func TestIllegalOpcodeThroughTrap(t *testing.T) {
 
 	var r struct {
 		Verdict   string         `json:"verdict"`
-		Violation *violationJSON `json:"violation"`
+		Violation *cex.Violation `json:"violation"`
 	}
 	out = run(t, ExitViolation, "check", illopTrapELF, "--json")
 	if err := json.Unmarshal([]byte(out), &r); err != nil {

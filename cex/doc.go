@@ -1,0 +1,18 @@
+// Package cex is about counterexamples once a search has found them: the
+// trace file that records one (check --trace writes it, replay reads it)
+// and the labels it stands for.
+//
+// It is not about finding them (package search), about the command line
+// (package internal/cli parses the flags, prints and picks exit codes), or
+// about turning the settings a trace records into a machine: a trace keeps
+// the load and machine settings as the command line gave them
+// ([LoadSpec], [MachineSpec]), and the caller that reads them builds the
+// image and the sim.Machine from them as it builds any other.
+//
+// # The trace file
+//
+// A trace file is one JSON object (see [Trace]): "hc11mc_trace": 1, the
+// firmware's path, the settings, the violation and one entry per
+// transition. Its fields are fixed by the files already written: a field
+// is added with omitempty, never renamed, so that older traces still load.
+package cex
