@@ -1,6 +1,8 @@
 // Package cex is about counterexamples once a search has found them: the
-// trace file that records one (check --trace writes it, replay reads it)
-// and the labels it stands for.
+// trace file that records one (check --trace writes it, replay reads it),
+// replaying it on its machine, and explaining it — what each thread and
+// interrupt handler read and wrote, the state at the violation, and the
+// accesses that matter.
 //
 // It is not about finding them (package search), about the command line
 // (package internal/cli parses the flags, prints and picks exit codes), or
@@ -15,4 +17,12 @@
 // firmware's path, the settings, the violation and one entry per
 // transition. Its fields are fixed by the files already written: a field
 // is added with omitempty, never renamed, so that older traces still load.
+//
+// # Explanations
+//
+// [Replay] re-executes a trace and returns a [Counterexample], which
+// writes itself as check lists it ([Counterexample.WriteListing]), as
+// replay lists it with watched variables ([Counterexample.WriteReplay]),
+// or as data ([Counterexample.Report], replay --json). The texts are the
+// tool's output: tests compare them with golden files, byte for byte.
 package cex

@@ -406,8 +406,8 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "violation: %s\n  %s\n", f.Violation.Kind, describe(img, f.Violation))
-		printCounterexample(w, img, m, f)
+		fmt.Fprintf(w, "violation: %s\n  %s\n", f.Violation.Kind, cex.Describe(img, f.Violation))
+		cex.Replay(img, m, f.Trace).WriteListing(w)
 	}
 	st := res.Stats
 	switch res.Verdict {
@@ -459,13 +459,6 @@ func printUncovered(w io.Writer, img *loader.Image, res *search.Result) {
 	if len(never) > 0 {
 		fmt.Fprintf(w, "  procedures never entered: %s\n", strings.Join(never, ", "))
 	}
-}
-
-func shortFile(f string) string {
-	if i := strings.LastIndexByte(f, '/'); i >= 0 {
-		return f[i+1:]
-	}
-	return f
 }
 
 // machineKey names the firmware and every flag that shapes its states, so

@@ -299,8 +299,8 @@ func printEngineJSON(w io.Writer, o *checkOptions, img *loader.Image, m *sim.Mac
 func printEngineResult(w io.Writer, o *checkOptions, res *search.Result, first *search.Found, cs *checkSetup, st symbolic.Stats) {
 	props := cs.props
 	if first != nil {
-		fmt.Fprintf(w, "violation: %s\n  %s\n", first.Violation.Kind, describe(cs.img, first.Violation))
-		printCounterexample(w, cs.img, cs.m, *first)
+		fmt.Fprintf(w, "violation: %s\n  %s\n", first.Violation.Kind, cex.Describe(cs.img, first.Violation))
+		cex.Replay(cs.img, cs.m, first.Trace).WriteListing(w)
 	}
 	switch res.Verdict {
 	case search.Verified:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/sim"
@@ -135,7 +136,7 @@ func runEstimate(o *estimateOptions, path string, stdout io.Writer) error {
 		if res.Violation == nil || res.Violation.Kind != sim.KindReach {
 			why := res.Reason
 			if res.Violation != nil {
-				why = describe(img, res.Violation)
+				why = cex.Describe(img, res.Violation)
 			}
 			return usagef("thread 0 reached --break %s %d time(s), not %d: the run stopped after %d instructions: %s", brk, hits, nth, steps, why)
 		}

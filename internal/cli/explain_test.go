@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/cex"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden files in testdata/ from the current output")
@@ -144,7 +146,7 @@ func TestReplayElsewhere(t *testing.T) {
 func TestReplayJSON(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "cex.json")
 	run(t, ExitViolation, "check", tickTornELF, "--irq", "toc1", "--search", "bfs", "-q", "--trace", trace)
-	var r replayJSON
+	var r cex.Report
 	out := run(t, ExitViolation, "replay", trace, "--json", "--watch", "ticks")
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%v in %s", err, out)

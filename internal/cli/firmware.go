@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hc11mc/hc11mc/cex"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
@@ -85,7 +86,7 @@ func waitSites(img *loader.Image, m *sim.Machine, res *search.Result) []string {
 		default:
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s %s", symAddr(img, pc), what))
+		out = append(out, fmt.Sprintf("%s %s", cex.SymAddr(img, pc), what))
 	}
 	return out
 }

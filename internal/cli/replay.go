@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -40,53 +41,43 @@ Exit codes: 1 the violation is reproduced, 4 it is not (a bug in hc11mc),
 	return c
 }
 
+// replayOptions are replay's flags for what it shows.
+type replayOptions struct {
+	watch []string // --watch SYM[,SYM]: a column per variable
+	json  bool     // --json: steps and watched values as one JSON object
+}
+
 func runReplay(path string, stdout io.Writer, o replayOptions) error {
 	tf, img, m, labels, err := loadTrace(path)
 	if err != nil {
 		return err
 	}
-	ws, err := parseWatch(img, o.watch)
-	if err != nil {
-		return err
+	var ws []cex.Watch
+	for _, item := range o.watch {
+		w, err := cex.ParseWatch(img, item)
+		if err != nil {
+			return usagef("--watch %q: %v", item, err)
+		}
+		ws = append(ws, w)
 	}
-	c := replayCex(img, m, labels)
-	v := c.viol
-	var fail string
-	switch {
-	case c.err != nil:
-		fail = c.err.Error()
-	case v == nil && tf.Violation != nil:
-		fail = fmt.Sprintf("no violation at the end (expected %s)", tf.Violation.Kind)
-	case v == nil:
-		fail = "no violation at the end"
-	case tf.Violation != nil && (v.Kind.String() != tf.Violation.Kind || fmt.Sprintf("0x%04X", v.PC) != tf.Violation.PC):
-		fail = fmt.Sprintf("got %s at 0x%04X, expected %s at %s", v.Kind, v.PC, tf.Violation.Kind, tf.Violation.PC)
-	}
+	c := cex.Replay(img, m, labels)
+	fail := c.Check(tf.Violation)
 	if o.json {
-		r := &replayJSON{Trace: path, Firmware: tf.Firmware, Reproduced: fail == "", Expected: tf.Violation, Error: fail}
-		if v != nil {
-			r.Violation = cex.NewViolation(m, v)
-		}
-		c.writeReplayJSON(stdout, r, ws)
+		r := c.Report(tf.Violation, ws)
+		r.Trace, r.Firmware = path, tf.Firmware
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false) // instructions print as "jsr 0xd002 <__mc_assert>"
+		enc.SetIndent("", "  ")
+		enc.Encode(r)
 	} else {
-		for i := range c.steps {
-			if c.steps[i].after == nil {
-				break
-			}
-			c.printReplayStep(stdout, i, ws)
-		}
-		if c.final != nil && len(ws) > 0 {
-			fmt.Fprintf(stdout, "final%s\n", c.columns(ws, c.final))
-		}
+		c.WriteReplay(stdout, ws)
 	}
-	if fail != "" {
-		return &exitError{code: ExitNoReplay, msg: fmt.Sprintf("%s does not replay: %s", path, fail)}
+	if fail != nil {
+		return &exitError{code: ExitNoReplay, msg: fmt.Sprintf("%s does not replay: %v", path, fail)}
 	}
 	if !o.json {
-		fmt.Fprintf(stdout, "reproduced: %s\n  %s\n", v.Kind, describe(img, v))
-		c.printSerial(stdout)
-		c.printThreads(stdout)
-		c.printMemory(stdout)
+		fmt.Fprintf(stdout, "reproduced: %s\n  %s\n", c.Violation.Kind, cex.Describe(img, c.Violation))
+		c.WriteExplanation(stdout)
 	}
 	return exitCode(ExitViolation)
 }

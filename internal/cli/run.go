@@ -6,11 +6,12 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -102,10 +103,10 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 		switch {
 		case out.Kind != sim.OutSCI:
 			if o.trace {
-				fmt.Fprintf(w, "output%s\n", outputNote([]sim.Output{out}))
+				fmt.Fprintf(w, "output%s\n", cex.OutputNote([]sim.Output{out}))
 			}
 		case o.trace:
-			fmt.Fprintf(w, "SCI sends %s\n", quoteBytes([]byte{out.Value}))
+			fmt.Fprintf(w, "SCI sends %s\n", strconv.Quote(string([]byte{out.Value})))
 		default:
 			w.WriteByte(out.Value)
 			last = out.Value
@@ -122,30 +123,10 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 		w.WriteByte('\n')
 	}
 	if res.Violation != nil {
-		fmt.Fprintf(w, "violation %s after %d instructions (%d cycles): %s\n", res.Violation.Kind, res.Steps, res.Cycles, describe(img, res.Violation))
+		fmt.Fprintf(w, "violation %s after %d instructions (%d cycles): %s\n", res.Violation.Kind, res.Steps, res.Cycles, cex.Describe(img, res.Violation))
 		w.Flush()
 		return exitCode(ExitViolation)
 	}
 	fmt.Fprintf(w, "%s; %d instructions, %d cycles\n", res.Reason, res.Steps, res.Cycles)
 	return nil
-}
-
-// describe renders a violation with its symbolic location.
-func describe(img *loader.Image, v *sim.Violation) string {
-	where := ""
-	if v.Thread >= 0 {
-		where = fmt.Sprintf("thread %d at %s: ", v.Thread, symAddr(img, v.PC))
-	}
-	return where + v.Message
-}
-
-// symAddr prints an address as 0xD012 <name+0x4>.
-func symAddr(img *loader.Image, a uint16) string {
-	if name, off, ok := img.SymbolAt(a); ok {
-		if off == 0 {
-			return fmt.Sprintf("0x%04X <%s>", a, name)
-		}
-		return fmt.Sprintf("0x%04X <%s+0x%x>", a, name, off)
-	}
-	return fmt.Sprintf("0x%04X", a)
 }

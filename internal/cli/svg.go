@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/internal/tracesvg"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
@@ -150,7 +151,7 @@ func drawTrace(img *loader.Image, m *sim.Machine, labels []sim.Label, subtitle s
 	case v == nil:
 		viol.Kind, viol.Message = "none", "the trace ends without a violation"
 	default:
-		viol.Kind, viol.Message = v.Kind.String(), describe(img, v)
+		viol.Kind, viol.Message = v.Kind.String(), cex.Describe(img, v)
 		if v.Kind != sim.KindDeadlock && len(b.t.Steps) > 0 {
 			viol.Lane = b.t.Steps[len(b.t.Steps)-1].Lane
 		}

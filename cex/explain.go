@@ -1,4 +1,4 @@
-package cli
+package cex
 
 // Counterexamples as check and replay show them: one line per transition
 // (for a transition of many instructions, where it started and ended; for
@@ -18,10 +18,10 @@ package cli
 // larger one is shown byte by byte, as name+offset.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/hc11mc/hc11mc/devices"
@@ -30,16 +30,16 @@ import (
 	"github.com/hc11mc/hc11mc/sim"
 )
 
-// cexMaxInstructions bounds the instructions re-executed one by one to find
+// maxInstructions bounds the instructions re-executed one by one to find
 // what transitions accessed; beyond it, longer transitions are not analysed.
-const cexMaxInstructions = 1 << 20
+const maxInstructions = 1 << 20
 
-// cexRecent is how many of its last instructions of the violating thread
+// recent is how many of its last instructions of the violating thread
 // are searched for the reads that led to the violation.
-const cexRecent = 16
+const recent = 16
 
-// cexAccess is one operand access of one instruction of the trace.
-type cexAccess struct {
+// access is one operand access of one instruction of the trace.
+type access struct {
 	step          int // index of the transition
 	thread        int
 	ctx           string // the interrupt handler the thread was in, "" for none
@@ -50,8 +50,8 @@ type cexAccess struct {
 	before, after uint16 // the operand's value before and after, big-endian
 }
 
-// cexStep is one transition.
-type cexStep struct {
+// step is one transition.
+type step struct {
 	label         sim.Label
 	before, after *sim.State // after is nil when the transition did not replay
 	ctx           string     // the interrupt handler the thread ran in, "" for none
@@ -59,27 +59,34 @@ type cexStep struct {
 	out           []sim.Output
 }
 
-// replayed is a counterexample replayed on its machine.
-type replayed struct {
-	img   *loader.Image
-	m     *sim.Machine
-	steps []cexStep
-	acc   []cexAccess
-	final *sim.State     // the state at the violation; nil if the trace did not replay
-	viol  *sim.Violation // what the replay ended with
-	err   error          // why the replay failed
-	stack []cexRange     // data symbols that hold stacks
+// Counterexample is a trace replayed on its machine, with what each
+// transition read and wrote: what check and replay explain.
+type Counterexample struct {
+	// Final is the state at the violation; nil if the trace did not
+	// replay.
+	Final *sim.State
+	// Violation is what the replay ended with, nil for none.
+	Violation *sim.Violation
+	// Err says why the replay failed: a step that is not a transition.
+	Err error
+
+	img    *loader.Image
+	m      *sim.Machine
+	labels int // the transitions of the trace
+	steps  []step
+	acc    []access
+	stack  []span // data symbols that hold stacks
 }
 
-type cexRange struct{ lo, hi int }
+type span struct{ lo, hi int }
 
-// replayCex replays labels on m and works out what each transition
-// accessed.
-func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *replayed {
+// Replay replays labels on m, the machine they were found on for img, and
+// works out what each transition accessed.
+func Replay(img *loader.Image, m *sim.Machine, labels []sim.Label) *Counterexample {
 	states, v, err := search.Replay(m, labels)
-	c := &replayed{img: img, m: m, viol: v, err: err}
+	c := &Counterexample{img: img, m: m, Violation: v, Err: err, labels: len(labels)}
 	if err == nil {
-		c.final = states[len(states)-1]
+		c.Final = states[len(states)-1]
 	}
 	type frame struct {
 		name string
@@ -87,12 +94,12 @@ func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *replayed 
 	}
 	frames := map[int][]frame{}
 	count := map[string]int{} // instructions per context
-	budget := cexMaxInstructions
+	budget := maxInstructions
 	for i, l := range labels {
 		if i >= len(states) {
 			break
 		}
-		st := cexStep{label: l, before: states[i]}
+		st := step{label: l, before: states[i]}
 		if i+1 < len(states) {
 			st.after = states[i+1]
 		}
@@ -153,14 +160,14 @@ func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *replayed 
 			s = ns
 		}
 	}
-	if c.final != nil {
-		for _, t := range c.final.Threads {
+	if c.Final != nil {
+		for _, t := range c.Final.Threads {
 			if t.InitSP == 0 {
 				continue
 			}
 			if j, ok := img.DataSymbolAt(t.InitSP); ok {
 				lo := int(img.Symbols[j].Addr)
-				c.stack = append(c.stack, cexRange{lo, lo + img.Extent(j)})
+				c.stack = append(c.stack, span{lo, lo + img.Extent(j)})
 			}
 		}
 	}
@@ -169,7 +176,7 @@ func replayCex(img *loader.Image, m *sim.Machine, labels []sim.Label) *replayed 
 
 // note records the access the instruction of thread st.label.Thread from s
 // to ns made, unless it is private to the thread's stack.
-func (c *replayed) note(i int, st cexStep, s, ns *sim.State, instr int) {
+func (c *Counterexample) note(i int, st step, s, ns *sim.State, instr int) {
 	tid := st.label.Thread
 	a, ok := c.m.NextAccess(s, tid)
 	if !ok {
@@ -179,12 +186,12 @@ func (c *replayed) note(i int, st cexStep, s, ns *sim.State, instr int) {
 	if top := t.InitSP; top != 0 && a.Addr > t.SP && a.Addr <= top {
 		return // a local in the thread's own stack frame
 	}
-	c.acc = append(c.acc, cexAccess{step: i, thread: tid, ctx: st.ctx, instr: instr,
+	c.acc = append(c.acc, access{step: i, thread: tid, ctx: st.ctx, instr: instr,
 		addr: a.Addr, size: a.Size, read: a.Read, write: a.Write,
 		before: c.value(s, a.Addr, int(a.Size)), after: c.value(ns, a.Addr, int(a.Size))})
 }
 
-func (c *replayed) value(s *sim.State, a uint16, n int) uint16 {
+func (c *Counterexample) value(s *sim.State, a uint16, n int) uint16 {
 	var v uint16
 	for k := 0; k < n; k++ {
 		v = v<<8 | uint16(c.m.ReadMem(s, a+uint16(k)))
@@ -192,66 +199,35 @@ func (c *replayed) value(s *sim.State, a uint16, n int) uint16 {
 	return v
 }
 
-// cexVar is a variable as counterexamples show it: a data symbol of one or
+// variable is a variable as counterexamples show it: a data symbol of one or
 // two bytes, or one byte of a larger one.
-type cexVar struct {
+type variable struct {
 	name string
 	addr uint16
 	size int
 }
 
-// variable returns the variable that holds addr; ok is false for an
+// variableAt returns the variable that holds addr; ok is false for an
 // address no data symbol holds, or one inside a stack.
-func (c *replayed) variable(addr uint16) (cexVar, bool) {
+func (c *Counterexample) variableAt(addr uint16) (variable, bool) {
 	j, ok := c.img.DataSymbolAt(addr)
 	if !ok {
-		return cexVar{}, false
+		return variable{}, false
 	}
 	s := c.img.Symbols[j]
 	for _, r := range c.stack {
 		if int(s.Addr) >= r.lo && int(s.Addr) < r.hi {
-			return cexVar{}, false
+			return variable{}, false
 		}
 	}
 	if n := c.img.Extent(j); n <= 2 {
-		return cexVar{s.Name, s.Addr, n}, true
+		return variable{s.Name, s.Addr, n}, true
 	}
-	return cexVar{offsetName(s.Name, addr-s.Addr), addr, 1}, true
-}
-
-func offsetName(name string, off uint16) string {
-	if off == 0 {
-		return name
-	}
-	return fmt.Sprintf("%s+0x%x", name, off)
-}
-
-// formatValue prints a value of n bytes in hex and decimal.
-func formatValue(v uint16, n int) string {
-	if n == 2 {
-		return fmt.Sprintf("0x%04X (%d)", v, v)
-	}
-	return fmt.Sprintf("0x%02X (%d)", v, v)
-}
-
-// memAddr prints a data address as 0x0001 <fork+0x1>.
-func memAddr(img *loader.Image, a uint16) string {
-	if name, base, ok := img.MemoryName(a); ok {
-		return fmt.Sprintf("0x%04X <%s>", a, offsetName(name, a-base))
-	}
-	return fmt.Sprintf("0x%04X", a)
-}
-
-// who names a thread and the interrupt handler it ran.
-func who(thread int, ctx string) string {
-	if ctx != "" {
-		return fmt.Sprintf("thread %d (%s handler)", thread, ctx)
-	}
-	return fmt.Sprintf("thread %d", thread)
+	return variable{offsetName(s.Name, addr-s.Addr), addr, 1}, true
 }
 
 // stepLine prints transition i the way check lists it.
-func (c *replayed) stepLine(w io.Writer, i int, prev int) {
+func (c *Counterexample) stepLine(w io.Writer, i int, prev int) {
 	st := c.steps[i]
 	l := st.label
 	t := &st.before.Threads[l.Thread]
@@ -260,43 +236,24 @@ func (c *replayed) stepLine(w io.Writer, i int, prev int) {
 		mark = "->"
 	}
 	if l.Event > 0 {
-		fmt.Fprintf(w, "%s %4d  env    %s%s\n", mark, i+1, st.event, outputNote(st.out))
+		fmt.Fprintf(w, "%s %4d  env    %s%s\n", mark, i+1, st.event, OutputNote(st.out))
 		return
 	}
 	if l.IRQ >= 0 {
 		land := ""
 		if st.after != nil {
-			land = " -> " + symAddr(c.img, st.after.Threads[l.Thread].PC)
+			land = " -> " + SymAddr(c.img, st.after.Threads[l.Thread].PC)
 		}
-		fmt.Fprintf(w, "%s %4d  thr %d  %-28s interrupt %s taken%s\n", mark, i+1, l.Thread, symAddr(c.img, t.PC), sim.IRQName(l.IRQ), land)
+		fmt.Fprintf(w, "%s %4d  thr %d  %-28s interrupt %s taken%s\n", mark, i+1, l.Thread, SymAddr(c.img, t.PC), sim.IRQName(l.IRQ), land)
 		return
 	}
 	_, text := c.m.Disasm(st.before, t.PC)
-	fmt.Fprintf(w, "%s %4d  thr %d  %-28s %s%s%s%s\n", mark, i+1, l.Thread, symAddr(c.img, t.PC), text, c.source(t.PC), c.extra(i), outputNote(st.out))
+	fmt.Fprintf(w, "%s %4d  thr %d  %-28s %s%s%s%s\n", mark, i+1, l.Thread, SymAddr(c.img, t.PC), text, c.source(t.PC), c.extra(i), OutputNote(st.out))
 }
-
-// outputNote shows what a transition showed the outside world.
-func outputNote(out []sim.Output) string {
-	s := ""
-	for _, o := range out {
-		switch o.Kind {
-		case sim.OutSCI:
-			s += "  [SCI sends " + quoteBytes([]byte{o.Value}) + "]"
-		case sim.OutPort:
-			s += fmt.Sprintf("  [port 0x%04X <- 0x%02X]", o.Addr, o.Value)
-		case sim.OutBoard:
-			s += fmt.Sprintf("  [board 0x%04X <- 0x%02X]", o.Addr, o.Value)
-		}
-	}
-	return s
-}
-
-// quoteBytes shows bytes as a Go string literal.
-func quoteBytes(b []byte) string { return strconv.Quote(string(b)) }
 
 // printSerial prints the bytes the SCI received and sent along the
 // counterexample.
-func (c *replayed) printSerial(w io.Writer) {
+func (c *Counterexample) printSerial(w io.Writer) {
 	var in, out []byte
 	overruns := 0
 	for _, st := range c.steps {
@@ -327,7 +284,7 @@ func (c *replayed) printSerial(w io.Writer) {
 
 // extra describes a transition beyond its first instruction: how many it
 // ran and where the last was, and the nondeterministic choice.
-func (c *replayed) extra(i int) string {
+func (c *Counterexample) extra(i int) string {
 	st := c.steps[i]
 	l := st.label
 	s := ""
@@ -335,7 +292,7 @@ func (c *replayed) extra(i int) string {
 		s = fmt.Sprintf("  (%d instructions", l.Steps)
 		if st.after != nil {
 			last := st.after.Threads[l.Thread].PrevPC
-			s += ", the last " + symAddr(c.img, last) + c.source(last)
+			s += ", the last " + SymAddr(c.img, last) + c.source(last)
 		}
 		s += ")"
 	}
@@ -345,44 +302,39 @@ func (c *replayed) extra(i int) string {
 	return s
 }
 
-func (c *replayed) source(pc uint16) string {
+func (c *Counterexample) source(pc uint16) string {
 	if le, ok := c.img.LineAt(pc); ok {
 		return fmt.Sprintf("  %s:%d", shortFile(le.File), le.Line)
 	}
 	return ""
 }
 
-// registers prints a thread's registers, with PC as given.
-func registers(t *sim.Thread, pc uint16) string {
-	return fmt.Sprintf("PC=%04x A=%02x B=%02x X=%04x Y=%04x SP=%04x CCR=%02x", pc, t.A, t.B, t.X, t.Y, t.SP, t.CCR)
-}
-
 // threadPC is the PC to show for thread i at the violation: for the thread
 // that violated a property, the instruction or harness call the violation
 // names (the thread's own PC has moved past it).
-func (c *replayed) threadPC(i int) uint16 {
-	t := &c.final.Threads[i]
-	if v := c.viol; v != nil && v.Thread == i && v.Kind != sim.KindDeadlock && v.Kind != sim.KindReach {
+func (c *Counterexample) threadPC(i int) uint16 {
+	t := &c.Final.Threads[i]
+	if v := c.Violation; v != nil && v.Thread == i && v.Kind != sim.KindDeadlock && v.Kind != sim.KindReach {
 		return v.PC
 	}
 	return t.PC
 }
 
 // status says what thread i is doing at the violation.
-func (c *replayed) status(i int) string {
-	s, t := c.final, &c.final.Threads[i]
+func (c *Counterexample) status(i int) string {
+	s, t := c.Final, &c.Final.Threads[i]
 	st := c.m.ThreadStatus(s, i)
 	var parts []string
-	if v := c.viol; v != nil && v.Thread == i && c.threadPC(i) != t.PC {
+	if v := c.Violation; v != nil && v.Thread == i && c.threadPC(i) != t.PC {
 		what := "violated " + v.Kind.String() + " at this instruction"
 		if name, _, _ := c.img.CodeSymbolAt(t.PrevPC); strings.HasPrefix(name, loader.StubPrefix) {
 			what = fmt.Sprintf("violated %s at this call of %s", v.Kind, name)
 		}
-		parts = append(parts, fmt.Sprintf("%s (PC after it: %s)", what, symAddr(c.img, t.PC)))
+		parts = append(parts, fmt.Sprintf("%s (PC after it: %s)", what, SymAddr(c.img, t.PC)))
 	}
 	called := ""
 	if st.Stub != "" {
-		called = fmt.Sprintf(", in %s called from %s", st.Stub, symAddr(c.img, st.Call))
+		called = fmt.Sprintf(", in %s called from %s", st.Stub, SymAddr(c.img, st.Call))
 	}
 	switch st.Kind {
 	case sim.StatusLocked:
@@ -416,25 +368,25 @@ func (c *replayed) status(i int) string {
 }
 
 // printThreads prints every thread's registers and status at the violation.
-func (c *replayed) printThreads(w io.Writer) {
+func (c *Counterexample) printThreads(w io.Writer) {
 	fmt.Fprintln(w, "threads at the violation:")
-	for i := range c.final.Threads {
-		t := &c.final.Threads[i]
+	for i := range c.Final.Threads {
+		t := &c.Final.Threads[i]
 		fmt.Fprintf(w, "  thread %d: %s  %s\n", i, registers(t, c.threadPC(i)), c.status(i))
 	}
 }
 
 // printMemory prints the bytes the violation involves and the variables
 // the trace accessed, with their values at the violation.
-func (c *replayed) printMemory(w io.Writer) {
+func (c *Counterexample) printMemory(w io.Writer) {
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
-	v := c.viol
+	v := c.Violation
 	switch {
 	case v == nil:
 	case v.Kind == sim.KindDeadlock:
-		for i := range c.final.Threads {
-			st := c.m.ThreadStatus(c.final, i)
+		for i := range c.Final.Threads {
+			st := c.m.ThreadStatus(c.Final, i)
 			if st.Kind != sim.StatusLocked {
 				continue
 			}
@@ -445,11 +397,11 @@ func (c *replayed) printMemory(w io.Writer) {
 			if st.Holder >= 0 {
 				held = fmt.Sprintf("held by thread %d", st.Holder)
 			}
-			add("    %-24s %s: %s; thread %d waits for it", memAddr(c.img, st.Lock), formatValue(c.value(c.final, st.Lock, 1), 1), held, i)
+			add("    %-24s %s: %s; thread %d waits for it", memAddr(c.img, st.Lock), formatValue(c.value(c.Final, st.Lock, 1), 1), held, i)
 		}
 	case v.Kind == sim.KindUnlock || v.Kind == sim.KindROMWrite || v.Kind == sim.KindUnmapped:
 		add("  the address the violation names:")
-		add("    %-24s %s", memAddr(c.img, v.Addr), formatValue(c.value(c.final, v.Addr, 1), 1))
+		add("    %-24s %s", memAddr(c.img, v.Addr), formatValue(c.value(c.Final, v.Addr, 1), 1))
 	}
 	if v != nil && v.Thread >= 0 && v.Kind != sim.KindDeadlock {
 		c.recentReads(v.Thread, add)
@@ -465,13 +417,13 @@ func (c *replayed) printMemory(w io.Writer) {
 }
 
 // recentReads lists what the context that violated the property read in
-// its last cexRecent instructions, and which of those bytes changed since.
-func (c *replayed) recentReads(thread int, add func(string, ...any)) {
+// its last recent instructions, and which of those bytes changed since.
+func (c *Counterexample) recentReads(thread int, add func(string, ...any)) {
 	if len(c.steps) == 0 {
 		return
 	}
 	ctx := c.steps[len(c.steps)-1].ctx
-	var mine []cexAccess
+	var mine []access
 	for _, a := range c.acc {
 		if a.thread == thread && a.ctx == ctx {
 			mine = append(mine, a)
@@ -483,11 +435,11 @@ func (c *replayed) recentReads(thread int, add func(string, ...any)) {
 	lastInstr := mine[len(mine)-1].instr
 	header := false
 	for _, a := range mine {
-		if !a.read || lastInstr-a.instr >= cexRecent {
+		if !a.read || lastInstr-a.instr >= recent {
 			continue
 		}
 		if !header {
-			add("  what %s read in its last %d instructions:", who(thread, ctx), cexRecent)
+			add("  what %s read in its last %d instructions:", who(thread, ctx), recent)
 			header = true
 		}
 		name := memAddr(c.img, a.addr)
@@ -504,28 +456,28 @@ func (c *replayed) recentReads(thread int, add func(string, ...any)) {
 	}
 }
 
-func overlaps(a, b cexAccess) bool {
+func overlaps(a, b access) bool {
 	return int(a.addr) < int(b.addr)+int(b.size) && int(b.addr) < int(a.addr)+int(a.size)
 }
 
-// cexHist is a variable the trace accessed, with the accesses.
-type cexHist struct {
-	v             cexVar
-	writes, reads []cexAccess
+// varHistory is a variable the trace accessed, with the accesses.
+type varHistory struct {
+	v             variable
+	writes, reads []access
 }
 
 // history returns the variables the trace accessed, by address.
-func (c *replayed) history() []*cexHist {
-	byAddr := map[uint16]*cexHist{}
+func (c *Counterexample) history() []*varHistory {
+	byAddr := map[uint16]*varHistory{}
 	for _, a := range c.acc {
 		for k := 0; k < int(a.size); k++ {
-			v, ok := c.variable(a.addr + uint16(k))
+			v, ok := c.variableAt(a.addr + uint16(k))
 			if !ok {
 				continue
 			}
 			h := byAddr[v.addr]
 			if h == nil {
-				h = &cexHist{v: v}
+				h = &varHistory{v: v}
 				byAddr[v.addr] = h
 			}
 			if a.write && (len(h.writes) == 0 || h.writes[len(h.writes)-1] != a) {
@@ -536,7 +488,7 @@ func (c *replayed) history() []*cexHist {
 			}
 		}
 	}
-	var all []*cexHist
+	var all []*varHistory
 	for _, h := range byAddr {
 		all = append(all, h)
 	}
@@ -545,9 +497,9 @@ func (c *replayed) history() []*cexHist {
 }
 
 // notes says who last wrote and read a variable, and how often.
-func (h *cexHist) notes() string {
+func (h *varHistory) notes() string {
 	var notes []string
-	var lw cexAccess
+	var lw access
 	if n := len(h.writes); n > 0 {
 		lw = h.writes[n-1]
 		notes = append(notes, fmt.Sprintf("last written at step %d by %s", lw.step+1, who(lw.thread, lw.ctx)))
@@ -562,7 +514,7 @@ func (h *cexHist) notes() string {
 
 // variables lists the variables the trace accessed, their values at the
 // violation, and the last writes and reads.
-func (c *replayed) variables(add func(string, ...any)) {
+func (c *Counterexample) variables(add func(string, ...any)) {
 	all := c.history()
 	if len(all) == 0 {
 		return
@@ -573,33 +525,50 @@ func (c *replayed) variables(add func(string, ...any)) {
 	}
 	add("  variables the trace read or wrote:")
 	for _, h := range all {
-		add("    %-*s  0x%04X  %-14s %s", width, h.v.name, h.v.addr, formatValue(c.value(c.final, h.v.addr, h.v.size), h.v.size), h.notes())
+		add("    %-*s  0x%04X  %-14s %s", width, h.v.name, h.v.addr, formatValue(c.value(c.Final, h.v.addr, h.v.size), h.v.size), h.notes())
 	}
 }
 
-// count spells "1 write", "3 reads".
-func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// printCounterexample replays the trace and prints one line per transition,
-// marking thread switches, then the threads and memory at the violation.
-func printCounterexample(w io.Writer, img *loader.Image, m *sim.Machine, f search.Found) {
-	c := replayCex(img, m, f.Trace)
-	fmt.Fprintf(w, "counterexample: %d transitions\n", len(f.Trace))
+// WriteListing writes the counterexample as check shows it: one line per
+// transition, marking thread switches, then the threads and memory at the
+// violation (WriteExplanation).
+func (c *Counterexample) WriteListing(w io.Writer) {
+	fmt.Fprintf(w, "counterexample: %d transitions\n", c.labels)
 	prev := -1
 	for i := range c.steps {
 		c.stepLine(w, i, prev)
 		prev = c.steps[i].label.Thread
 	}
-	if c.err != nil || c.final == nil {
-		fmt.Fprintf(w, "  (the trace did not replay: %v — this is a bug in hc11mc)\n", c.err)
+	if c.Err != nil || c.Final == nil {
+		fmt.Fprintf(w, "  (the trace did not replay: %v — this is a bug in hc11mc)\n", c.Err)
 		return
 	}
+	c.WriteExplanation(w)
+}
+
+// WriteExplanation writes what the counterexample leaves at the violation:
+// the bytes the SCI received and sent, every thread's registers and
+// status, and the memory that matters. The trace must have replayed
+// (Final is not nil).
+func (c *Counterexample) WriteExplanation(w io.Writer) {
 	c.printSerial(w)
 	c.printThreads(w)
 	c.printMemory(w)
+}
+
+// Check reports why the replay does not reproduce recorded, the violation
+// a trace file records (nil: any violation at the end); nil when it does.
+func (c *Counterexample) Check(recorded *Violation) error {
+	v := c.Violation
+	switch {
+	case c.Err != nil:
+		return c.Err
+	case v == nil && recorded != nil:
+		return fmt.Errorf("no violation at the end (expected %s)", recorded.Kind)
+	case v == nil:
+		return errors.New("no violation at the end")
+	case recorded != nil && (v.Kind.String() != recorded.Kind || fmt.Sprintf("0x%04X", v.PC) != recorded.PC):
+		return fmt.Errorf("got %s at 0x%04X, expected %s at %s", v.Kind, v.PC, recorded.Kind, recorded.PC)
+	}
+	return nil
 }
