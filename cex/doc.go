@@ -2,7 +2,7 @@
 // trace file that records one (check --trace writes it, replay reads it),
 // replaying it on its machine, and explaining it — what each thread and
 // interrupt handler read and wrote, the state at the violation, and the
-// accesses that matter.
+// accesses that matter — in text, as data, or drawn in lanes as SVG.
 //
 // It is not about finding them (package search), about the command line
 // (package internal/cli parses the flags, prints and picks exit codes), or
@@ -25,4 +25,13 @@
 // replay lists it with watched variables ([Counterexample.WriteReplay]),
 // or as data ([Counterexample.Report], replay --json). The texts are the
 // tool's output: tests compare them with golden files, byte for byte.
+//
+// # Drawings
+//
+// [SVG] draws a counterexample with a lane per thread and per interrupt
+// handler (lanes.go says what is highlighted and why). cex decides what
+// the picture shows; package cex/internal/tracesvg only renders it. The
+// renderer sits inside cex because counterexamples are all it draws and
+// its input changes with cex's choices: keeping it internal keeps that
+// input from becoming an interface other packages depend on.
 package cex

@@ -7,9 +7,15 @@
 //
 // It is for drawing only. The input is a plain [Trace] the caller fills in:
 // which lane each step belongs to, which accesses to highlight and why are
-// decided by the caller (package cli replays the trace on the simulator for
+// decided by the caller (package cex replays the trace on the simulator for
 // that); Render knows nothing about the 68HC11, the simulator or the
 // command line, and it is a pure function of its input.
+//
+// It lives under cex, internal to it, because it draws counterexamples and
+// nothing else, and because its input is not an interface to keep stable:
+// the lanes, boxes and highlights it takes are cex's decisions, so the two
+// change together, and no other package should fill a Trace of its own.
+// Programs outside cex get the picture from cex.SVG.
 //
 // # Layout
 //
