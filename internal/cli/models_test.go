@@ -28,6 +28,9 @@ type checkJSON struct {
 	TraceLength int    `json:"trace_length"`
 	Limit       string `json:"limit"`
 	Dead        string `json:"dead_data"`
+	InputsHeld  []struct {
+		Addr string `json:"addr"`
+	} `json:"inputs_held"`
 }
 
 func runJSON(t *testing.T, args ...string) (checkJSON, int) {

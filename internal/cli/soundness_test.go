@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -14,6 +15,9 @@ import (
 type soundnessModel struct {
 	benchModel
 	Shortest int `json:"shortest"`
+	// InputsHeld lists the input registers the verdict must say the
+	// firmware read and were held constant (none when empty).
+	InputsHeld []string `json:"inputs_held"`
 }
 
 // soundnessReductions are the --reduce settings every soundness model is
@@ -25,7 +29,8 @@ var soundnessReductions = []string{"none", "por,dead", "por", "dead"}
 // shows (a published stack local, an interrupt inside a register window, a
 // stack overrun, ...), most with a fixed twin — under breadth-first and
 // depth-first search with every --reduce setting: each run gives the
-// manifest's verdict and kind, exhaustively (no limit), every
+// manifest's verdict and kind, exhaustively (no limit), says which input
+// registers it held constant exactly as the manifest does, every
 // counterexample replays, the breadth-first one of --reduce none has the
 // manifest's length, and a verified model stores no more states with a
 // reduction than without, and the same number under both searches without.
@@ -50,6 +55,13 @@ func TestSoundness(t *testing.T) {
 					args := append([]string{"check", file, "--json", "--max-states", "200000",
 						"--search", search, "--reduce", reduce, "--trace", trace}, e.Flags...)
 					r, code := runJSON(t, args...)
+					var held []string
+					for _, h := range r.InputsHeld {
+						held = append(held, h.Addr)
+					}
+					if !slices.Equal(held, e.InputsHeld) {
+						t.Errorf("%s: inputs held %v, want %v", what, held, e.InputsHeld)
+					}
 					if r.Limit != "" {
 						t.Errorf("%s: not exhaustive: %s", what, r.Limit)
 						continue
