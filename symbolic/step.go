@@ -683,7 +683,7 @@ func (e *Engine) windowed(st *State, i int, in *isa.Inst, win *window) ([]outcom
 // operand at ea is read through it.
 func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bool, fixed map[uint16]uint8, win *window) ([]outcome, error) {
 	var choices []Choice
-	x := dataStep{e: e, c: e.cpuOf(st, i)}
+	x := e.newDataStep(e.cpuOf(st, i))
 	var path []*term.Term
 	x.read = func(a uint16) *term.Term {
 		if win != nil && a-ea < 2 {
