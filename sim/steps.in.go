@@ -53,13 +53,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 				return n + 1, x.illegal(pc, slow, "undefined opcode")
 			}
 			in = &slow
-			ea = in.Operand
-			switch {
-			case in.Mode.UsesY():
-				ea += t.Y
-			case in.Mode.Indexed():
-				ea += t.X
-			}
+			ea = in.EA(t.X, t.Y)
 		}
 		t.PrevPC = pc
 		t.Cycles += uint64(in.Cycles)
