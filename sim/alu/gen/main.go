@@ -253,24 +253,38 @@ func concreteName(n string) string {
 // generate returns the concrete file for the generic source src of
 // package alu.
 func generate(name string, src []byte) ([]byte, error) {
-	return generateFile(name, src, false)
+	g, f, err := parseGeneric(name, src, false)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.WriteString(header)
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || !g.funcs[fd.Name.Name] {
+			continue
+		}
+		if err := g.function(&out, fd); err != nil {
+			return nil, err
+		}
+	}
+	out.WriteString(helpers)
+	b, err := format.Source(out.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting the generated code: %v\n%s", err, out.Bytes())
+	}
+	return b, nil
 }
 
 // generateOps returns sim's loop, the host source host with package ops's
 // dispatch (src) written into it, followed by the other functions of
 // package ops as methods of the stepper.
 func generateOps(name string, src []byte, hostName string, host []byte) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	g, f, err := parseGeneric(name, src, true)
 	if err != nil {
 		return nil, err
 	}
-	g := &gen{fset: fset, funcs: map[string]bool{}, ops: true}
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Type.TypeParams != nil {
-			g.funcs[fd.Name.Name] = true
-		}
-	}
+	fset := g.fset
 	var helpers bytes.Buffer
 	helpers.WriteString(opsTrailer)
 	var dispatch, call string
@@ -341,11 +355,13 @@ func generateOps(name string, src []byte, hostName string, host []byte) ([]byte,
 	return b, nil
 }
 
-func generateFile(name string, src []byte, ops bool) ([]byte, error) {
+// parseGeneric parses a generic source and returns its generator, which
+// knows the source's generic functions.
+func parseGeneric(name string, src []byte, ops bool) (*gen, *ast.File, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	g := &gen{fset: fset, funcs: map[string]bool{}, ops: ops}
 	for _, d := range f.Decls {
@@ -353,23 +369,7 @@ func generateFile(name string, src []byte, ops bool) ([]byte, error) {
 			g.funcs[fd.Name.Name] = true
 		}
 	}
-	var out bytes.Buffer
-	out.WriteString(header)
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || !g.funcs[fd.Name.Name] {
-			continue
-		}
-		if err := g.function(&out, fd); err != nil {
-			return nil, err
-		}
-	}
-	out.WriteString(helpers)
-	b, err := format.Source(out.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("formatting the generated code: %v\n%s", err, out.Bytes())
-	}
-	return b, nil
+	return g, f, nil
 }
 
 type gen struct {
