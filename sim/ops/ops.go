@@ -8,19 +8,20 @@
 // Package symbolic instantiates it with bit-vector terms (its Machine keeps
 // registers and memory writes as terms and ignores the control, which the
 // concrete simulator runs beside it). Package sim does not call it: `go
-// generate` in sim turns this file into sim/ops.go, a method of sim's
-// stepper over plain values, with each Machine method replaced by the Go
-// code it stands for in the simulator (a register field, a memory access,
-// the shadow call stack, a scheduling event), as it turns package alu into
-// sim/alu.go and for the same reason: generic code calls a type
-// parameter's methods through a dictionary, which the simulator's hot loop
-// cannot afford. A test in sim/alu/gen fails when the generated file is
-// out of date.
+// generate` in sim turns this file into sim/ops.go over plain values,
+// Exec's body written into the simulator's loop (sim/steps.in.go) and the
+// other functions methods of sim's stepper, with each Machine method
+// replaced by the Go code it stands for in the simulator (a register
+// field, a memory access, the shadow call stack, a scheduling event), as
+// it turns package alu into sim/alu.go and for the same reason: generic
+// code calls a type parameter's methods through a dictionary, which the
+// simulator's hot loop cannot afford. A test in sim/alu/gen fails when the
+// generated file is out of date.
 //
 // It is not the place for what one engine alone needs: fetching and
 // decoding, cycles, faults, interrupts' selection, the symbolic engine's
 // concretisation of addresses. Those call in here (PushFrame, Vector,
-// Interrupt, Trap) where they stack or jump.
+// Interrupt, Trap) where they stack; the engine jumps.
 //
 // The rules of package alu hold here too: a function may branch only on Go
 // values that are the same in every domain (an opcode, an address, the
