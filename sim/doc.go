@@ -10,35 +10,65 @@
 //
 // # Semantics in one place
 //
-// The condition-code arithmetic of the instruction set is written once, in
-// package sim/alu, as generic functions over a value domain (bytes, words,
-// truth values): additions and subtractions, shifts and rotates,
-// increments, NEG, COM, TST, CLR, DAA, MUL, IDIV and FDIV, the N, Z and V
-// updates of loads, stores and logic, and the branch conditions, each
-// taking and returning the result and the new CCR. Package symbolic
-// instantiates them with bit-vector terms; alu.go here is generated from
-// them (go generate runs sim/alu/gen, which replaces every domain method by
-// the Go operator it stands for, and a test fails when alu.go is stale).
-// Generated rather than instantiated because of a measurement: Go calls a
+// What each instruction does is written once, for this simulator and the
+// symbolic engine alike, in two generic packages and the instruction
+// set's tables:
+//
+//   - The condition-code arithmetic is package sim/alu: generic functions
+//     over a value domain (bytes, words, truth values) for additions and
+//     subtractions, shifts and rotates, increments, NEG, COM, TST, CLR,
+//     DAA, MUL, IDIV and FDIV, the N, Z and V updates of loads, stores and
+//     logic, and the branch conditions, each taking and returning the
+//     result and the new CCR.
+//   - The instruction dispatch is package sim/ops: one generic function,
+//     ops.Exec, over a machine (ops.Machine: the domain of sim/alu, the
+//     registers, memory, pushes and pulls, the stack pointer's other
+//     moves, and the control — branch, jump, call frame, return, vector,
+//     WAI, STOP, TEST) says for every opcode which operand is read, which
+//     register, flag and byte changes and where the control goes; so do
+//     its PushFrame, Vector, Interrupt and Trap for interrupts and traps.
+//   - Which memory bytes an instruction reads and writes, and its
+//     effective address, are the instruction set's: isa/m68hc11's
+//     Inst.Access and Inst.EA, from the effects of its opcode table.
+//     NextAccess (Access is isa's), the decoder cache's index register
+//     and the symbolic engine use them.
+//
+// Package symbolic instantiates sim/alu and sim/ops with bit-vector terms;
+// its machine keeps the data as terms and leaves the control to this
+// simulator, run beside it. This package runs neither instantiation:
+// go generate (sim/alu/gen) rewrites both into plain Go, every domain and
+// machine method into the Go code it stands for here — an operator, a
+// field of the thread, read8 and write8, push8 and pull8 with the
+// dead-stack bookkeeping, the shadow call stack, the step's event. alu.go
+// holds the arithmetic. ops.go holds the loop of steps.in.go (a file that
+// is not compiled: the loop's source) with the dispatch written into it
+// where steps.in.go calls exec, and ops's other functions as methods of
+// the stepper, which interrupts (succ.go) and traps (traps.go) call too.
+// What only this simulator does around an instruction — fetching through
+// the decoder cache, harness calls, cycles, the stack property, and the
+// stack pointer's and returns' bookkeeping the machine methods call
+// (exec.go: loadSP, stackTop, rts, rti, swiVectored) — is written here.
+//
+// Generated rather than instantiated because of measurements: Go calls a
 // type parameter's methods through a dictionary and inlines none of them,
 // and an 8-bit addition instantiated with plain integers ran fifteen times
-// slower than the operators; the generated code runs BenchmarkRunLoop and
-// an arithmetic loop as fast as the hand-written functions it replaced.
-// exec.go computes effective addresses, moves operands in and out, forms
-// the results that are one Go operator (AND, ORA, EOR, BSET, BCLR, ABX, INX
-// and the like) and the direct writes of the CCR (CLC … SEI, TAP), and
-// leaves every flag that depends on a result to alu.go; the CCR bit masks
-// are package isa/m68hc11's (FlagC … FlagS). Package symbolic routes
-// operands the same way for its terms, and its tests run random programs
-// through both engines. The tests here execute real instructions and
-// compare them with a reference model written from what each flag means
-// (carry out of bit 3 or 7, signed overflow, borrow) in plain integer
-// arithmetic: on every 8-bit operand (with every third CCR value for the
-// read-modify-write instructions), on every CCR value for the branches, on
-// every D for ASLD and LSRD, on boundary and random values for the other
-// 16-bit operations and the divides, and on the manual's table for DAA;
-// alu_gen_test.go compares the generated functions with the generic ones
-// on every 8-bit operand.
+// slower than the operators; and the dispatch is written into the loop
+// rather than called from it, because the call cost about thirty machine
+// instructions per step. The generated loop runs BenchmarkRunLoop and
+// BenchmarkRunALU as fast as the hand-written one it replaced, within the
+// noise of interleaved runs. Tests in sim/alu/gen fail when alu.go or
+// ops.go is stale.
+//
+// The tests here execute real instructions and compare them with a
+// reference model written from what each flag means (carry out of bit 3
+// or 7, signed overflow, borrow) in plain integer arithmetic: on every
+// 8-bit operand (with every third CCR value for the read-modify-write
+// instructions), on every CCR value for the branches, on every D for ASLD
+// and LSRD, on boundary and random values for the other 16-bit operations
+// and the divides, and on the manual's table for DAA; alu_gen_test.go
+// compares the generated arithmetic with the generic functions on every
+// 8-bit operand; package symbolic's tests run random programs through both
+// engines.
 //
 // # States
 //

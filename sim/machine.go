@@ -325,10 +325,10 @@ func (m *Machine) decodeAt(a int) centry {
 		ok = ok && a+i < 65536 && m.attr[a+i] == attrROM
 	}
 	base := uint8(0)
-	switch {
-	case in.Mode.UsesY():
+	switch in.Effects().AddrRegs {
+	case isa.RegY:
 		base = 2
-	case in.Mode.Indexed():
+	case isa.RegX:
 		base = 1
 	}
 	return centry{in: in, ok: ok, base: base}

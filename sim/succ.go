@@ -310,11 +310,10 @@ func (m *Machine) interruptObserved(s *State, i int, v int, fx *[]Output) *Viola
 	t.Tag = 0
 	at := t.PC
 	c0 := t.Cycles
-	if t.Status != Waiting {
-		x.pushFrame(t.PC)
-	}
+	x.interrupt(t.PC, v, t.Status == Waiting)
 	t.Status = Running
-	x.vector(v)
+	t.PC = m.Image.Vectors[v]
+	t.Cycles += 14
 	if len(m.stacks) > 0 {
 		x.checkStack(at)
 	}

@@ -66,8 +66,9 @@ func (m *Machine) setTraps() {
 func (x *stepper) illegal(pc uint16, in isa.Inst, why string) event {
 	if x.m.trapIllegal {
 		x.t.PrevPC = pc
-		x.pushFrame(pc)
-		x.vector(isa.VecIllegal)
+		x.trap(pc)
+		x.t.PC = x.m.Image.Vectors[isa.VecIllegal]
+		x.t.Cycles += 14
 		if len(x.m.stacks) > 0 {
 			x.checkStack(pc)
 		}

@@ -22,10 +22,14 @@
 // always concrete. An instruction whose inputs (isa.Effects) are all
 // concrete is the simulator's step and nothing more; what it writes stops
 // being symbolic. Any other instruction computes its data with the
-// arithmetic of package sim/alu over terms (exec.go routes the operands
-// as sim/exec.go does), and the simulator's step beside it does the rest
-// — the next PC, cycles, the shadow call stack, faults — so the control
-// semantics exist once. Where the control needs a concrete value (an index
+// instruction dispatch of package sim/ops, the one the simulator's loop is
+// generated from, instantiated with terms (exec.go: a machine whose
+// registers and memory writes are terms and whose control methods only
+// record a branch's condition), and the simulator's step beside it does
+// the rest — the next PC, cycles, the shadow call stack, faults — so both
+// the data and the control semantics exist once. Which memory bytes an
+// instruction reads and writes is the instruction set's rule
+// (isa.Inst.Access, from its effects), as in the simulator. Where the control needs a concrete value (an index
 // register forming an address, a return address, what SP is loaded from,
 // the S bit of STOP, the I bit an interrupt waits for, a lock byte) the
 // state is split on the value's feasible values, at most Options.MaxSplit

@@ -3,6 +3,7 @@ package symbolic
 import (
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/sim/ops"
 	"github.com/hc11mc/hc11mc/symbolic/term"
 )
 
@@ -164,11 +165,8 @@ func (e *Engine) interrupt(st *State, i, v int) (out []Succ, untaken *term.Term,
 		if !e.M.CanTake(t, v) {
 			continue
 		}
-		x := dataStep{e: e, c: e.cpuOf(s, i)}
-		if t.Status != sim.Waiting {
-			x.pushFrame(t.PC)
-		}
-		x.vector(v)
+		x := e.newDataStep(e.cpuOf(s, i))
+		ops.Interrupt(x, t.PC, v, t.Status == sim.Waiting)
 		ns, viol, ok := e.M.Replay(s.S, sim.Label{Thread: i, IRQ: v})
 		if !ok {
 			continue

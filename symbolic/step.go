@@ -538,19 +538,13 @@ func (e *Engine) step(st *State, i int) ([]outcome, error) {
 // concrete).
 func (e *Engine) ea(st *State, i int, in *isa.Inst) uint16 {
 	t := &st.S.Threads[i]
-	ea := in.Operand
-	switch {
-	case in.Mode.UsesY():
-		ea += t.Y
-	case in.Mode.Indexed():
-		ea += t.X
-	}
-	return ea
+	return in.EA(t.X, t.Y)
 }
 
-// readsSymbolic reports whether the instruction reads a symbolic value
-// or an --input address.
-func (e *Engine) readsSymbolic(st *State, i int, in *isa.Inst, eff isa.Effects, ea uint16, trap bool) bool {
+// readsSymbolic reports whether the instruction, with effects eff and the
+// memory operand op (isa.Inst.Access), reads a symbolic value or an
+// --input address.
+func (e *Engine) readsSymbolic(st *State, i int, eff isa.Effects, op isa.Access, trap bool) bool {
 	if e.forceData {
 		return true
 	}
@@ -569,12 +563,12 @@ func (e *Engine) readsSymbolic(st *State, i int, in *isa.Inst, eff isa.Effects, 
 			return true
 		}
 	}
-	if eff.MemRead {
-		for k := uint16(0); k < uint16(eff.MemWidth); k++ {
-			if st.Mem[ea+k] != nil {
+	if op.Read {
+		for k := uint16(0); k < uint16(op.Size); k++ {
+			if st.Mem[op.Addr+k] != nil {
 				return true
 			}
-			if _, ok := e.M.InputValues(ea + k); ok {
+			if _, ok := e.M.InputValues(op.Addr + k); ok {
 				return true
 			}
 		}
@@ -593,7 +587,8 @@ func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, tr
 	t := &st.S.Threads[i]
 	pc, sp0 := t.PC, t.SP
 	ea := e.ea(st, i, in)
-	if !e.readsSymbolic(st, i, in, eff, ea, trap) {
+	op, _ := in.Access(t.X, t.Y)
+	if !e.readsSymbolic(st, i, eff, op, trap) {
 		// Concrete inputs, concrete results: whatever the instruction
 		// writes stops being symbolic.
 		o := e.concreteStep(st, i)
@@ -618,9 +613,9 @@ func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, tr
 					r.CCR[b] = nil
 				}
 			}
-			if eff.MemWritten {
-				for k := uint16(0); k < uint16(eff.MemWidth); k++ {
-					delete(n.Mem, ea+k)
+			if op.Write {
+				for k := uint16(0); k < uint16(op.Size); k++ {
+					delete(n.Mem, op.Addr+k)
 				}
 			}
 			for k := uint16(0); k < uint16(eff.StackPush); k++ {
@@ -633,10 +628,10 @@ func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, tr
 	// one successor per combination, with constants.
 	var inputs []uint16
 	total := 1
-	if eff.MemRead {
-		for k := uint16(0); k < uint16(eff.MemWidth); k++ {
-			if vals, ok := e.M.InputValues(ea + k); ok {
-				inputs = append(inputs, ea+k)
+	if op.Read {
+		for k := uint16(0); k < uint16(op.Size); k++ {
+			if vals, ok := e.M.InputValues(op.Addr + k); ok {
+				inputs = append(inputs, op.Addr+k)
 				total *= len(vals)
 			}
 		}
@@ -669,7 +664,7 @@ func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, tr
 func (e *Engine) windowed(st *State, i int, in *isa.Inst, win *window) ([]outcome, error) {
 	s := st.derive(st.S.Clone())
 	t := &s.S.Threads[i]
-	if in.Mode.UsesY() {
+	if in.Effects().AddrRegs == isa.RegY {
 		t.Y = win.lo - in.Operand
 	} else {
 		t.X = win.lo - in.Operand
@@ -683,7 +678,7 @@ func (e *Engine) windowed(st *State, i int, in *isa.Inst, win *window) ([]outcom
 // operand at ea is read through it.
 func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bool, fixed map[uint16]uint8, win *window) ([]outcome, error) {
 	var choices []Choice
-	x := dataStep{e: e, c: e.cpuOf(st, i)}
+	x := e.newDataStep(e.cpuOf(st, i))
 	var path []*term.Term
 	x.read = func(a uint16) *term.Term {
 		if win != nil && a-ea < 2 {

@@ -131,3 +131,38 @@ func (e Effects) String() string {
 	}
 	return b.String()
 }
+
+// EA returns the instruction's effective address with index registers x
+// and y: the operand plus the register Effects names in AddrRegs (the
+// indexed modes), the operand itself otherwise (the direct or extended
+// address; in the other modes a value that no instruction uses as one).
+func (i Inst) EA(x, y uint16) uint16 {
+	switch i.Effects().AddrRegs {
+	case RegX:
+		return i.Operand + x
+	case RegY:
+		return i.Operand + y
+	}
+	return i.Operand
+}
+
+// Access is an access to an instruction's memory operand: Size bytes (1
+// or 2) at Addr, read, written or both.
+type Access struct {
+	Addr        uint16
+	Size        uint8
+	Read, Write bool
+}
+
+// Access returns the access the instruction makes to its memory operand
+// with index registers x and y, as Effects says (MemWidth, MemRead,
+// MemWritten) at EA. ok is false for an instruction without one: no
+// memory operand, or JMP and JSR, which go to their effective address
+// rather than access it. Stack pushes and pulls are not operands.
+func (i Inst) Access(x, y uint16) (a Access, ok bool) {
+	e := i.Effects()
+	if e.MemWidth == 0 {
+		return a, false
+	}
+	return Access{Addr: i.EA(x, y), Size: e.MemWidth, Read: e.MemRead, Write: e.MemWritten}, true
+}

@@ -5,8 +5,9 @@
 // conditions), each taking and returning the result and the new condition
 // codes.
 //
-// It is the single source of that arithmetic for both engines. Package
-// symbolic instantiates it with bit-vector terms. Package sim does not call
+// It is the single source of that arithmetic for both engines, called from
+// the instruction dispatch of package sim/ops. Package symbolic
+// instantiates it with bit-vector terms. Package sim does not call
 // it: `go generate` in sim turns this file (alu.go) into sim/alu.go, the
 // same functions over uint8, uint16 and bool with every Domain method
 // replaced by its Go operator (gen/main.go), because generic code calls a

@@ -4,9 +4,22 @@
 // each call of a Domain method becomes the Go operator it stands for, so
 // that the simulator runs plain integer code (see package alu's doc).
 //
+// It writes sim/ops.go, the simulator's instruction dispatch, from the
+// generic functions of package ops (sim/ops/ops.go) the same way: each
+// becomes a method of sim's stepper, each call of a Machine method the
+// simulator's code for it (a register field of the thread t, a memory
+// access, the shadow call stack, a scheduling event: machineExprs and
+// machineStmts), and each call of package alu the generated function.
+// Exec's body goes into the simulator's loop, in place of the statement
+// exec(in, pc, ea) of sim/steps.in.go, so that no call separates the
+// dispatch from the loop: the loop holds the hot values in registers, and
+// a call per instruction measured about thirty machine instructions more
+// per step. There the dispatch sets the loop's npc (the next PC) and ev
+// (the step's event), or returns from it.
+//
 // Usage, from directory sim (go generate does this):
 //
-//	go run ./alu/gen [-o alu.go]
+//	go run ./alu/gen
 //
 // The input may use only the constructs the rewriting knows (identifiers,
 // constants, selectors such as isa.FlagC, unary and binary operators on Go
@@ -32,23 +45,45 @@ import (
 )
 
 func main() {
-	in := flag.String("i", filepath.Join("alu", "alu.go"), "the generic source")
-	out := flag.String("o", "alu.go", "the file to write")
 	flag.Parse()
-	src, err := os.ReadFile(*in)
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// The sources and the files generated from them, relative to sim.
+var (
+	aluIn  = filepath.Join("alu", "alu.go")
+	aluOut = "alu.go"
+	opsIn  = filepath.Join("ops", "ops.go")
+	hostIn = "steps.in.go"
+	opsOut = "ops.go"
+)
+
+func run() error {
+	src, err := os.ReadFile(aluIn)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return err
 	}
-	b, err := generate(*in, src)
+	b, err := generate(aluIn, src)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return err
 	}
-	if err := os.WriteFile(*out, b, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	if err := os.WriteFile(aluOut, b, 0o644); err != nil {
+		return err
 	}
+	if src, err = os.ReadFile(opsIn); err != nil {
+		return err
+	}
+	host, err := os.ReadFile(hostIn)
+	if err != nil {
+		return err
+	}
+	if b, err = generateOps(opsIn, src, hostIn, host); err != nil {
+		return err
+	}
+	return os.WriteFile(opsOut, b, 0o644)
 }
 
 // templates gives, for each Domain method, the Go expression it stands for
@@ -70,6 +105,47 @@ var templates = map[string]string{
 	"Not": "!a0", "And": "a0 && a1", "Or": "a0 || a1", "Xor": "a0 != a1",
 }
 
+// machineExprs gives, for each method of package ops's Machine that
+// stands for a value or a call, the simulator's expression for it, as
+// templates does for the Domain methods: t is the stepper's thread, x the
+// stepper.
+var machineExprs = map[string]string{
+	"A": "t.A", "B": "t.B", "X": "t.X", "Y": "t.Y", "CCR": "t.CCR", "SP": "t.SP",
+	"Read8": "x.read8(a0)", "Write8": "x.write8(a0, a1)", "Push8": "x.push8(a0)", "Pull8": "x.pull8()",
+	"LoadSP": "x.loadSP(a0)", "StackTop": "x.stackTop()", "Pulled": "t.dropDeadShadow()",
+	"Frame": "t.pushShadow(t.SP + 1)", "SWI": "x.swiVectored(a0)",
+}
+
+// machineStmts gives, for the other Machine methods, the simulator's
+// statements; $0 and $1 are the arguments (one used twice must be a name
+// or a constant). npc, ev, n and in are the loop's (steps.in.go): the
+// methods that use them are called from Exec alone (package ops says
+// which).
+var machineStmts = map[string]string{
+	"SetA": "t.A = $0", "SetB": "t.B = $0", "SetX": "t.X = $0", "SetY": "t.Y = $0", "SetCCR": "t.CCR = $0",
+	"IncSP":      "t.SP++\nt.dropDeadShadow()",
+	"DecSP":      "x.exposeTo(t.SP - 1)\nt.SP--",
+	"Branch":     "if $0 {\nnpc = $1\n}",
+	"Jump":       "npc = $0",
+	"Sched":      "ev = evSched",
+	"ReturnSub":  "to, exited := x.rts($0)\nif exited {\nreturn n + 1, evSched\n}\nnpc, ev = to, evSched",
+	"ReturnInt":  "npc, ev = x.rti(), evSched",
+	"JumpVector": "npc = x.m.Image.Vectors[$0]",
+	"Wait":       "t.Status = Waiting\nev = evSched",
+	"Stop":       "if t.CCR&isa.FlagS == 0 {\nt.Status = Stopped\nev = evSched\n}",
+	"Test":       "return n + 1, x.illegal($0, *in, \"TEST is legal only in test modes\")",
+}
+
+// aluCalls gives the simulator's form of the functions of package alu
+// that are not the generated function itself: a branch condition is one
+// lookup in a table built from the generated branchTaken.
+var aluCalls = map[string]string{
+	"BranchTaken": "branchTab[a0&15]>>(a1&15)&1 != 0",
+}
+
+// passCalls are the functions a source may call on plain Go values.
+var passCalls = map[string]bool{"uint8": true, "uint16": true, "int": true, "panic": true}
+
 // types maps the domain's type parameters to the concrete types.
 var types = map[string]string{"B": "uint8", "W": "uint16", "F": "bool"}
 
@@ -84,6 +160,17 @@ import isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 // with bit-vector terms: change alu/alu.go and run go generate.
 
 //go:generate go run ./alu/gen
+`
+
+const opsHeader = `// Code generated by "go run ./alu/gen" from sim/steps.in.go and sim/ops/ops.go; DO NOT EDIT.
+
+`
+
+// opsTrailer introduces the functions of package ops after the loop.
+const opsTrailer = `
+// The functions of package ops that the dispatch calls, generated like
+// it: package symbolic instantiates them with bit-vector terms; change
+// ops/ops.go and run go generate.
 `
 
 // helpers are the concrete forms of the Domain methods that are not one
@@ -163,18 +250,12 @@ func concreteName(n string) string {
 	return string(r)
 }
 
-// generate returns the concrete file for the generic source src.
+// generate returns the concrete file for the generic source src of
+// package alu.
 func generate(name string, src []byte) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	g, f, err := parseGeneric(name, src, false)
 	if err != nil {
 		return nil, err
-	}
-	g := &gen{fset: fset, funcs: map[string]bool{}}
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Type.TypeParams != nil {
-			g.funcs[fd.Name.Name] = true
-		}
 	}
 	var out bytes.Buffer
 	out.WriteString(header)
@@ -195,11 +276,110 @@ func generate(name string, src []byte) ([]byte, error) {
 	return b, nil
 }
 
+// generateOps returns sim's loop, the host source host with package ops's
+// dispatch (src) written into it, followed by the other functions of
+// package ops as methods of the stepper.
+func generateOps(name string, src []byte, hostName string, host []byte) ([]byte, error) {
+	g, f, err := parseGeneric(name, src, true)
+	if err != nil {
+		return nil, err
+	}
+	fset := g.fset
+	var helpers bytes.Buffer
+	helpers.WriteString(opsTrailer)
+	var dispatch, call string
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || !g.funcs[fd.Name.Name] {
+			continue
+		}
+		if fd.Name.Name != "Exec" {
+			if err := g.function(&helpers, fd); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		params := fd.Type.Params.List
+		if len(params) == 0 || len(params[0].Names) != 1 || fd.Type.Results != nil {
+			return nil, fmt.Errorf("%s: Exec takes the machine first and returns nothing", fset.Position(fd.Pos()))
+		}
+		g.dom = params[0].Names[0].Name
+		var names []string
+		for _, p := range params[1:] {
+			for _, n := range p.Names {
+				names = append(names, n.Name)
+			}
+		}
+		call = "exec(" + strings.Join(names, ", ") + ")"
+		body := g.block(fd.Body)
+		if g.err != nil {
+			return nil, g.err
+		}
+		clearPos(body)
+		var b bytes.Buffer
+		if err := printer.Fprint(&b, token.NewFileSet(), body); err != nil {
+			return nil, err
+		}
+		text := strings.TrimSpace(b.String())
+		dispatch = strings.TrimSpace(text[1 : len(text)-1])
+	}
+	if call == "" {
+		return nil, fmt.Errorf("%s: no function Exec", name)
+	}
+	var out bytes.Buffer
+	out.WriteString(opsHeader)
+	found := 0
+	inHeader := true // the host's own header, before its package clause, stays there
+	for i, l := range strings.Split(string(host), "\n") {
+		if inHeader = inHeader && !strings.HasPrefix(l, "package "); inHeader {
+			continue
+		}
+		switch {
+		case strings.TrimSpace(l) == call:
+			found++
+			out.WriteString(dispatch + "\n")
+			continue
+		case strings.Contains(l, call):
+			return nil, fmt.Errorf("%s:%d: %s must stand alone on its line", hostName, i+1, call)
+		}
+		out.WriteString(l + "\n")
+	}
+	if found != 1 {
+		return nil, fmt.Errorf("%s: %d statements %s, want 1", hostName, found, call)
+	}
+	out.Write(helpers.Bytes())
+	b, err := format.Source(out.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting the generated code: %v\n%s", err, out.Bytes())
+	}
+	return b, nil
+}
+
+// parseGeneric parses a generic source and returns its generator, which
+// knows the source's generic functions.
+func parseGeneric(name string, src []byte, ops bool) (*gen, *ast.File, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := &gen{fset: fset, funcs: map[string]bool{}, ops: ops}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Type.TypeParams != nil {
+			g.funcs[fd.Name.Name] = true
+		}
+	}
+	return g, f, nil
+}
+
 type gen struct {
 	fset  *token.FileSet
 	funcs map[string]bool // the generic functions of the source
 	dom   string          // the name of the domain parameter of the function at hand
 	err   error
+	// ops: the source is package ops, whose functions become methods of
+	// sim's stepper and whose domain is a Machine.
+	ops bool
 }
 
 func (g *gen) fail(n ast.Node, format string, args ...any) {
@@ -237,6 +417,14 @@ func (g *gen) function(out *bytes.Buffer, fd *ast.FuncDecl) error {
 	if g.err != nil {
 		return g.err
 	}
+	if g.ops {
+		nf.Recv = &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{ast.NewIdent("x")}, Type: &ast.StarExpr{X: ast.NewIdent("stepper")}}}}
+		if usesThread(nf.Body) {
+			t := &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("t")}, Tok: token.DEFINE,
+				Rhs: []ast.Expr{&ast.SelectorExpr{X: ast.NewIdent("x"), Sel: ast.NewIdent("t")}}}
+			nf.Body.List = append([]ast.Stmt{t}, nf.Body.List...)
+		}
+	}
 	clearPos(nf)
 	if err := printer.Fprint(out, token.NewFileSet(), nf); err != nil {
 		return err
@@ -263,6 +451,14 @@ func (g *gen) typ(e ast.Expr) ast.Expr {
 		}
 		return id
 	}
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return &ast.StarExpr{X: g.typ(e.X)}
+	case *ast.SelectorExpr:
+		if x, ok := e.X.(*ast.Ident); ok {
+			return &ast.SelectorExpr{X: ast.NewIdent(x.Name), Sel: ast.NewIdent(e.Sel.Name)}
+		}
+	}
 	g.fail(e, "unsupported type %T", e)
 	return e
 }
@@ -273,9 +469,95 @@ func (g *gen) block(b *ast.BlockStmt) *ast.BlockStmt {
 	}
 	n := &ast.BlockStmt{}
 	for _, s := range b.List {
-		n.List = append(n.List, g.stmt(s))
+		n.List = append(n.List, g.stmts(s)...)
 	}
 	return n
+}
+
+// stmts rewrites a statement, which a Machine method's template may make
+// several.
+func (g *gen) stmts(s ast.Stmt) []ast.Stmt {
+	if es, ok := s.(*ast.ExprStmt); ok {
+		if l, ok := g.machineStmt(es.X); ok {
+			return l
+		}
+	}
+	return []ast.Stmt{g.stmt(s)}
+}
+
+// machineStmt rewrites a call of a Machine method whose template is
+// statements (machineStmts); ok is false for any other expression.
+func (g *gen) machineStmt(e ast.Expr) (l []ast.Stmt, ok bool) {
+	if !g.ops {
+		return nil, false
+	}
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return nil, false
+	}
+	fn, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	if x, ok := fn.X.(*ast.Ident); !ok || x.Name != g.dom {
+		return nil, false
+	}
+	text, ok := machineStmts[fn.Sel.Name]
+	if !ok {
+		return nil, false
+	}
+	for i, a := range g.exprs(c.Args) {
+		ph := fmt.Sprintf("$%d", i)
+		if strings.Count(text, ph) > 1 {
+			switch a.(type) {
+			case *ast.Ident, *ast.BasicLit:
+			default:
+				g.fail(c, "%s uses its argument %d twice: pass a name", fn.Sel.Name, i)
+				return nil, true
+			}
+		}
+		var b bytes.Buffer
+		if err := printer.Fprint(&b, token.NewFileSet(), g.paren(a)); err != nil {
+			g.fail(c, "%v", err)
+			return nil, true
+		}
+		text = strings.ReplaceAll(text, ph, b.String())
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\nfunc _() {\n"+text+"\n}", 0)
+	if err != nil {
+		g.fail(c, "template of %s: %v", fn.Sel.Name, err)
+		return nil, true
+	}
+	l = f.Decls[0].(*ast.FuncDecl).Body.List
+	for _, s := range l {
+		if a, ok := s.(*ast.AssignStmt); ok {
+			a.Rhs = unparen(a.Rhs)
+		}
+	}
+	return l, true
+}
+
+// usesThread reports whether a method's body names the thread t.
+func usesThread(b *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			ast.Inspect(n.X, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok && id.Name == "t" {
+					found = true
+				}
+				return !found
+			})
+			return false
+		case *ast.Ident:
+			if n.Name == "t" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (g *gen) stmt(s ast.Stmt) ast.Stmt {
@@ -303,7 +585,7 @@ func (g *gen) stmt(s ast.Stmt) ast.Stmt {
 			cc := c.(*ast.CaseClause)
 			nc := &ast.CaseClause{List: g.exprs(cc.List)}
 			for _, b := range cc.Body {
-				nc.Body = append(nc.Body, g.stmt(b))
+				nc.Body = append(nc.Body, g.stmts(b)...)
 			}
 			n.Body.List = append(n.Body.List, nc)
 		}
@@ -341,6 +623,9 @@ func (g *gen) expr(e ast.Expr) ast.Expr {
 		if e.Name == g.dom {
 			g.fail(e, "the domain %s used other than to call a method or pass it on", g.dom)
 		}
+		if g.ops && (e.Name == "x" || e.Name == "t") {
+			g.fail(e, "%s is the stepper's or its thread's name in the generated code", e.Name)
+		}
 		return ast.NewIdent(e.Name)
 	case *ast.BasicLit:
 		return &ast.BasicLit{Kind: e.Kind, Value: e.Value}
@@ -362,12 +647,22 @@ func (g *gen) expr(e ast.Expr) ast.Expr {
 }
 
 // call rewrites a call: a Domain method becomes its template, a generic
-// function of the source its concrete form without the domain argument.
+// function of the source its concrete form without the domain argument (a
+// method of the stepper for package ops), a function of package alu
+// called from package ops its generated form, and a conversion, panic or
+// a method of a plain Go value stays.
 func (g *gen) call(c *ast.CallExpr) ast.Expr {
 	switch fn := c.Fun.(type) {
 	case *ast.SelectorExpr:
 		if x, ok := fn.X.(*ast.Ident); ok && x.Name == g.dom {
 			t, ok := templates[fn.Sel.Name]
+			if g.ops && !ok {
+				t, ok = machineExprs[fn.Sel.Name]
+				if _, stmt := machineStmts[fn.Sel.Name]; stmt {
+					g.fail(c, "%s is a statement, used as a value", fn.Sel.Name)
+					return c
+				}
+			}
 			if !ok {
 				g.fail(c, "no template for the domain method %s", fn.Sel.Name)
 				return c
@@ -390,11 +685,50 @@ func (g *gen) call(c *ast.CallExpr) ast.Expr {
 				g.fail(c, "%s: the first argument must be the domain %s", fn.Name, g.dom)
 				return c
 			}
+			if g.ops {
+				return &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent("x"), Sel: ast.NewIdent(concreteName(fn.Name))},
+					Args: unparen(g.exprs(c.Args[1:]))}
+			}
 			return &ast.CallExpr{Fun: ast.NewIdent(concreteName(fn.Name)), Args: unparen(g.exprs(c.Args[1:]))}
+		}
+		if passCalls[fn.Name] {
+			return &ast.CallExpr{Fun: ast.NewIdent(fn.Name), Args: unparen(g.exprs(c.Args))}
+		}
+	}
+	if fn, ok := c.Fun.(*ast.SelectorExpr); ok {
+		if x, ok := fn.X.(*ast.Ident); ok && g.ops && x.Name == "alu" {
+			return g.aluCall(c, fn.Sel.Name)
+		}
+		if x, ok := fn.X.(*ast.Ident); ok && x.Name != g.dom && x.Name != "alu" {
+			return &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(x.Name), Sel: ast.NewIdent(fn.Sel.Name)},
+				Args: unparen(g.exprs(c.Args))}
 		}
 	}
 	g.fail(c, "unsupported call")
 	return c
+}
+
+// aluCall rewrites a call of package alu's function name from package
+// ops: the generated function, or its form in aluCalls.
+func (g *gen) aluCall(c *ast.CallExpr, name string) ast.Expr {
+	if len(c.Args) == 0 {
+		g.fail(c, "alu.%s called without the domain", name)
+		return c
+	}
+	if d, ok := c.Args[0].(*ast.Ident); !ok || d.Name != g.dom {
+		g.fail(c, "alu.%s: the first argument must be the domain %s", name, g.dom)
+		return c
+	}
+	args := g.exprs(c.Args[1:])
+	if t, ok := aluCalls[name]; ok {
+		tmpl, err := parser.ParseExpr(t)
+		if err != nil {
+			g.fail(c, "template of alu.%s: %v", name, err)
+			return c
+		}
+		return g.paren(substitute(tmpl, args))
+	}
+	return &ast.CallExpr{Fun: ast.NewIdent(concreteName(name)), Args: unparen(args)}
 }
 
 // paren wraps a compound expression in parentheses, so that a template's
@@ -418,6 +752,9 @@ func substitute(e ast.Expr, args []ast.Expr) ast.Expr {
 			}
 			return a
 		}
+		if _, ok := x.(*ast.Ident); ok {
+			return x
+		}
 		return substitute(x, args)
 	}
 	switch e := e.(type) {
@@ -429,6 +766,8 @@ func substitute(e ast.Expr, args []ast.Expr) ast.Expr {
 		return &ast.UnaryExpr{Op: e.Op, X: arg(e.X)}
 	case *ast.ParenExpr:
 		return &ast.ParenExpr{X: arg(e.X)}
+	case *ast.IndexExpr:
+		return &ast.IndexExpr{X: arg(e.X), Index: arg(e.Index)}
 	case *ast.CallExpr:
 		n := &ast.CallExpr{Fun: e.Fun}
 		for _, a := range e.Args {
