@@ -359,35 +359,20 @@ func (b *svgBuilder) instruction(pre, post *sim.State, i int) (acc []byteAccess,
 	if err != nil {
 		return acc, false, false
 	}
-	var ea uint16
-	switch in.Mode {
-	case isa.Dir, isa.Ext, isa.BitDir, isa.BrDir:
-		ea = in.Operand
-	case isa.IdxX, isa.BitIdxX, isa.BrIdxX:
-		ea = th.X + in.Operand
-	case isa.IdxY, isa.BitIdxY, isa.BrIdxY:
-		ea = th.Y + in.Operand
-	default:
+	// The operand's access by the opcode table's effects, the rule the
+	// simulator and the symbolic engine use (isa.Inst.Access).
+	op, ok := in.Access(th.X, th.Y)
+	if !ok {
 		return acc, in.Op == isa.RTI, false
 	}
-	size := uint16(1)
-	switch in.Op {
-	case isa.ADDD, isa.CPD, isa.CPX, isa.CPY, isa.LDD, isa.LDS, isa.LDX, isa.LDY,
-		isa.STD, isa.STS, isa.STX, isa.STY, isa.SUBD:
-		size = 2
-	}
-	switch in.Op {
-	case isa.JMP, isa.JSR:
-	case isa.STAA, isa.STAB, isa.STD, isa.STS, isa.STX, isa.STY, isa.CLR:
-		for k := uint16(0); k < size; k++ {
-			write(ea + k)
+	if op.Read {
+		for k := uint16(0); k < uint16(op.Size); k++ {
+			read(op.Addr + k)
 		}
-	case isa.ASL, isa.ASR, isa.COM, isa.DEC, isa.INC, isa.LSR, isa.NEG, isa.ROL, isa.ROR, isa.BSET, isa.BCLR:
-		read(ea)
-		write(ea)
-	default:
-		for k := uint16(0); k < size; k++ {
-			read(ea + k)
+	}
+	if op.Write {
+		for k := uint16(0); k < uint16(op.Size); k++ {
+			write(op.Addr + k)
 		}
 	}
 	return acc, false, false
