@@ -176,6 +176,10 @@ type tctx struct {
 	atomic  bool
 	window  bool // interrupts enabled
 	handler bool
+	// loops: the code runs again and again (a thread that loops, the
+	// handler), so it counts nothing up, which would multiply the states
+	// by 256.
+	loops bool
 }
 
 type gen struct {
@@ -458,6 +462,9 @@ func (g *gen) couple() {
 	case g.mode == HarnessChip && len(g.threads) >= 2 && g.chance(2):
 		g.handoffPulled()
 	}
+	if g.harness() && len(g.threads) >= 2 && g.chance(3) {
+		g.publishRace()
+	}
 	if g.decoy && g.chance(2) {
 		g.remapRAMCode()
 	}
@@ -507,6 +514,33 @@ func (g *gen) handoffCS() {
 		d.inCS, d.depth = true, 2 // one statement, not nesting
 		g.stmt(&d)
 		g.jsrStub("__mc_cs_exit")
+	})
+}
+
+// publishRace: one thread publishes the address of a local and reads the
+// local back (its own stack, private while no one else touches it);
+// another writes through the published address.
+func (g *gen) publishRace() {
+	g.feat("publish-race")
+	p, q := g.pickTwo()
+	p.head = append(p.head, func(c *tctx) {
+		g.a.note("publish a local, read it back")
+		g.a.code(imm8("ldaa", 1), inh("psha"), inh("tsx"), ext("stx", g.ptr()))
+		if g.chance(2) {
+			g.regInstr(c)
+		}
+		g.a.code(idx("ldaa", 0))
+		if g.chance(2) {
+			g.jsrStub("__mc_assert")
+		} else {
+			g.a.code(imm8("cmpa", 1))
+			g.bad(c, "beq")
+		}
+		g.a.code(inh("pula"), imm16("ldx", 0), ext("stx", g.ptr()))
+	})
+	q.head = append(q.head, func(c *tctx) {
+		g.a.note("write through the published address")
+		g.through(c)
 	})
 }
 
@@ -660,7 +694,7 @@ func (g *gen) decoys() {
 // thread generates a thread's code.
 func (g *gen) thread(t *thread) {
 	g.a.label(t.entry)
-	c := &tctx{th: t}
+	c := &tctx{th: t, loops: t.end == "loop"}
 	if t.id == 0 {
 		// The stack top first (SP is 0 after reset, outside any --stack
 		// range), then INIT, in the first 64 cycles.
@@ -682,6 +716,10 @@ func (g *gen) thread(t *thread) {
 	}
 	start := g.newLabel("body")
 	g.a.label(start)
+	if c.loops {
+		g.a.note("each round starts from the same registers")
+		g.a.code(inh("clra"), inh("clrb"))
+	}
 	for _, h := range t.head {
 		h(c)
 	}
@@ -756,7 +794,7 @@ func (g *gen) prologue() {
 func (g *gen) handler() {
 	g.feat("irq-handler")
 	g.a.label("handler")
-	c := &tctx{handler: true}
+	c := &tctx{handler: true, loops: true}
 	for _, h := range g.handlerHead {
 		h(c)
 	}

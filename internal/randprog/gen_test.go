@@ -131,7 +131,7 @@ func TestGenerateReachesProductions(t *testing.T) {
 		"mode-harness", "mode-harness+chip", "mode-firmware",
 		"stacks-even", "stacks-tight", "stacks-random", "symbols-region-bottoms", "symbols-inside-regions", "symbols-equates", "symbols-data",
 		"end-rts", "end-exit", "end-fall-exit", "end-loop", "end-spin", "end-spin-regs", "end-wai",
-		"handoff-cs", "handoff-pulled", "ram-over-rom-code", "event-window", "handler-reads-below-sp", "fetch-below-sp",
+		"handoff-cs", "handoff-pulled", "publish-race", "ram-over-rom-code", "event-window", "handler-reads-below-sp", "fetch-below-sp",
 		"stub-by-fall-through", "stub-by-computed-jsr", "stub-by-computed-jmp", "stub-by-jmp", "stub-from-ram",
 		"lock", "cs", "atomic", "assert", "nondet-across-stub", "nondet-store", "flag-wait",
 		"ram-code", "self-modifying", "stack-code", "rom-table", "straddle", "publish", "through", "abs-stack",

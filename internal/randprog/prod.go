@@ -129,13 +129,19 @@ func (g *gen) regInstr(c *tctx) {
 // rmw: a read-modify-write of a shared byte.
 func (g *gen) rmw(c *tctx) {
 	v := g.anyVar()
-	switch g.r.IntN(5) {
-	case 0:
-		g.a.code(ext("dec", v))
+	n := 5
+	if c.loops {
+		n = 3 // no counting up or down
+	}
+	switch (g.r.IntN(n) + 1) % 5 {
 	case 1:
 		g.a.code(ext("clr", v))
 	case 2:
 		g.a.code(imm16("ldx", v), enc("bset", isa.BitIdxX, 0, 1, 0))
+	case 3:
+		g.a.code(ext("com", v))
+	case 4:
+		g.a.code(ext("dec", v))
 	default:
 		g.memOp("inc", v)
 	}
@@ -236,7 +242,7 @@ func (g *gen) through(c *tctx) {
 	g.a.code(ext("ldx", g.ptr()), imm16("cpx", 0))
 	skip := g.newLabel("null")
 	g.a.branch("beq", skip)
-	g.a.code(idx([]string{"inc", "clr"}[g.r.IntN(2)], 0))
+	g.a.code(idx([]string{"inc", "clr", "clr"}[g.r.IntN(3)], 0))
 	g.a.label(skip)
 }
 
@@ -245,6 +251,9 @@ func (g *gen) absStack(c *tctx) {
 	t := g.threads[g.r.IntN(len(g.threads))]
 	a := t.top - uint16(g.r.IntN(4))
 	mn := []string{"ldaa", "staa", "inc", "ldab"}[g.r.IntN(4)]
+	if c.loops && mn == "inc" {
+		mn = "clr"
+	}
 	if g.chance(4) {
 		g.a.code(imm16("ldx", a), idx(mn, 0))
 		return
