@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff results results-hmc compare-spin testdata clean
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-hmc compare-spin testdata clean
 
 all: build
 
@@ -55,6 +55,13 @@ tools: z3
 ## objdump-diff: the long differential test of the decoder against m68hc11-objdump
 objdump-diff: tools
 	$(GO) test ./isa/m68hc11 -run ObjdumpDifferential -objdump -v
+
+## soundness: the differential test of every reduction, search and engine against the plain search, on N
+## generated programs from seed START (make soundness N=100000; the default test runs 400)
+N     ?= 20000
+START ?= 0
+soundness: z3
+	$(GO) test ./internal/cli -run '^TestRandomDifferential$$' -count=1 -timeout 0 -v -soundness.n=$(N) -soundness.start=$(START)
 
 ## lint: staticcheck with every check (installed into GOPATH/bin when missing)
 STATICCHECK ?= $(shell go env GOPATH)/bin/staticcheck

@@ -1,7 +1,16 @@
-// Package randprog makes random multi-threaded 68HC11 programs for the
-// differential tests of the reductions: package search's (explicit
-// states) and package symbolic's (symbolic states) check their reduced
-// searches against the plain one on the same programs.
+// Package randprog makes random 68HC11 programs for the differential
+// tests of the reductions, which check every reduced (or otherwise
+// different) way of searching a program against the plain search.
+//
+// Program makes multi-threaded harness programs of one fixed shape, which
+// package search's (explicit states) and package symbolic's (symbolic
+// states) tests run through their own APIs. Generate draws programs from a
+// grammar of weighted, nested productions (gen.go) — harness programs with
+// threads, programs with the chip's peripherals, firmware without a
+// harness — each with the command-line flags to check it, for the
+// differential test of internal/cli that runs every engine, search and
+// reduction; its bytes come from a small encoder over the decoder's own
+// opcode tables (asm.go), so that no assembler is needed.
 package randprog
 
 import (

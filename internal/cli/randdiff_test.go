@@ -1,0 +1,305 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hc11mc/hc11mc/internal/randprog"
+)
+
+// The differential test of every way of checking a program against the
+// plain one, on programs from randprog.Generate.
+
+var (
+	soundnessN     = flag.Int("soundness.n", 0, "TestRandomDifferential: the number of generated programs (0: the default for the run, fewer with -short)")
+	soundnessStart = flag.Uint64("soundness.start", 0, "TestRandomDifferential: the seed of the first program")
+)
+
+// diffStates bounds every search; a program whose plain search does not
+// finish within it is skipped. The symbolic engine runs only on programs
+// whose plain search stores at most diffEngineStates states: on larger
+// ones its solver takes seconds.
+const (
+	diffStates       = 20000
+	diffEngineStates = 1000
+)
+
+// diffSetting is one way of checking a program.
+type diffSetting struct {
+	name string
+	args []string
+	// all: the run lists every kind of violation (--all), which must be
+	// the reference's set.
+	all bool
+	// engine: the symbolic engine takes part, which refuses some programs
+	// (exit 2) and may stop at its own limits.
+	engine bool
+}
+
+// diffSettings are the settings compared with --reduce none --search
+// bfs: each reduction with each search and with the swarm, the parallel
+// search, the hash-compact store, and the engines hmc and auto.
+func diffSettings() []diffSetting {
+	var ss []diffSetting
+	for _, red := range []string{"por", "dead", "por,dead"} {
+		for _, s := range []string{"bfs", "dfs", "best"} {
+			ss = append(ss, diffSetting{name: "--reduce " + red + " --search " + s, args: []string{"--reduce", red, "--search", s, "--all"}, all: true})
+		}
+		ss = append(ss, diffSetting{name: "--reduce " + red + " (swarm)", args: []string{"--reduce", red, "--workers", "3"}})
+	}
+	return append(ss,
+		diffSetting{name: "--workers 2 --search bfs", args: []string{"--workers", "2", "--search", "bfs", "--all"}, all: true},
+		diffSetting{name: "--hash-compact --search dfs", args: []string{"--hash-compact", "--search", "dfs", "--all"}, all: true},
+		diffSetting{name: "--engine hmc --pr-depth 8", args: []string{"--engine", "hmc", "--pr-depth", "8"}, engine: true},
+		diffSetting{name: "--engine auto", args: []string{"--engine", "auto"}, engine: true},
+	)
+}
+
+// diffResult is what the differential test reads of check --json.
+type diffResult struct {
+	Verdict   string `json:"verdict"`
+	Violation *struct {
+		Kind string `json:"kind"`
+	} `json:"violation"`
+	Violations []struct {
+		Kind string `json:"kind"`
+	} `json:"violations"`
+	Limit   string `json:"limit"`
+	Privacy string `json:"stack_privacy"`
+	Stats   struct {
+		StatesStored int `json:"states_stored"`
+	} `json:"stats"`
+}
+
+// kinds lists the kinds of violation a result reports, sorted.
+func (r *diffResult) kinds() []string {
+	var k []string
+	for _, v := range r.Violations {
+		k = append(k, v.Kind)
+	}
+	if len(k) == 0 && r.Violation != nil {
+		k = append(k, r.Violation.Kind)
+	}
+	sort.Strings(k)
+	return slices.Compact(k)
+}
+
+// honestLimit reports whether an incomplete verdict's reason is one of
+// the reductions' stated withdrawals: dead-data elimination's assumptions
+// broken by the firmware (a return elsewhere than after a call, a read
+// below SP of what pulls leave), which is allowed, rather than a limit or
+// a violation that did not happen without the reduction (the reduction
+// changed what executes).
+func honestLimit(limit string) bool {
+	return strings.Contains(limit, "returned elsewhere than after a call") ||
+		strings.Contains(limit, "stack bytes below SP")
+}
+
+// diffProgram is a generated program written to files.
+type diffProgram struct {
+	seed uint64
+	p    *randprog.Prog
+	load []string // the file and the flags that load it
+	dir  string
+}
+
+// writeProgram generates program seed and writes its files into dir.
+func writeProgram(t *testing.T, seed uint64, dir string) *diffProgram {
+	t.Helper()
+	p := randprog.Generate(rand.New(rand.NewPCG(seed, 0x5eed)), randprog.Options{})
+	img := filepath.Join(dir, fmt.Sprintf("p%d.bin", seed))
+	if err := os.WriteFile(img, p.Bytes, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	syms := ""
+	if s := p.SymbolFile(); s != "" {
+		syms = filepath.Join(dir, fmt.Sprintf("p%d.sym", seed))
+		if err := os.WriteFile(syms, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &diffProgram{seed: seed, p: p, load: p.LoadFlags(img, syms), dir: dir}
+}
+
+// check runs check --json on the program with the given flags and a
+// trace file, and returns the result and the exit code; usage errors
+// come back as code 2 with the message in the limit.
+func (d *diffProgram) check(extra ...string) (diffResult, int, string) {
+	trace := filepath.Join(d.dir, fmt.Sprintf("p%d-cex.json", d.seed))
+	os.Remove(trace)
+	args := append(append(append([]string{"check"}, d.load...), d.p.CheckFlags()...), "--json", "--max-states", fmt.Sprint(diffStates), "--trace", trace)
+	args = append(args, extra...)
+	var out, errb bytes.Buffer
+	code := Main(args, nil, &out, &errb)
+	var r diffResult
+	if code == ExitUsage {
+		r.Limit = strings.TrimSpace(errb.String())
+		return r, code, ""
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		r.Verdict, r.Limit = "bad-json", fmt.Sprintf("%q: %v (stderr %s)", out.String(), err, errb.String())
+	}
+	if _, err := os.Stat(trace); err != nil {
+		trace = ""
+	}
+	return r, code, trace
+}
+
+// diffStats counts what the differential runs saw.
+type diffStats struct {
+	programs, skipped, violated, verified int
+	withdrawn, refused, engineIncomplete  int
+	features                              map[string]int
+}
+
+// discrepancy is one setting that disagrees with the reference.
+type discrepancy struct {
+	setting string
+	what    string
+}
+
+// diffOne checks program seed under every setting against the reference
+// and returns the discrepancies (nil when they all agree); ok is false
+// when the reference is not exhaustive (the program is skipped).
+func diffOne(t *testing.T, seed uint64, dir string, st *diffStats, settings []diffSetting) (d *diffProgram, bad []discrepancy, ok bool) {
+	t.Helper()
+	d = writeProgram(t, seed, dir)
+	ref, code, _ := d.check("--reduce", "none", "--search", "bfs", "--all")
+	if code == ExitUsage || ref.Verdict == "bad-json" {
+		return d, []discrepancy{{"--reduce none --search bfs", "refused: " + ref.Limit}}, true
+	}
+	if ref.Verdict == "incomplete" {
+		if st != nil {
+			st.skipped++
+		}
+		return d, nil, false
+	}
+	want := ref.kinds()
+	if st != nil {
+		st.programs++
+		if len(want) > 0 {
+			st.violated++
+		} else {
+			st.verified++
+		}
+		for _, f := range d.p.Features {
+			st.features[f]++
+		}
+	}
+	for _, s := range settings {
+		if s.engine && ref.Stats.StatesStored > diffEngineStates {
+			continue
+		}
+		r, code, trace := d.check(s.args...)
+		if code == ExitUsage {
+			if !s.engine {
+				bad = append(bad, discrepancy{s.name, "refused: " + r.Limit})
+			} else if st != nil {
+				st.refused++
+			}
+			continue
+		}
+		got := r.kinds()
+		switch r.Verdict {
+		case "verified":
+			if len(want) > 0 {
+				bad = append(bad, discrepancy{s.name, fmt.Sprintf("verified; --reduce none finds %v", want)})
+			}
+		case "violation":
+			switch {
+			case len(want) == 0:
+				bad = append(bad, discrepancy{s.name, fmt.Sprintf("violation %v; --reduce none verifies", got)})
+			case s.all && !slices.Equal(got, want):
+				bad = append(bad, discrepancy{s.name, fmt.Sprintf("violations %v; --reduce none finds %v", got, want)})
+			case !s.all && !slices.Contains(want, got[0]):
+				bad = append(bad, discrepancy{s.name, fmt.Sprintf("violation %s; --reduce none finds %v", got[0], want)})
+			}
+			if trace == "" {
+				bad = append(bad, discrepancy{s.name, "violation without a counterexample"})
+				break
+			}
+			var out, errb bytes.Buffer
+			if c := Main([]string{"replay", trace}, nil, &out, &errb); c != ExitViolation {
+				bad = append(bad, discrepancy{s.name, fmt.Sprintf("the counterexample does not replay (exit %d): %s", c, strings.TrimSpace(errb.String()))})
+			}
+		case "incomplete":
+			switch {
+			case honestLimit(r.Limit):
+				if st != nil {
+					st.withdrawn++
+				}
+			case s.engine:
+				if st != nil {
+					st.engineIncomplete++
+				}
+			default:
+				bad = append(bad, discrepancy{s.name, fmt.Sprintf("incomplete (%s); --reduce none is exhaustive and finds %v", r.Limit, want)})
+			}
+		default:
+			bad = append(bad, discrepancy{s.name, fmt.Sprintf("verdict %q (%s)", r.Verdict, r.Limit)})
+		}
+	}
+	return d, bad, true
+}
+
+// diffRange is the seeds TestRandomDifferential runs.
+func diffRange() (start, n uint64) {
+	n = 400
+	if testing.Short() {
+		n = 80
+	}
+	if *soundnessN > 0 {
+		n = uint64(*soundnessN)
+	}
+	return *soundnessStart, n
+}
+
+// TestRandomDifferential: on programs drawn from randprog.Generate's
+// grammar (threads and stacks in varied layouts, harness stubs entered in
+// every way, code in RAM and on the stack, tables read through SP,
+// interrupt handlers, the chip's peripherals and INIT), every reduction
+// under every search, the swarm, the parallel search, the hash-compact
+// store and the engines hmc and auto agree with the plain breadth-first
+// search (--reduce none, exhaustive, every kind with --all): the same
+// verdict; with --all the same kinds, without it a kind the plain search
+// finds; an incomplete verdict only where a reduction says its assumption
+// broke (or the symbolic engine stops at its limits, or refuses the
+// program); and every counterexample replays. make soundness N=100000
+// runs more programs.
+func TestRandomDifferential(t *testing.T) {
+	start, n := diffRange()
+	dir := t.TempDir()
+	st := &diffStats{features: map[string]int{}}
+	settings := diffSettings()
+	failed := 0
+	for seed := start; seed < start+n; seed++ {
+		d, bad, _ := diffOne(t, seed, dir, st, settings)
+		if len(bad) == 0 {
+			continue
+		}
+		failed++
+		var b strings.Builder
+		for _, x := range bad {
+			fmt.Fprintf(&b, "  %s: %s\n", x.setting, x.what)
+		}
+		t.Errorf("program %d disagrees with --reduce none --search bfs:\n%s%s", seed, b.String(), d.p)
+		if failed >= 5 {
+			t.Fatalf("stopping after %d programs that disagree", failed)
+		}
+	}
+	t.Logf("%d programs compared (%d violate, %d verified), %d skipped (the plain search hit %d states); %d runs withdrawn by a stated reason, "+
+		"%d refused by an engine, %d engine runs incomplete", st.programs, st.violated, st.verified, st.skipped, diffStates,
+		st.withdrawn, st.refused, st.engineIncomplete)
+	if st.programs < int(n)*8/10 || st.violated < int(n)/5 || st.verified < int(n)/5 {
+		t.Errorf("the programs do not exercise the comparison: %d of %d compared, %d violate, %d verified", st.programs, n, st.violated, st.verified)
+	}
+}
