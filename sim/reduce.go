@@ -217,7 +217,10 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 		ns := e.slot(0, s)
 		var pu privUse
 		steps, choices, ev, v := m.runGuarded(ns, i, 0, 0, st, nil, &pu)
-		if v != nil || choices != 1 && !mutation.On(mutation.DeterministicAlone) || ev == evBlocked || ev == evInfeasible || ev == evViolation {
+		// A candidate never makes a choice (register-only steps touch no
+		// memory, and an --input address is not RAM to the stack guard),
+		// so choices != 1 only keeps that true should either change.
+		if v != nil && !mutation.On(mutation.VisibleAlone) || choices != 1 || ev == evBlocked || ev == evInfeasible || ev == evViolation {
 			continue
 		}
 		if !regOnly && (pu.public || m.priv.Load() != privOn) {

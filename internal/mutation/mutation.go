@@ -50,9 +50,9 @@ const (
 	// NoProviso: the cycle proviso accepts a stored state that was
 	// expanded reduced.
 	NoProviso
-	// DeterministicAlone: a step that makes a nondeterministic choice may
-	// be followed alone.
-	DeterministicAlone
+	// VisibleAlone: a step that is a violation may be followed alone
+	// (the invisibility condition, C2, dropped).
+	VisibleAlone
 	// IgnoreReliance: an intrusion shrinks a stack region and the search
 	// goes on even where a transition followed alone relied on a byte the
 	// region loses.
@@ -61,7 +61,7 @@ const (
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
-	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "deterministic-alone", "ignore-reliance"}
+	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {

@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hc11mc/hc11mc/internal/mutation"
+)
+
+// The mutation check of TestRandomDifferential: each fault of package
+// mutation, put back into the reductions, must make the comparison fail
+// on programs of randprog.Generate; otherwise the comparison could not
+// catch it.
+
+var (
+	mutationScan = flag.Int("mutation.scan", 0, "TestMutationScan: the number of generated programs to scan for the seeds that catch each fault (0: skip)")
+	mutationMax  = flag.Int("mutation.max", 3, "TestMutationScan: stop looking for a fault's programs after this many")
+	mutationOnly = flag.String("mutation.only", "", "TestMutationScan: scan for these faults only (comma-separated names, e.g. unseen-other)")
+	mutationFrom = flag.Uint64("mutation.from", 0, "TestMutationScan: the first seed to scan")
+)
+
+// mutationCatch is a fault and the programs that catch it.
+type mutationCatch struct {
+	fault mutation.Fault
+	seeds []uint64
+	by    string // the setting that disagreed
+}
+
+// mutationCatches lists, for every fault, programs (seeds of
+// randprog.Generate, as TestRandomDifferential numbers them) on which the
+// comparison disagrees once the fault is switched on, and the setting
+// that disagreed when TestMutationScan chose them.
+var mutationCatches = []mutationCatch{
+	{mutation.ExitAlone, []uint64{29, 73}, "--reduce por --search best"},
+	{mutation.ImageCode, []uint64{4, 22}, "--reduce por --search bfs"},
+	{mutation.UnseenFetch, []uint64{20, 57}, "--reduce dead --search bfs"},
+	{mutation.UnseenOther, []uint64{496}, "--reduce dead --search dfs"},
+	{mutation.ClearWrite, []uint64{5, 7}, "--reduce dead --search bfs"},
+	{mutation.StubEntry, []uint64{367}, "--reduce dead --search bfs"},
+	{mutation.IRQCandidate, []uint64{198, 296}, "--reduce por --search bfs"},
+	{mutation.NoIntrusion, []uint64{54, 63}, "--reduce por --search bfs"},
+	{mutation.NoProviso, []uint64{15, 25}, "--reduce por --search bfs"},
+	{mutation.VisibleAlone, []uint64{}, ""},
+	{mutation.IgnoreReliance, []uint64{54, 63}, "--reduce por --search best"},
+}
+
+// TestMutationCaught: for every fault of mutation.All(), the programs
+// listed for it agree with the plain search without the fault, and with
+// the fault switched on at least one of them disagrees: the comparison of
+// TestRandomDifferential catches it.
+func TestMutationCaught(t *testing.T) {
+	for _, f := range mutation.All() {
+		if !slices.ContainsFunc(mutationCatches, func(c mutationCatch) bool { return c.fault == f && len(c.seeds) > 0 }) {
+			t.Errorf("no program listed that catches the fault %s (run TestMutationScan)", f)
+		}
+	}
+	dir := t.TempDir()
+	settings := diffSettings()
+	for _, c := range mutationCatches {
+		if len(c.seeds) == 0 {
+			continue
+		}
+		t.Run(c.fault.String(), func(t *testing.T) {
+			caught := false
+			var last *diffProgram
+			for _, seed := range c.seeds {
+				if _, bad, ok := diffOne(t, seed, dir, nil, settings); !ok || len(bad) > 0 {
+					t.Errorf("program %d disagrees with the plain search without any fault (%s): it cannot show that %s is caught",
+						seed, describeBad(bad, ok), c.fault)
+					continue
+				}
+				restore := mutation.Set(c.fault)
+				d, bad, ok := diffOne(t, seed, dir, nil, settings)
+				restore()
+				last = d
+				if ok && len(bad) > 0 {
+					caught = true
+					t.Logf("program %d catches %s: %s", seed, c.fault, describeBad(bad[:1], true))
+				}
+			}
+			if !caught && last != nil {
+				t.Errorf("fault %s switched on: programs %v still agree with the plain search in every setting (%s disagreed when they were chosen); the last:\n%s",
+					c.fault, c.seeds, c.by, last.p)
+			}
+		})
+	}
+}
+
+// describeBad summarises the discrepancies of one program.
+func describeBad(bad []discrepancy, ok bool) string {
+	if !ok {
+		return "the plain search is not exhaustive"
+	}
+	var b []string
+	for _, x := range bad {
+		b = append(b, x.setting+": "+x.what)
+	}
+	return strings.Join(b, "; ")
+}
+
+// goName is each fault's name in Go, for the printed table.
+var goName = map[mutation.Fault]string{
+	mutation.ExitAlone: "ExitAlone", mutation.ImageCode: "ImageCode", mutation.UnseenFetch: "UnseenFetch",
+	mutation.UnseenOther: "UnseenOther", mutation.ClearWrite: "ClearWrite", mutation.StubEntry: "StubEntry",
+	mutation.IRQCandidate: "IRQCandidate", mutation.NoIntrusion: "NoIntrusion", mutation.NoProviso: "NoProviso",
+	mutation.VisibleAlone: "VisibleAlone", mutation.IgnoreReliance: "IgnoreReliance",
+}
+
+// TestMutationScan finds, for each fault, programs that catch it: those
+// of the first -mutation.scan seeds that agree with the plain search
+// without the fault and disagree with it. It prints the table for
+// mutationCatches; it is skipped without the flag.
+func TestMutationScan(t *testing.T) {
+	if *mutationScan == 0 {
+		t.Skip("run with -mutation.scan=N")
+	}
+	dir := t.TempDir()
+	settings := diffSettings()
+	var clean []uint64
+	for seed := *mutationFrom; seed < *mutationFrom+uint64(*mutationScan); seed++ {
+		if _, bad, ok := diffOne(t, seed, dir, nil, settings); ok && len(bad) == 0 {
+			clean = append(clean, seed)
+		}
+	}
+	t.Logf("%d of %d programs agree without a fault", len(clean), *mutationScan)
+	for _, f := range mutation.All() {
+		if *mutationOnly != "" && !slices.Contains(strings.Split(*mutationOnly, ","), f.String()) {
+			continue
+		}
+		var found []string
+		var first string
+		for _, seed := range clean {
+			restore := mutation.Set(f)
+			_, bad, _ := diffOne(t, seed, dir, nil, settings)
+			restore()
+			if len(bad) == 0 {
+				continue
+			}
+			if first == "" {
+				first = bad[0].setting
+			}
+			found = append(found, fmt.Sprint(seed))
+			t.Logf("%s: program %d: %s", f, seed, describeBad(bad, true))
+			if len(found) == *mutationMax {
+				break
+			}
+		}
+		fmt.Printf("\t{mutation.%s, []uint64{%s}, %q},\n", goName[f], strings.Join(found, ", "), first)
+	}
+}
