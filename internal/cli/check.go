@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
@@ -170,7 +171,6 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.machine.Dead = dead
 	strat, err := search.ParseStrategy(o.strategy)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -193,9 +193,14 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := newMachine(img, &o.machine)
+	mc, err := o.machine.machine()
 	if err != nil {
 		return nil, err
+	}
+	mc.Dead = dead
+	m, err := check.NewMachine(img, mc)
+	if err != nil {
+		return nil, usagef("%v", err)
 	}
 	if m.Config.Preempt == sim.PreemptYield && !m.HasHarness() {
 		return nil, usagef("--preempt yield: %s defines no harness stub (__mc_yield, __mc_lock, ...), so no thread could ever be preempted", path)
@@ -210,7 +215,7 @@ func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
 	opts.Key = machineKey(img, o)
 	props := propertiesOf(m, ignore)
 	props.Reductions = reductionsOf(&opts, m)
-	props.Bounds = o.machine.bounds()
+	props.Bounds = mc.Bounds()
 	return &checkSetup{img: img, m: m, opts: opts, strat: strat, est: est, note: note,
 		props: props, warn: symbolWarning(img, &o.load, path)}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
@@ -67,7 +68,7 @@ func parseGoalMem(img *loader.Image, goals []string) ([]uint16, []byte, error) {
 		if !ok || vals == "" {
 			return nil, nil, usagef("--goal-mem %q: want ADDR=v1,v2,...", g)
 		}
-		addr, err := resolve(img, a)
+		addr, err := check.Resolve(img, a)
 		if err != nil {
 			return nil, nil, usagef("--goal-mem %q: %v", g, err)
 		}
