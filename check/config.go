@@ -1,9 +1,92 @@
 package check
 
 import (
+	"time"
+
 	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/heuristics"
+	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/symbolic"
 )
+
+// Config is one check: the machine to build on the image, which engine
+// explores it and how, and the limits. Each field says the flag of check
+// that sets it. Its zero value is a breadth-first search of a harness
+// model, every interleaving, no reduction, no limit.
+type Config struct {
+	// Machine shapes the simulated machine.
+	Machine Machine
+
+	// Engine explores the machine (--engine).
+	Engine Engine
+	// Strategy is the explicit search's order (--search); HMC's
+	// configuration is HMC.
+	Strategy search.Strategy
+	// Heuristic is the estimate best-first and A* search rank states by
+	// (--heuristic); the other orders use none. K is its calling-context
+	// bound (--k) for aicfg and efsm.
+	Heuristic heuristics.Kind
+	K         int
+	// Aims are the properties the heuristic aims at, the first the
+	// firmware can violate (--aim); empty: heuristics.AimOrder.
+	Aims []heuristics.Property
+	// GoalMem is the memory valuation --heuristic hamming aims at, as
+	// --goal-mem gives it: ADDR=v1,v2,..., the bytes from ADDR on, ADDR
+	// a symbol of the image or an address.
+	GoalMem []string
+	// Seed seeds --search random.
+	Seed uint64
+
+	// Reduce turns on partial-order reduction (--reduce por);
+	// Machine.Dead is dead-data elimination.
+	Reduce bool
+	// Compact stores 64-bit fingerprints of states only (--hash-compact).
+	Compact bool
+	// All goes on after a violation, to report each kind once (--all).
+	All bool
+	// Ignore are the properties not reported (--ignore).
+	Ignore map[sim.Kind]bool
+
+	// MaxStates, Timeout and MaxMemory stop the search (--max-states,
+	// --timeout, --max-memory); 0 is no limit.
+	MaxStates int
+	Timeout   time.Duration
+	MaxMemory int64
+
+	// HMC configures the symbolic engine, for --engine hmc and auto.
+	HMC HMC
+}
+
+// Engine is who explores the states.
+type Engine uint8
+
+// The engines: the explicit-state search (package search), HMC (package
+// symbolic) from the initial state, and the explicit search that hands
+// its wide choices to HMC (package hybrid).
+const (
+	EngineExplicit Engine = iota
+	EngineHMC
+	EngineAuto
+)
+
+// String names the engine as --engine does.
+func (e Engine) String() string { return [...]string{"explicit", "hmc", "auto"}[e] }
+
+// HMC configures the symbolic engine.
+type HMC struct {
+	// Mode picks HMC, bounded model checking alone or the state
+	// traversal alone (--hmc-mode); Priority the frontier state the
+	// bounded model checks start from (--hmc-priority).
+	Mode     symbolic.Mode
+	Priority symbolic.Priority
+	// PRDepth bounds each bounded model check from a frontier state
+	// (--pr-depth).
+	PRDepth int
+	// MaxBranch is, under --engine auto, the widest choice the explicit
+	// search enumerates (--max-branch): a wider one goes to HMC.
+	MaxBranch int
+}
 
 // Machine is what shapes the simulated machine beside the image: the
 // scheduling points, interrupts, inputs, stacks and goals, and the

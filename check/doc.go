@@ -1,19 +1,25 @@
 // Package check is one check of a firmware image, whichever engine runs
-// it. Here: the simulated machine a check runs on, built from typed
-// settings (Machine: the scheduling points, interrupts, inputs, stacks
-// and goals, and the firmware's environment) on a loaded image.
+// it: its typed configuration (Config: the machine, the engine and its
+// order, heuristic and limits), what that builds (New: the simulated
+// machine with the firmware's environment, the estimate that ranks its
+// states, the explicit search's options, HMC's configuration) and what a
+// verdict covers (Report: the properties checked and not, the inputs
+// held constant, the bounds of the exploration, the reductions that
+// ran).
 //
 // It is not about reading the command line (package internal/cli turns
-// the flags into settings), about loading the image (package loader),
-// nor about running the engines (packages search and symbolic).
+// the flags into a Config, prints the result and picks the exit code),
+// about loading the image (package loader), nor about running the
+// engines: the explicit search (package search) and HMC (package
+// symbolic) take what New builds.
 //
 // # Settings that name the image
 //
 // A setting that names something in the image — a symbol, or a
 // register of the chip by its name — is kept as the text the user gives
-// (Machine.Inputs, Machine.Reach) and read against the image when the
-// machine is built; the others are values. Messages name a setting by
-// its flag (--input, --reach), the name users know it by.
+// (Machine.Inputs, Machine.Reach, Config.GoalMem) and read against the
+// image when the machine is built; the others are values. Messages name
+// a setting by its flag (--input, --reach), the name users know it by.
 //
 // # The firmware's environment
 //

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 	"github.com/hc11mc/hc11mc/symbolic"
@@ -55,16 +56,16 @@ type autoReport struct {
 // handOver follows the transitions res handed over with HMC and returns
 // the combined result. rerun searches again (without stack privacy, once
 // an intrusion has withdrawn it).
-func handOver(ctx context.Context, o *checkOptions, cs *checkSetup, e *symbolic.Engine, res *search.Result,
+func handOver(ctx context.Context, o *checkOptions, cs *check.Check, e *symbolic.Engine, res *search.Result,
 	rerun func() *search.Result, begin time.Time, stderr io.Writer) (*search.Result, *autoReport, error) {
-	m := cs.m
+	m := cs.Machine
 	for {
-		private := m.Intrusion() == nil && cs.opts.Reduce && m.CheckPrivate()
+		private := m.Intrusion() == nil && cs.Options.Reduce && m.CheckPrivate()
 		rep := &autoReport{}
 		if res.Verdict == search.Violated || len(res.Handed) == 0 {
 			return res, rep, nil
 		}
-		cfg := engineConfig(o, cs)
+		cfg := cs.SymbolicConfig()
 		if o.timeout > 0 {
 			cfg.Timeout = o.timeout - time.Since(begin)
 			if cfg.Timeout <= 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/internal/randprog"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -48,9 +49,10 @@ func TestAutoDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := &checkOptions{timeout: 20 * time.Second, hmc: engineFlags{maxBranch: 4, mode: "hmc", priority: "dfs", prDepth: 8}}
+		o := &checkOptions{timeout: 20 * time.Second, hmc: engineFlags{maxBranch: 4}}
 		opts := search.Options{Strategy: search.DFS, Reduce: true}
-		cs := &checkSetup{m: m2, opts: opts}
+		cs := &check.Check{Machine: m2, Options: opts, Config: check.Config{Timeout: o.timeout,
+			HMC: check.HMC{Mode: symbolic.HMC, Priority: symbolic.DFS, PRDepth: 8, MaxBranch: 4}}}
 		e, err := symbolic.NewEngine(m2, symbolic.Options{MaxBranch: 4})
 		if err != nil {
 			t.Fatal(err)

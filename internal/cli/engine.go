@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/cex"
-	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 	"github.com/hc11mc/hc11mc/symbolic"
@@ -136,7 +136,7 @@ func (f *engineFlags) refuse(engine string) error {
 
 // prepareEngine loads the firmware and makes the symbolic engine and its
 // configuration from check's options (the flags already refused).
-func prepareEngine(o *checkOptions, path string) (*checkSetup, *symbolic.Engine, symbolic.Config, error) {
+func prepareEngine(o *checkOptions, path string) (*check.Check, *symbolic.Engine, symbolic.Config, error) {
 	// The heuristic, for glh, is best-first's; the reduction is por or
 	// none (refuse said so).
 	o.strategy = "best"
@@ -149,29 +149,11 @@ func prepareEngine(o *checkOptions, path string) (*checkSetup, *symbolic.Engine,
 	if err != nil {
 		return nil, nil, symbolic.Config{}, err
 	}
-	opts := symbolic.Options{Reduce: por}
-	if o.engine == "auto" {
-		opts.MaxBranch = o.hmc.maxBranch
-	}
-	e, err := symbolic.NewEngine(cs.m, opts)
+	e, err := cs.SymbolicEngine()
 	if err != nil {
 		return nil, nil, symbolic.Config{}, usagef("--engine %s: %v", o.engine, err)
 	}
-	return cs, e, engineConfig(o, cs), nil
-}
-
-// engineConfig is HMC's configuration from check's options.
-func engineConfig(o *checkOptions, cs *checkSetup) symbolic.Config {
-	mode, _ := symbolic.ParseMode(o.hmc.mode)
-	cfg := symbolic.Config{Mode: mode, PRDepth: o.hmc.prDepth, MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: o.maxMemory,
-		Ignore: cs.opts.Ignore}
-	if o.hmc.priority == "dfs" {
-		cfg.Priority = symbolic.DFS
-	}
-	if est := cs.est; est != nil && cfg.Priority == symbolic.GLH && mode != symbolic.BMC {
-		cfg.Estimate = func(s *sim.State) (int, bool) { return est(s), true }
-	}
-	return cfg
+	return cs, e, cs.SymbolicConfig(), nil
 }
 
 // runEngine is check with --engine hmc or auto.
@@ -183,9 +165,9 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	img, m, mode := cs.img, cs.m, cfg.Mode
-	if cs.warn != "" {
-		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs.warn)
+	img, m, mode := cs.Image, cs.Machine, cfg.Mode
+	if w := symbolWarning(img, &o.load, path); w != "" {
+		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
 	}
 	if !o.json && !o.quiet && isTerminal(stderr) {
 		cfg.Progress = func(s symbolic.Stats) {
@@ -217,7 +199,8 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		StatesStored: res.Stats.States, StatesExpanded: res.Stats.Images + res.Stats.Unrolled, MaxDepth: res.Stats.MaxDepth,
 		Seconds: res.Stats.Elapsed.Seconds(), Frontier: res.Stats.Frontier, Instructions: res.Stats.Instructions,
 		PeakMemory: res.Stats.PeakMemory, Reduced: res.Stats.Reduced}, Privacy: res.Privacy}
-	cs.props.Held = heldInputs(img, m)
+	props := cs.Properties
+	props.Held = check.HeldInputs(img, m)
 	var first *search.Found
 	if res.Verdict == symbolic.Violated {
 		if err := confirmSymbolic(m, res.Violation, res.Trace); err != nil {
@@ -238,9 +221,9 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.json {
-		printEngineJSON(stdout, o, img, m, sr, first, cs.props, res.Stats)
+		printEngineJSON(stdout, o, m, sr, first, props, res.Stats)
 	} else {
-		printEngineResult(stdout, o, sr, first, cs, res.Stats)
+		printEngineResult(stdout, o, cs, sr, first, props, res.Stats)
 	}
 	switch res.Verdict {
 	case symbolic.Violated:
@@ -272,13 +255,13 @@ func hmcStats(s symbolic.Stats) hmcJSON {
 		s.Forks, s.Queries, s.SolverTime.Seconds()}
 }
 
-func printEngineJSON(w io.Writer, o *checkOptions, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport, st symbolic.Stats) {
+func printEngineJSON(w io.Writer, o *checkOptions, m *sim.Machine, res *search.Result, first *search.Found, props check.Report, st symbolic.Stats) {
 	out := map[string]any{"verdict": res.Verdict.String(), "engine": o.engine, "hmc_mode": o.hmc.mode, "stats": res.Stats,
 		"hmc": hmcStats(st), "properties_checked": props.Checked}
 	if o.hmc.mode != "bmc" {
 		out["hmc_priority"] = o.hmc.priority
 	}
-	props.addJSON(out)
+	addReportJSON(out, props)
 	if len(props.Reductions) > 0 {
 		out["reductions"] = props.Reductions
 	}
@@ -296,19 +279,18 @@ func printEngineJSON(w io.Writer, o *checkOptions, img *loader.Image, m *sim.Mac
 	fmt.Fprintln(w, string(b))
 }
 
-func printEngineResult(w io.Writer, o *checkOptions, res *search.Result, first *search.Found, cs *checkSetup, st symbolic.Stats) {
-	props := cs.props
+func printEngineResult(w io.Writer, o *checkOptions, cs *check.Check, res *search.Result, first *search.Found, props check.Report, st symbolic.Stats) {
 	if first != nil {
-		fmt.Fprintf(w, "violation: %s\n  %s\n", first.Violation.Kind, cex.Describe(cs.img, first.Violation))
-		cex.Replay(cs.img, cs.m, first.Trace).WriteListing(w)
+		fmt.Fprintf(w, "violation: %s\n  %s\n", first.Violation.Kind, cex.Describe(cs.Image, first.Violation))
+		cex.Replay(cs.Image, cs.Machine, first.Trace).WriteListing(w)
 	}
 	switch res.Verdict {
 	case search.Verified:
-		fmt.Fprintf(w, "verified (%s): no violation in any reachable state, for every value of every nondeterministic choice\n", props.verdictNote())
-		props.print(w)
+		fmt.Fprintf(w, "verified (%s): no violation in any reachable state, for every value of every nondeterministic choice\n", verdictNote(props))
+		printReport(w, props)
 	case search.Incomplete:
-		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", props.verdictNote(), res.Limit)
-		props.print(w)
+		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", verdictNote(props), res.Limit)
+		printReport(w, props)
 		if o.hmc.mode == "bmc" {
 			fmt.Fprintf(w, "  covered: no violation within %d transitions of the initial state (every path that long)\n", st.MaxDepth)
 			fmt.Fprintf(w, "  left: the paths longer than that; %d states at depth %d, not expanded\n", st.Frontier, st.MaxDepth)
@@ -328,7 +310,7 @@ func printEngineResult(w io.Writer, o *checkOptions, res *search.Result, first *
 		fmt.Fprintf(w, "%s: %d switches PR/ST, %d images, peak frontier %d, %d partitions, %d groups; %d bounded model checks (%d states done by them, %d states unrolled); %d forks, %d solver queries in %.2fs\n",
 			o.hmc.mode, st.Switches, st.Images, st.PeakFrontier, st.Partitions, st.Groups, st.PRChecks, st.PRRemoved, st.Unrolled, st.Forks, st.Queries, st.SolverTime.Seconds())
 	}
-	printConditions(w, cs.m, res, props.Reductions)
+	printConditions(w, cs.Machine, res, props.Reductions)
 	if first != nil && o.trace != "" {
 		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.trace, o.trace)
 	}

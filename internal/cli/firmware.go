@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
@@ -15,7 +16,7 @@ import (
 
 // applyBounds makes a verified verdict incomplete when the environment was
 // bounded (the search was exhaustive only within the bounds).
-func (r propertyReport) applyBounds(res *search.Result) {
+func applyBounds(r check.Report, res *search.Result) {
 	if r.Bounds != "" && res.Verdict == search.Verified {
 		res.Verdict = search.Incomplete
 		res.Limit = "the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation"
@@ -24,12 +25,12 @@ func (r propertyReport) applyBounds(res *search.Result) {
 
 // firmwareJSON adds to check's JSON result, for firmware with its
 // peripherals, the bounds of the exploration and where the firmware waits.
-func firmwareJSON(out map[string]any, img *loader.Image, m *sim.Machine, res *search.Result, props propertyReport) {
+func firmwareJSON(out map[string]any, img *loader.Image, m *sim.Machine, res *search.Result, props check.Report) {
 	if props.Bounds != "" {
 		out["bounds"] = props.Bounds
 	}
 	if m.HasDevice() && res.Verdict != search.Violated {
-		out["waits"] = waitSites(img, m, res)
+		out["waits"] = waitSites(img, m, res.Covered)
 	}
 }
 
@@ -42,10 +43,10 @@ func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *
 		return
 	}
 	if verified {
-		fmt.Fprintf(w, "  covered: %d states, %s\n", res.Stats.StatesStored, coverage(img, res))
-		printUncovered(w, img, res)
+		fmt.Fprintf(w, "  covered: %d states, %s\n", res.Stats.StatesStored, coverage(img, res.Covered))
+		printUncovered(w, img, res.Covered)
 	}
-	waits := waitSites(img, m, res)
+	waits := waitSites(img, m, res.Covered)
 	if len(waits) == 0 {
 		fmt.Fprintf(w, "  waits: the firmware never waited (no WAI, STOP or polling loop reached)\n")
 		return
@@ -56,9 +57,9 @@ func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *
 // waitSites lists the reached places where the firmware waits: WAI and
 // STOP, loops that branch to themselves (a BRSET or BRCLR polling a
 // register, BRA *), each with its symbol.
-func waitSites(img *loader.Image, m *sim.Machine, res *search.Result) []string {
+func waitSites(img *loader.Image, m *sim.Machine, covered map[uint16]bool) []string {
 	var pcs []int
-	for pc := range res.Covered {
+	for pc := range covered {
 		pcs = append(pcs, int(pc))
 	}
 	sort.Ints(pcs)

@@ -35,18 +35,6 @@ func parseReduce(v string) (por, dead bool, err error) {
 	return por, dead, nil
 }
 
-// reductionsOf lists the reductions that ran, for the result.
-func reductionsOf(opts *search.Options, m *sim.Machine) []string {
-	var r []string
-	if opts.Reduce && m.Config.Preempt == sim.PreemptEvery {
-		r = append(r, "por")
-	}
-	if m.Config.Dead {
-		r = append(r, "dead")
-	}
-	return r
-}
-
 // printConditions says, after a verdict, which reductions ran and under
 // which model of atomicity the verdict holds.
 func printConditions(w io.Writer, m *sim.Machine, res *search.Result, reductions []string) {
