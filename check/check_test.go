@@ -14,13 +14,13 @@ import (
 
 // run builds the check cfg describes on the image at path and runs its
 // explicit search.
-func run(t *testing.T, path string, cfg Config) (*Check, *search.Result) {
+func run(t *testing.T, path string, cfg Config) (*Check, *Result) {
 	t.Helper()
 	c, err := New(load(t, path), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c, search.Run(context.Background(), c.Machine, c.Options)
+	return c, FromSearch(search.Run(context.Background(), c.Machine, c.Options))
 }
 
 // New turns the configuration into the search's options, and the report
@@ -126,15 +126,15 @@ func TestEstimator(t *testing.T) {
 func TestHeldInputs(t *testing.T) {
 	c, res := run(t, switchesELF, Config{Strategy: search.BFS})
 	held := HeldInputs(c.Image, c.Machine)
-	if res.Verdict != search.Verified || !slices.Equal(held, []HeldInput{{Addr: "0x100A", Name: "PORTE"}, {Addr: "0x1031", Name: "ADR1"}}) {
+	if res.Verdict != Verified || !slices.Equal(held, []HeldInput{{Addr: "0x100A", Name: "PORTE"}, {Addr: "0x1031", Name: "ADR1"}}) {
 		t.Errorf("no --input: %s, held %+v", res.Verdict, held)
 	}
 	c, res = run(t, switchesELF, Config{Strategy: search.BFS, Machine: Machine{Inputs: []string{"porte=0"}}})
-	if held := HeldInputs(c.Image, c.Machine); res.Verdict != search.Verified || !slices.Equal(held, []HeldInput{{Addr: "0x1031", Name: "ADR1"}}) {
+	if held := HeldInputs(c.Image, c.Machine); res.Verdict != Verified || !slices.Equal(held, []HeldInput{{Addr: "0x1031", Name: "ADR1"}}) {
 		t.Errorf("--input porte=0: %s, held %+v", res.Verdict, held)
 	}
 	_, res = run(t, switchesELF, Config{Strategy: search.BFS, Machine: Machine{Inputs: []string{"PORTE"}}})
-	if res.Verdict != search.Violated || res.Found[0].Violation.Kind != sim.KindROMWrite {
+	if res.Verdict != Violated || res.Found[0].Violation.Kind != sim.KindROMWrite {
 		t.Errorf("--input PORTE: %s %v, want rom-write", res.Verdict, res.Found)
 	}
 	// A harness model reads the register block as memory: a read of an

@@ -2,10 +2,10 @@
 // it: its typed configuration (Config: the machine, the engine and its
 // order, heuristic and limits), what that builds (New: the simulated
 // machine with the firmware's environment, the estimate that ranks its
-// states, the explicit search's options, HMC's configuration) and what a
+// states, the explicit search's options, HMC's configuration), what a
 // verdict covers (Report: the properties checked and not, the inputs
-// held constant, the bounds of the exploration, the reductions that
-// ran).
+// held constant, the bounds of the exploration, the reductions that ran)
+// and the result itself (Result, with one Verdict for every engine).
 //
 // It is not about reading the command line (package internal/cli turns
 // the flags into a Config, prints the result and picks the exit code),
@@ -33,5 +33,15 @@
 // SCI's alphabet and timing, the CONFIG register, the expected output
 // and the bounds on received bytes and timer events need them, and are
 // refused without them. A bounded exploration (Machine.Bounds) proves
-// nothing beyond its bounds.
+// nothing beyond its bounds: Report.Bound makes its verified verdict
+// incomplete.
+//
+// # One verdict for every engine
+//
+// The explicit search and the symbolic engine each have their verdict;
+// SearchVerdict and SymbolicVerdict map them onto Verdict by meaning, not
+// by their order. FromSymbolic gives HMC's result the explicit search's
+// shape, and replays its counterexample on the concrete simulator first
+// (Confirm): a counterexample that does not replay is an error, a bug in
+// hc11mc, never a verdict.
 package check

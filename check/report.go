@@ -52,6 +52,15 @@ func Properties(m *sim.Machine, ignore map[sim.Kind]bool) Report {
 	return r
 }
 
+// Bound makes a verified result incomplete when the environment was
+// bounded: the search was exhaustive within the bounds only.
+func (r Report) Bound(res *Result) {
+	if r.Bounds != "" && res.Verdict == Verified {
+		res.Verdict = Incomplete
+		res.Limit = "the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation"
+	}
+}
+
 // Inputs held constant (sim/held.go) are the input registers and board
 // hardware the firmware read that no --input domain or --device value
 // list drives. A verdict keeps its name — it is exhaustive for the inputs

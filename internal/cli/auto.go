@@ -8,7 +8,6 @@ import (
 
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/search"
-	"github.com/hc11mc/hc11mc/sim"
 	"github.com/hc11mc/hc11mc/symbolic"
 )
 
@@ -36,8 +35,9 @@ import (
 // (sim.Machine.PrivateOverlap). An intrusion in either part, with no
 // violation found, means both run again without stack privacy. A
 // violation HMC finds is replayed on the concrete simulator, from the
-// initial state through the explicit prefix, before it is reported; one
-// that does not replay is an internal error, never a verdict.
+// initial state through the explicit prefix, before it is reported
+// (check.Confirm); one that does not replay is an internal error, never a
+// verdict.
 // Dead-data elimination is not used (--reduce dead): it clears stack
 // bytes that HMC, reading the state's memory, would take for values.
 
@@ -55,7 +55,8 @@ type autoReport struct {
 
 // handOver follows the transitions res handed over with HMC and returns
 // the combined result. rerun searches again (without stack privacy, once
-// an intrusion has withdrawn it).
+// an intrusion has withdrawn it). A violation of HMC's part that does not
+// replay on the simulator is a *check.NotReplayed error.
 func handOver(ctx context.Context, o *checkOptions, cs *check.Check, e *symbolic.Engine, res *search.Result,
 	rerun func() *search.Result, begin time.Time, stderr io.Writer) (*search.Result, *autoReport, error) {
 	m := cs.Machine
@@ -105,9 +106,8 @@ func handOver(ctx context.Context, o *checkOptions, cs *check.Check, e *symbolic
 		}
 		switch sr.Verdict {
 		case symbolic.Violated:
-			if err := confirmSymbolic(m, sr.Violation, sr.Trace); err != nil {
-				return nil, nil, &exitError{code: ExitNoReplay, msg: fmt.Sprintf(
-					"internal error: the counterexample HMC found (%s) does not replay on the simulator: %v", sr.Violation.Kind, err)}
+			if err := check.Confirm(m, sr.Violation, sr.Trace); err != nil {
+				return nil, nil, err
 			}
 			res.Verdict, res.Limit = search.Violated, ""
 			res.Found = []search.Found{{Violation: sr.Violation, Trace: sr.Trace}}
@@ -122,21 +122,6 @@ func handOver(ctx context.Context, o *checkOptions, cs *check.Check, e *symbolic
 		}
 		return res, rep, nil
 	}
-}
-
-// confirmSymbolic replays a counterexample of the symbolic engine on the
-// concrete simulator: it must end in a violation of the same kind.
-func confirmSymbolic(m *sim.Machine, v *sim.Violation, trace []sim.Label) error {
-	_, got, err := search.Replay(m, trace)
-	switch {
-	case err != nil:
-		return err
-	case got == nil:
-		return fmt.Errorf("its %d steps end without a violation", len(trace))
-	case got.Kind != v.Kind:
-		return fmt.Errorf("its %d steps end in %s, not %s", len(trace), got.Kind, v.Kind)
-	}
-	return nil
 }
 
 // autoLine says, after an --engine auto result, what HMC did.

@@ -84,7 +84,7 @@ func TestAutoDifferential(t *testing.T) {
 			if !want[f.Violation.Kind] {
 				t.Errorf("program %d (%s): auto finds %s, the plain search %v", i, desc, f.Violation.Kind, want)
 			}
-			if err := confirmSymbolic(m, f.Violation, f.Trace); err != nil {
+			if err := check.Confirm(m, f.Violation, f.Trace); err != nil {
 				t.Errorf("program %d (%s): the trace of %s does not replay: %v", i, desc, f.Violation.Kind, err)
 			}
 		default:

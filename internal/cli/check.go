@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -307,7 +308,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	}
 	opts.SaveReserve = o.saveTo != ""
 	begin := time.Now()
-	res := search.Run(ctx, m, opts)
+	sr := search.Run(ctx, m, opts)
 	if hmc != nil {
 		if progress {
 			clearProgress()
@@ -318,24 +319,26 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 			}
 			return search.Run(ctx, m, opts)
 		}
-		if res, auto, err = handOver(ctx, o, cs, hmc, res, rerun, begin, stderr); err != nil {
-			return err
+		if sr, auto, err = handOver(ctx, o, cs, hmc, sr, rerun, begin, stderr); err != nil {
+			return notReplayed(err)
 		}
 	}
-	if res.Err != nil {
-		return usagef("--resume %s: %v", o.resume, res.Err)
+	if sr.Err != nil {
+		return usagef("--resume %s: %v", o.resume, sr.Err)
 	}
-	if o.saveTo != "" && res.Verdict == search.Incomplete {
-		if err := withGCLimit(opts.MaxMemory, func() error { return saveFrontier(o.saveTo, res) }); err != nil {
+	if o.saveTo != "" && sr.Verdict == search.Incomplete {
+		if err := withGCLimit(opts.MaxMemory, func() error { return saveFrontier(o.saveTo, sr) }); err != nil {
 			return usagef("--save-frontier: %v", err)
 		}
 	}
+	res := check.FromSearch(sr)
 	res.Limit = o.memoryLimit(res.Limit)
 	if progress {
 		clearProgress()
 	}
 	props := cs.Properties
 	props.Held = check.HeldInputs(img, m)
+	props.Bound(res)
 	var first *search.Found
 	if len(res.Found) > 0 {
 		first = &res.Found[0]
@@ -362,13 +365,28 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, auto.line(o.hmc.maxBranch))
 		}
 	}
-	switch res.Verdict {
-	case search.Violated:
+	return verdictExit(res.Verdict)
+}
+
+// verdictExit is the exit code of a verdict.
+func verdictExit(v check.Verdict) error {
+	switch v {
+	case check.Violated:
 		return exitCode(ExitViolation)
-	case search.Incomplete:
+	case check.Incomplete:
 		return exitCode(ExitIncomplete)
 	}
 	return nil
+}
+
+// notReplayed turns a counterexample of HMC that does not replay into
+// the internal error it is; other errors pass.
+func notReplayed(err error) error {
+	var nr *check.NotReplayed
+	if errors.As(err, &nr) {
+		return &exitError{code: ExitNoReplay, msg: "internal error: " + nr.Error()}
+	}
+	return err
 }
 
 func isTerminal(w io.Writer) bool {
@@ -380,8 +398,7 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props check.Report, more ...map[string]any) {
-	applyBounds(props, res)
+func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Result, first *search.Found, props check.Report, more ...map[string]any) {
 	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats, "properties_checked": props.Checked}
 	for _, mo := range more {
 		for k, v := range mo {
@@ -420,8 +437,7 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 	fmt.Fprintln(w, string(b))
 }
 
-func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, o *checkOptions, props check.Report) {
-	applyBounds(props, res)
+func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Result, o *checkOptions, props check.Report) {
 	for i, f := range res.Found {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -431,11 +447,11 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 	}
 	st := res.Stats
 	switch res.Verdict {
-	case search.Verified:
+	case check.Verified:
 		fmt.Fprintf(w, "verified (%s): no violation in any reachable state\n", verdictNote(props))
 		printReport(w, props)
 		printFirmwareCoverage(w, img, m, res, true)
-	case search.Incomplete:
+	case check.Incomplete:
 		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", verdictNote(props), res.Limit)
 		printReport(w, props)
 		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, coverage(img, res.Covered))
@@ -456,7 +472,7 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 	if st.RunBoundHits > 0 {
 		fmt.Fprintf(w, "note: %d transitions were cut at --max-run %d instructions (a long local loop)\n", st.RunBoundHits, o.machine.MaxRun)
 	}
-	if res.Verdict == search.Incomplete && o.saveTo != "" {
+	if res.Verdict == check.Incomplete && o.saveTo != "" {
 		fmt.Fprintf(w, "frontier saved to %s: continue with --resume %s\n", o.saveTo, o.saveTo)
 	}
 	if len(res.Found) > 0 && o.trace != "" {

@@ -191,24 +191,20 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res := e.Check(ctx, []*symbolic.State{e.Initial()}, cfg)
+	sres := e.Check(ctx, []*symbolic.State{e.Initial()}, cfg)
 	if cfg.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	sr := &search.Result{Verdict: search.Verdict(res.Verdict), Limit: o.memoryLimit(res.Limit), Stats: search.Stats{
-		StatesStored: res.Stats.States, StatesExpanded: res.Stats.Images + res.Stats.Unrolled, MaxDepth: res.Stats.MaxDepth,
-		Seconds: res.Stats.Elapsed.Seconds(), Frontier: res.Stats.Frontier, Instructions: res.Stats.Instructions,
-		PeakMemory: res.Stats.PeakMemory, Reduced: res.Stats.Reduced}, Privacy: res.Privacy}
+	res, err := check.FromSymbolic(m, &sres)
+	if err != nil {
+		return notReplayed(err)
+	}
+	res.Limit = o.memoryLimit(res.Limit)
 	props := cs.Properties
 	props.Held = check.HeldInputs(img, m)
 	var first *search.Found
-	if res.Verdict == symbolic.Violated {
-		if err := confirmSymbolic(m, res.Violation, res.Trace); err != nil {
-			return &exitError{code: ExitNoReplay, msg: fmt.Sprintf(
-				"internal error: the counterexample HMC found (%s) does not replay on the simulator: %v", res.Violation.Kind, err)}
-		}
-		sr.Found = []search.Found{{Violation: res.Violation, Trace: res.Trace}}
-		first = &sr.Found[0]
+	if len(res.Found) > 0 {
+		first = &res.Found[0]
 	}
 	if o.trace != "" && first != nil {
 		if err := makeTrace(m, path, o, first).WriteFile(o.trace); err != nil {
@@ -221,17 +217,11 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.json {
-		printEngineJSON(stdout, o, m, sr, first, props, res.Stats)
+		printEngineJSON(stdout, o, m, res, first, props)
 	} else {
-		printEngineResult(stdout, o, cs, sr, first, props, res.Stats)
+		printEngineResult(stdout, o, cs, res, first, props)
 	}
-	switch res.Verdict {
-	case symbolic.Violated:
-		return exitCode(ExitViolation)
-	case symbolic.Incomplete:
-		return exitCode(ExitIncomplete)
-	}
-	return nil
+	return verdictExit(res.Verdict)
 }
 
 // hmcJSON is the engine's part of --json: the statistics of the paper's
@@ -255,9 +245,9 @@ func hmcStats(s symbolic.Stats) hmcJSON {
 		s.Forks, s.Queries, s.SolverTime.Seconds()}
 }
 
-func printEngineJSON(w io.Writer, o *checkOptions, m *sim.Machine, res *search.Result, first *search.Found, props check.Report, st symbolic.Stats) {
+func printEngineJSON(w io.Writer, o *checkOptions, m *sim.Machine, res *check.Result, first *search.Found, props check.Report) {
 	out := map[string]any{"verdict": res.Verdict.String(), "engine": o.engine, "hmc_mode": o.hmc.mode, "stats": res.Stats,
-		"hmc": hmcStats(st), "properties_checked": props.Checked}
+		"hmc": hmcStats(*res.HMC), "properties_checked": props.Checked}
 	if o.hmc.mode != "bmc" {
 		out["hmc_priority"] = o.hmc.priority
 	}
@@ -279,16 +269,17 @@ func printEngineJSON(w io.Writer, o *checkOptions, m *sim.Machine, res *search.R
 	fmt.Fprintln(w, string(b))
 }
 
-func printEngineResult(w io.Writer, o *checkOptions, cs *check.Check, res *search.Result, first *search.Found, props check.Report, st symbolic.Stats) {
+func printEngineResult(w io.Writer, o *checkOptions, cs *check.Check, res *check.Result, first *search.Found, props check.Report) {
+	st := *res.HMC
 	if first != nil {
 		fmt.Fprintf(w, "violation: %s\n  %s\n", first.Violation.Kind, cex.Describe(cs.Image, first.Violation))
 		cex.Replay(cs.Image, cs.Machine, first.Trace).WriteListing(w)
 	}
 	switch res.Verdict {
-	case search.Verified:
+	case check.Verified:
 		fmt.Fprintf(w, "verified (%s): no violation in any reachable state, for every value of every nondeterministic choice\n", verdictNote(props))
 		printReport(w, props)
-	case search.Incomplete:
+	case check.Incomplete:
 		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", verdictNote(props), res.Limit)
 		printReport(w, props)
 		if o.hmc.mode == "bmc" {

@@ -10,26 +10,16 @@ import (
 	"github.com/hc11mc/hc11mc/check"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
-	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
-// applyBounds makes a verified verdict incomplete when the environment was
-// bounded (the search was exhaustive only within the bounds).
-func applyBounds(r check.Report, res *search.Result) {
-	if r.Bounds != "" && res.Verdict == search.Verified {
-		res.Verdict = search.Incomplete
-		res.Limit = "the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation"
-	}
-}
-
 // firmwareJSON adds to check's JSON result, for firmware with its
 // peripherals, the bounds of the exploration and where the firmware waits.
-func firmwareJSON(out map[string]any, img *loader.Image, m *sim.Machine, res *search.Result, props check.Report) {
+func firmwareJSON(out map[string]any, img *loader.Image, m *sim.Machine, res *check.Result, props check.Report) {
 	if props.Bounds != "" {
 		out["bounds"] = props.Bounds
 	}
-	if m.HasDevice() && res.Verdict != search.Violated {
+	if m.HasDevice() && res.Verdict != check.Violated {
 		out["waits"] = waitSites(img, m, res.Covered)
 	}
 }
@@ -38,7 +28,7 @@ func firmwareJSON(out map[string]any, img *loader.Image, m *sim.Machine, res *se
 // of its code the search reached and where it waits, so that a verdict on
 // a firmware that only ever waited cannot pass unnoticed. verified adds
 // what the incomplete report already has.
-func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, verified bool) {
+func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Result, verified bool) {
 	if !m.HasDevice() {
 		return
 	}

@@ -138,7 +138,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	res := out.res
+	res := check.FromSearch(out.res)
 	var win *memberRun
 	if out.winner >= 0 {
 		win = runs[out.winner]
@@ -157,6 +157,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		ms = append(ms, r.cs.Machine)
 	}
 	props.Held = check.HeldInputs(img, ms...)
+	props.Bound(res)
 	var first *search.Found
 	if len(res.Found) > 0 && win != nil {
 		first = &res.Found[0]
@@ -211,13 +212,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if ierr != nil {
 		return &exitError{code: ExitInternal, msg: ierr.text()}
 	}
-	switch res.Verdict {
-	case search.Violated:
-		return exitCode(ExitViolation)
-	case search.Incomplete:
-		return exitCode(ExitIncomplete)
-	}
-	return nil
+	return verdictExit(res.Verdict)
 }
 
 // addFields adds fields to a JSON object.
