@@ -10,8 +10,8 @@
 // It is not about reading the command line (package internal/cli turns
 // the flags into a Config, prints the result and picks the exit code),
 // about loading the image (package loader), nor about running the
-// engines: the explicit search (package search) and HMC (package
-// symbolic) take what New builds.
+// engines: the explicit search (package search), HMC (package symbolic)
+// and the two together (package hybrid) take what New builds.
 //
 // # Settings that name the image
 //

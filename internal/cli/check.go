@@ -20,6 +20,7 @@ import (
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/heuristics"
+	"github.com/hc11mc/hc11mc/hybrid"
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
@@ -260,17 +261,18 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
 		}
 	}
-	var hmc *symbolic.Engine
-	var auto *autoReport
+	var auto *hybrid.Hybrid
 	if o.engine == "auto" {
 		opts.Workers, workersNote = 1, ""
-		if hmc, err = cs.SymbolicEngine(); err != nil {
-			// The chip's peripherals: the explicit search enumerates
-			// every choice, and the result says so.
-			auto = &autoReport{Alone: "HMC does not model the chip's peripherals or board hardware"}
-		} else {
-			m.Config.MaxBranch = o.hmc.maxBranch
+		hc := hybrid.Config{Search: opts, MaxBranch: o.hmc.maxBranch, HMC: cs.SymbolicConfig()}
+		if progress {
+			hc.HMC.Progress = func(s symbolic.Stats) {
+				fmt.Fprintf(stderr, "\rHMC: %d states, %d images, frontier %d, %d solver queries in %.1fs   ",
+					s.States, s.Images, s.Frontier, s.Queries, s.SolverTime.Seconds())
+			}
+			hc.Between = clearProgress
 		}
+		auto = hybrid.New(m, hc)
 	}
 	if o.resume != "" {
 		f, err := os.Open(o.resume)
@@ -284,10 +286,10 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	defer stop()
 	if !o.json {
 		fmt.Fprintf(stdout, "checking %s: search %s, preempt %s", path, opts.Strategy, m.Config.Preempt)
-		if hmc != nil {
+		if auto != nil && auto.Alone() == "" {
 			fmt.Fprintf(stdout, ", engine auto (choices of more than %d values to HMC, priority %s)", o.hmc.maxBranch, o.hmc.priority)
 		} else if auto != nil {
-			fmt.Fprintf(stdout, ", engine auto (every choice enumerated: %s)", auto.Alone)
+			fmt.Fprintf(stdout, ", engine auto (every choice enumerated: %s)", auto.Alone())
 		}
 		if opts.Workers > 1 {
 			fmt.Fprintf(stdout, ", %d workers", opts.Workers)
@@ -307,31 +309,24 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 	}
 	opts.SaveReserve = o.saveTo != ""
-	begin := time.Now()
-	sr := search.Run(ctx, m, opts)
-	if hmc != nil {
-		if progress {
-			clearProgress()
-		}
-		rerun := func() *search.Result {
-			if opts.Timeout > 0 {
-				opts.Timeout = max(time.Nanosecond, o.timeout-time.Since(begin))
-			}
-			return search.Run(ctx, m, opts)
-		}
-		if sr, auto, err = handOver(ctx, o, cs, hmc, sr, rerun, begin, stderr); err != nil {
+	var res *check.Result
+	var rep *hybrid.Report
+	if auto != nil {
+		if res, rep, err = auto.Run(ctx); err != nil {
 			return notReplayed(err)
 		}
-	}
-	if sr.Err != nil {
-		return usagef("--resume %s: %v", o.resume, sr.Err)
-	}
-	if o.saveTo != "" && sr.Verdict == search.Incomplete {
-		if err := withGCLimit(opts.MaxMemory, func() error { return saveFrontier(o.saveTo, sr) }); err != nil {
-			return usagef("--save-frontier: %v", err)
+	} else {
+		sr := search.Run(ctx, m, opts)
+		if sr.Err != nil {
+			return usagef("--resume %s: %v", o.resume, sr.Err)
 		}
+		if o.saveTo != "" && sr.Verdict == search.Incomplete {
+			if err := withGCLimit(opts.MaxMemory, func() error { return saveFrontier(o.saveTo, sr) }); err != nil {
+				return usagef("--save-frontier: %v", err)
+			}
+		}
+		res = check.FromSearch(sr)
 	}
-	res := check.FromSearch(sr)
 	res.Limit = o.memoryLimit(res.Limit)
 	if progress {
 		clearProgress()
@@ -355,14 +350,14 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	}
 	if o.json {
 		var more map[string]any
-		if auto != nil {
-			more = map[string]any{"engine": "auto", "auto": auto.json()}
+		if rep != nil {
+			more = map[string]any{"engine": "auto", "auto": autoJSON(rep)}
 		}
 		printJSON(stdout, img, m, res, first, props, more)
 	} else {
 		printResult(stdout, img, m, res, o, props)
-		if auto != nil {
-			fmt.Fprintln(stdout, auto.line(o.hmc.maxBranch))
+		if rep != nil {
+			fmt.Fprintln(stdout, autoLine(rep, o.hmc.maxBranch))
 		}
 	}
 	return verdictExit(res.Verdict)

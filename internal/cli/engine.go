@@ -23,7 +23,8 @@ import (
 // explicit searches of package search (their orders, partial-order
 // reduction, a saved frontier) are not part of it: the flags that only
 // they use are refused. check --engine auto is an explicit search that
-// hands its wide choices to HMC (auto.go); it shares HMC's flags here.
+// hands its wide choices to HMC (package hybrid); it shares HMC's flags
+// here.
 //
 // --hmc-mode picks among the four configurations the paper's Table I
 // compares (symbolic.Mode): hmc, with --hmc-priority glh or dfs; bmc,
