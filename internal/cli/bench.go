@@ -430,21 +430,31 @@ func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur, reduce st
 	if err != nil {
 		return benchRecord{}, err
 	}
-	co.strategy, co.heuristic, co.k = strat, heur, o.k
-	co.maxStates, co.timeout = o.maxStates, o.timeout
-	co.reduce = strings.ReplaceAll(reduce, "+", ",")
+	// The model's flags shape the machine; the column and bench's flags
+	// the search.
+	cfg, err := co.config()
+	if err != nil {
+		return benchRecord{}, err
+	}
+	if cfg.Reduce, cfg.Machine.Dead, err = parseReduce(strings.ReplaceAll(reduce, "+", ",")); err != nil {
+		return benchRecord{}, err
+	}
+	cfg.K, cfg.MaxStates, cfg.Timeout = o.k, o.maxStates, o.timeout
 	if seed > 0 {
-		co.seed = seed
+		cfg.Seed = seed
 	}
+	path := filepath.Join(dir, bm.File)
 	if strat == "swarm" {
-		return benchSwarm(co, filepath.Join(dir, bm.File), bm, o.workers)
+		return benchSwarm(co, cfg, path, bm, o.workers)
 	}
-	cs, err := setupCheck(co, filepath.Join(dir, bm.File))
+	cfg.Strategy, _ = search.ParseStrategy(strat) // read by splitStrategy
+	cfg.Heuristic, _ = heuristics.ParseKind(heur)
+	cs, err := co.setup(path, cfg)
 	if err != nil {
 		return benchRecord{}, err
 	}
 	freshHeap()
-	res := search.Run(context.Background(), cs.m, cs.opts)
+	res := search.Run(context.Background(), cs.Machine, cs.Options)
 	r := benchRecord{Model: bm.Name, Seed: seed, Verdict: res.Verdict.String(), States: res.Stats.StatesStored,
 		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit, MaxDepth: res.Stats.MaxDepth}
 	if len(res.Found) > 0 {

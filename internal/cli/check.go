@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -17,6 +18,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/heuristics"
+	"github.com/hc11mc/hc11mc/hybrid"
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
@@ -149,70 +153,85 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.aim, "aim", "", "the property the heuristic aims at: reach, error, assert, mutex or deadlock (default: the first of these the firmware can violate)")
 }
 
-// checkSetup is a check ready to run.
-type checkSetup struct {
-	img   *loader.Image
-	m     *sim.Machine
-	opts  search.Options
-	strat search.Strategy
-	est   func(*sim.State) int
-	note  string
-	// props says which properties the search checks; warn, when not
-	// empty, that the image's harness stubs are unknown.
-	props propertyReport
-	warn  string
-}
-
-// setupCheck loads the firmware and builds the machine, the heuristic and
-// the search options from the flags; bench uses it for every run too.
-func setupCheck(o *checkOptions, path string) (*checkSetup, error) {
+// config reads check's flags into the check's configuration. It records
+// --ignore illegal-opcode in the machine flags, which a trace and a saved
+// frontier's key keep.
+func (o *checkOptions) config() (check.Config, error) {
+	var cfg check.Config
 	por, dead, err := parseReduce(o.reduce)
 	if err != nil {
-		return nil, err
+		return cfg, err
 	}
-	o.machine.Dead = dead
-	strat, err := search.ParseStrategy(o.strategy)
-	if err != nil {
-		return nil, usagef("%v", err)
+	if o.strategy != "swarm" { // each member of a swarm has its own
+		if cfg.Strategy, err = search.ParseStrategy(o.strategy); err != nil {
+			return cfg, usagef("%v", err)
+		}
 	}
-	if o.engine != "explicit" && o.engine != "hmc" && o.engine != "auto" {
-		return nil, usagef("--engine %q: use explicit, hmc or auto", o.engine)
+	switch o.engine {
+	case "explicit":
+	case "hmc":
+		cfg.Engine = check.EngineHMC
+	case "auto":
+		cfg.Engine = check.EngineAuto
+	default:
+		return cfg, usagef("--engine %q: use explicit, hmc or auto", o.engine)
 	}
-	ignore := map[sim.Kind]bool{}
+	cfg.Ignore = map[sim.Kind]bool{}
 	for _, k := range o.ignore {
 		kind, ok := sim.ParseKind(k)
 		if !ok {
-			return nil, usagef("--ignore %q: properties are %s", k, strings.Join(sim.KindNames(), ", "))
+			return cfg, usagef("--ignore %q: properties are %s", k, strings.Join(sim.KindNames(), ", "))
 		}
-		ignore[kind] = true
+		cfg.Ignore[kind] = true
 	}
-	// An ignored illegal opcode is not the end of the path: the machine
-	// goes on through the trap, as the hardware does.
-	o.machine.IgnoreIllegal = ignore[sim.KindIllegal]
+	o.machine.IgnoreIllegal = cfg.Ignore[sim.KindIllegal]
+	if cfg.Machine, err = o.machine.machine(); err != nil {
+		return cfg, err
+	}
+	cfg.Machine.Dead, cfg.Reduce = dead, por
+	if cfg.Heuristic, err = heuristics.ParseKind(o.heuristic); err != nil {
+		return cfg, usagef("--heuristic: %v", err)
+	}
+	if o.aim != "" {
+		p, err := heuristics.ParseProperty(o.aim)
+		if err != nil {
+			return cfg, usagef("--aim: %v", err)
+		}
+		cfg.Aims = []heuristics.Property{p}
+	}
+	cfg.K, cfg.GoalMem, cfg.Seed = o.k, o.goalMem, o.seed
+	cfg.Compact, cfg.All = o.compact, o.all
+	cfg.MaxStates, cfg.Timeout, cfg.MaxMemory = o.maxStates, o.timeout, o.maxMemory
+	cfg.HMC.Mode, _ = symbolic.ParseMode(o.hmc.mode) // refused when wrong (engineFlags.refuse)
+	if o.hmc.priority == "dfs" {
+		cfg.HMC.Priority = symbolic.DFS
+	}
+	cfg.HMC.PRDepth, cfg.HMC.MaxBranch = o.hmc.prDepth, o.hmc.maxBranch
+	return cfg, nil
+}
+
+// setupCheck loads the firmware and builds the check the flags describe;
+// bench uses it for every run too.
+func setupCheck(o *checkOptions, path string) (*check.Check, error) {
+	cfg, err := o.config()
+	if err != nil {
+		return nil, err
+	}
+	return o.setup(path, cfg)
+}
+
+// setup loads the firmware and builds the check cfg describes on it.
+func (o *checkOptions) setup(path string, cfg check.Config) (*check.Check, error) {
 	img, err := o.load.load(path, o.machine.Entry, false)
 	if err != nil {
 		return nil, err
 	}
-	m, err := newMachine(img, &o.machine)
+	c, err := check.New(img, cfg)
 	if err != nil {
-		return nil, err
+		return nil, usagef("%v", err)
 	}
-	if m.Config.Preempt == sim.PreemptYield && !m.HasHarness() {
-		return nil, usagef("--preempt yield: %s defines no harness stub (__mc_yield, __mc_lock, ...), so no thread could ever be preempted", path)
-	}
-	est, note, err := buildEstimator(img, m, o, strat)
-	if err != nil {
-		return nil, err
-	}
-	opts := search.Options{Strategy: strat, Estimate: est, Seed: o.seed, MaxStates: o.maxStates,
-		Timeout: o.timeout, MaxMemory: o.maxMemory, Compact: o.compact, All: o.all, Ignore: ignore}
-	opts.Reduce = por
-	opts.Key = machineKey(img, o)
-	props := propertiesOf(m, ignore)
-	props.Reductions = reductionsOf(&opts, m)
-	props.Bounds = o.machine.bounds()
-	return &checkSetup{img: img, m: m, opts: opts, strat: strat, est: est, note: note,
-		props: props, warn: symbolWarning(img, &o.load, path)}, nil
+	c.Options.Key = machineKey(img, o)
+	return c, nil
 }
 
 func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
@@ -229,28 +248,31 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	img, m, opts, strat, est, note := cs.img, cs.m, cs.opts, cs.strat, cs.est, cs.note
+	img, m, opts := cs.Image, cs.Machine, cs.Options
 	workersNote := o.searchWorkers(&opts)
-	var hmc *symbolic.Engine
-	var auto *autoReport
-	if o.engine == "auto" {
-		opts.Workers, workersNote = 1, ""
-		if hmc, err = symbolic.NewEngine(m, symbolic.Options{MaxBranch: o.hmc.maxBranch, Reduce: opts.Reduce}); err != nil {
-			// The chip's peripherals: the explicit search enumerates
-			// every choice, and the result says so.
-			auto = &autoReport{Alone: "HMC does not model the chip's peripherals or board hardware"}
-		} else {
-			m.Config.MaxBranch = o.hmc.maxBranch
-		}
+	if w := symbolWarning(img, &o.load, path); w != "" {
+		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
 	}
-	if cs.warn != "" {
-		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs.warn)
-	}
-	if !o.json && !o.quiet && isTerminal(stderr) {
+	progress := !o.json && !o.quiet && isTerminal(stderr)
+	clearProgress := func() { fmt.Fprint(stderr, "\r\033[K") }
+	if progress {
 		opts.Progress = func(p search.Progress) {
 			fmt.Fprintf(stderr, "\r%d states (%.0f/s), depth %d, frontier %d, %d MiB   ",
 				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
 		}
+	}
+	var auto *hybrid.Hybrid
+	if o.engine == "auto" {
+		opts.Workers, workersNote = 1, ""
+		hc := hybrid.Config{Search: opts, MaxBranch: o.hmc.maxBranch, HMC: cs.SymbolicConfig()}
+		if progress {
+			hc.HMC.Progress = func(s symbolic.Stats) {
+				fmt.Fprintf(stderr, "\rHMC: %d states, %d images, frontier %d, %d solver queries in %.1fs   ",
+					s.States, s.Images, s.Frontier, s.Queries, s.SolverTime.Seconds())
+			}
+			hc.Between = clearProgress
+		}
+		auto = hybrid.New(m, hc)
 	}
 	if o.resume != "" {
 		f, err := os.Open(o.resume)
@@ -263,59 +285,55 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if !o.json {
-		fmt.Fprintf(stdout, "checking %s: search %s, preempt %s", path, strat, m.Config.Preempt)
-		if hmc != nil {
+		fmt.Fprintf(stdout, "checking %s: search %s, preempt %s", path, opts.Strategy, m.Config.Preempt)
+		if auto != nil && auto.Alone() == "" {
 			fmt.Fprintf(stdout, ", engine auto (choices of more than %d values to HMC, priority %s)", o.hmc.maxBranch, o.hmc.priority)
 		} else if auto != nil {
-			fmt.Fprintf(stdout, ", engine auto (every choice enumerated: %s)", auto.Alone)
+			fmt.Fprintf(stdout, ", engine auto (every choice enumerated: %s)", auto.Alone())
 		}
 		if opts.Workers > 1 {
 			fmt.Fprintf(stdout, ", %d workers", opts.Workers)
 		}
-		if est != nil {
+		if opts.Estimate != nil {
 			fmt.Fprintf(stdout, ", heuristic %s", o.heuristic)
 			if o.heuristic == "aicfg" || o.heuristic == "efsm" {
 				fmt.Fprintf(stdout, " (k=%d)", o.k)
 			}
 		}
 		fmt.Fprintln(stdout)
-		if note != "" {
-			fmt.Fprintf(stdout, "note: %s\n", note)
+		if cs.Note != "" {
+			fmt.Fprintf(stdout, "note: %s\n", cs.Note)
 		}
 		if workersNote != "" {
 			fmt.Fprintf(stdout, "note: %s\n", workersNote)
 		}
 	}
 	opts.SaveReserve = o.saveTo != ""
-	begin := time.Now()
-	res := search.Run(ctx, m, opts)
-	if hmc != nil {
-		if opts.Progress != nil {
-			fmt.Fprint(stderr, "\r\033[K")
+	var res *check.Result
+	var rep *hybrid.Report
+	if auto != nil {
+		if res, rep, err = auto.Run(ctx); err != nil {
+			return notReplayed(err)
 		}
-		rerun := func() *search.Result {
-			if opts.Timeout > 0 {
-				opts.Timeout = max(time.Nanosecond, o.timeout-time.Since(begin))
+	} else {
+		sr := search.Run(ctx, m, opts)
+		if sr.Err != nil {
+			return usagef("--resume %s: %v", o.resume, sr.Err)
+		}
+		if o.saveTo != "" && sr.Verdict == search.Incomplete {
+			if err := withGCLimit(opts.MaxMemory, func() error { return saveFrontier(o.saveTo, sr) }); err != nil {
+				return usagef("--save-frontier: %v", err)
 			}
-			return search.Run(ctx, m, opts)
 		}
-		if res, auto, err = handOver(ctx, o, cs, hmc, res, rerun, begin, stderr); err != nil {
-			return err
-		}
+		res = check.FromSearch(sr)
 	}
 	res.Limit = o.memoryLimit(res.Limit)
-	if res.Err != nil {
-		return usagef("--resume %s: %v", o.resume, res.Err)
+	if progress {
+		clearProgress()
 	}
-	if o.saveTo != "" && res.Verdict == search.Incomplete {
-		if err := withGCLimit(opts.MaxMemory, func() error { return saveFrontier(o.saveTo, res) }); err != nil {
-			return usagef("--save-frontier: %v", err)
-		}
-	}
-	if opts.Progress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
-	cs.props.Held = heldInputs(img, m)
+	props := cs.Properties
+	props.Held = check.HeldInputs(img, m)
+	props.Bound(res)
 	var first *search.Found
 	if len(res.Found) > 0 {
 		first = &res.Found[0]
@@ -326,29 +344,44 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.traceSVG != "" && first != nil {
-		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, fmt.Sprintf("check --search %s, --preempt %s", strat, m.Config.Preempt)); err != nil {
+		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, fmt.Sprintf("check --search %s, --preempt %s", opts.Strategy, m.Config.Preempt)); err != nil {
 			return usagef("--trace-svg: %v", err)
 		}
 	}
 	if o.json {
 		var more map[string]any
-		if auto != nil {
-			more = map[string]any{"engine": "auto", "auto": auto.json()}
+		if rep != nil {
+			more = map[string]any{"engine": "auto", "auto": autoJSON(rep)}
 		}
-		printJSON(stdout, img, m, res, first, cs.props, more)
+		printJSON(stdout, img, m, res, first, props, more)
 	} else {
-		printResult(stdout, img, m, res, o, cs.props)
-		if auto != nil {
-			fmt.Fprintln(stdout, auto.line(o.hmc.maxBranch))
+		printResult(stdout, img, m, res, o, props)
+		if rep != nil {
+			fmt.Fprintln(stdout, autoLine(rep, o.hmc.maxBranch))
 		}
 	}
-	switch res.Verdict {
-	case search.Violated:
+	return verdictExit(res.Verdict)
+}
+
+// verdictExit is the exit code of a verdict.
+func verdictExit(v check.Verdict) error {
+	switch v {
+	case check.Violated:
 		return exitCode(ExitViolation)
-	case search.Incomplete:
+	case check.Incomplete:
 		return exitCode(ExitIncomplete)
 	}
 	return nil
+}
+
+// notReplayed turns a counterexample of HMC that does not replay into
+// the internal error it is; other errors pass.
+func notReplayed(err error) error {
+	var nr *check.NotReplayed
+	if errors.As(err, &nr) {
+		return &exitError{code: ExitNoReplay, msg: "internal error: " + nr.Error()}
+	}
+	return err
 }
 
 func isTerminal(w io.Writer) bool {
@@ -360,8 +393,7 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport, more ...map[string]any) {
-	props.applyBounds(res)
+func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Result, first *search.Found, props check.Report, more ...map[string]any) {
 	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats, "properties_checked": props.Checked}
 	for _, mo := range more {
 		for k, v := range mo {
@@ -369,7 +401,7 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 		}
 	}
 	firmwareJSON(out, img, m, res, props)
-	props.addJSON(out)
+	addReportJSON(out, props)
 	if len(props.Reductions) > 0 {
 		out["reductions"] = props.Reductions
 	}
@@ -400,8 +432,7 @@ func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Resul
 	fmt.Fprintln(w, string(b))
 }
 
-func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, o *checkOptions, props propertyReport) {
-	props.applyBounds(res)
+func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Result, o *checkOptions, props check.Report) {
 	for i, f := range res.Found {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -411,16 +442,16 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 	}
 	st := res.Stats
 	switch res.Verdict {
-	case search.Verified:
-		fmt.Fprintf(w, "verified (%s): no violation in any reachable state\n", props.verdictNote())
-		props.print(w)
+	case check.Verified:
+		fmt.Fprintf(w, "verified (%s): no violation in any reachable state\n", verdictNote(props))
+		printReport(w, props)
 		printFirmwareCoverage(w, img, m, res, true)
-	case search.Incomplete:
-		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", props.verdictNote(), res.Limit)
-		props.print(w)
-		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, coverage(img, res))
+	case check.Incomplete:
+		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", verdictNote(props), res.Limit)
+		printReport(w, props)
+		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, coverage(img, res.Covered))
 		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
-		printUncovered(w, img, res)
+		printUncovered(w, img, res.Covered)
 		printFirmwareCoverage(w, img, m, res, false)
 	}
 	secs := fmt.Sprintf("%.2fs", st.Seconds)
@@ -436,7 +467,7 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 	if st.RunBoundHits > 0 {
 		fmt.Fprintf(w, "note: %d transitions were cut at --max-run %d instructions (a long local loop)\n", st.RunBoundHits, o.machine.MaxRun)
 	}
-	if res.Verdict == search.Incomplete && o.saveTo != "" {
+	if res.Verdict == check.Incomplete && o.saveTo != "" {
 		fmt.Fprintf(w, "frontier saved to %s: continue with --resume %s\n", o.saveTo, o.saveTo)
 	}
 	if len(res.Found) > 0 && o.trace != "" {
@@ -445,13 +476,13 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Res
 }
 
 // printUncovered names the function symbols no expanded state was in.
-func printUncovered(w io.Writer, img *loader.Image, res *search.Result) {
+func printUncovered(w io.Writer, img *loader.Image, covered map[uint16]bool) {
 	var never []string
 	for _, s := range img.Symbols {
 		if s.Kind != loader.SymFunc && !(s.Kind == loader.SymNone && s.Global) || strings.HasPrefix(s.Name, loader.StubPrefix) {
 			continue
 		}
-		if !res.Covered[s.Addr] {
+		if !covered[s.Addr] {
 			never = append(never, s.Name)
 		}
 	}
@@ -489,14 +520,14 @@ func saveFrontier(path string, res *search.Result) error {
 
 // coverage says how much of the code the expanded states reached: PCs at
 // scheduling points, against the instructions of the ICFG.
-func coverage(img *loader.Image, res *search.Result) string {
+func coverage(img *loader.Image, covered map[uint16]bool) string {
 	prog, err := icfg.Build(img, icfg.Options{})
 	if err != nil || len(prog.Instrs) == 0 {
-		return fmt.Sprintf("%d distinct PCs reached", len(res.Covered))
+		return fmt.Sprintf("%d distinct PCs reached", len(covered))
 	}
 	n := 0
 	for _, in := range prog.Instrs {
-		if res.Covered[in.Addr] {
+		if covered[in.Addr] {
 			n++
 		}
 	}

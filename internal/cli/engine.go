@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/cex"
-	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 	"github.com/hc11mc/hc11mc/symbolic"
@@ -23,7 +23,8 @@ import (
 // explicit searches of package search (their orders, partial-order
 // reduction, a saved frontier) are not part of it: the flags that only
 // they use are refused. check --engine auto is an explicit search that
-// hands its wide choices to HMC (auto.go); it shares HMC's flags here.
+// hands its wide choices to HMC (package hybrid); it shares HMC's flags
+// here.
 //
 // --hmc-mode picks among the four configurations the paper's Table I
 // compares (symbolic.Mode): hmc, with --hmc-priority glh or dfs; bmc,
@@ -136,7 +137,7 @@ func (f *engineFlags) refuse(engine string) error {
 
 // prepareEngine loads the firmware and makes the symbolic engine and its
 // configuration from check's options (the flags already refused).
-func prepareEngine(o *checkOptions, path string) (*checkSetup, *symbolic.Engine, symbolic.Config, error) {
+func prepareEngine(o *checkOptions, path string) (*check.Check, *symbolic.Engine, symbolic.Config, error) {
 	// The heuristic, for glh, is best-first's; the reduction is por or
 	// none (refuse said so).
 	o.strategy = "best"
@@ -149,29 +150,11 @@ func prepareEngine(o *checkOptions, path string) (*checkSetup, *symbolic.Engine,
 	if err != nil {
 		return nil, nil, symbolic.Config{}, err
 	}
-	opts := symbolic.Options{Reduce: por}
-	if o.engine == "auto" {
-		opts.MaxBranch = o.hmc.maxBranch
-	}
-	e, err := symbolic.NewEngine(cs.m, opts)
+	e, err := cs.SymbolicEngine()
 	if err != nil {
 		return nil, nil, symbolic.Config{}, usagef("--engine %s: %v", o.engine, err)
 	}
-	return cs, e, engineConfig(o, cs), nil
-}
-
-// engineConfig is HMC's configuration from check's options.
-func engineConfig(o *checkOptions, cs *checkSetup) symbolic.Config {
-	mode, _ := symbolic.ParseMode(o.hmc.mode)
-	cfg := symbolic.Config{Mode: mode, PRDepth: o.hmc.prDepth, MaxStates: o.maxStates, Timeout: o.timeout, MaxMemory: o.maxMemory,
-		Ignore: cs.opts.Ignore}
-	if o.hmc.priority == "dfs" {
-		cfg.Priority = symbolic.DFS
-	}
-	if est := cs.est; est != nil && cfg.Priority == symbolic.GLH && mode != symbolic.BMC {
-		cfg.Estimate = func(s *sim.State) (int, bool) { return est(s), true }
-	}
-	return cfg
+	return cs, e, cs.SymbolicConfig(), nil
 }
 
 // runEngine is check with --engine hmc or auto.
@@ -183,9 +166,9 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	img, m, mode := cs.img, cs.m, cfg.Mode
-	if cs.warn != "" {
-		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs.warn)
+	img, m, mode := cs.Image, cs.Machine, cfg.Mode
+	if w := symbolWarning(img, &o.load, path); w != "" {
+		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
 	}
 	if !o.json && !o.quiet && isTerminal(stderr) {
 		cfg.Progress = func(s symbolic.Stats) {
@@ -209,23 +192,20 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res := e.Check(ctx, []*symbolic.State{e.Initial()}, cfg)
+	sres := e.Check(ctx, []*symbolic.State{e.Initial()}, cfg)
 	if cfg.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	sr := &search.Result{Verdict: search.Verdict(res.Verdict), Limit: o.memoryLimit(res.Limit), Stats: search.Stats{
-		StatesStored: res.Stats.States, StatesExpanded: res.Stats.Images + res.Stats.Unrolled, MaxDepth: res.Stats.MaxDepth,
-		Seconds: res.Stats.Elapsed.Seconds(), Frontier: res.Stats.Frontier, Instructions: res.Stats.Instructions,
-		PeakMemory: res.Stats.PeakMemory, Reduced: res.Stats.Reduced}, Privacy: res.Privacy}
-	cs.props.Held = heldInputs(img, m)
+	res, err := check.FromSymbolic(m, &sres)
+	if err != nil {
+		return notReplayed(err)
+	}
+	res.Limit = o.memoryLimit(res.Limit)
+	props := cs.Properties
+	props.Held = check.HeldInputs(img, m)
 	var first *search.Found
-	if res.Verdict == symbolic.Violated {
-		if err := confirmSymbolic(m, res.Violation, res.Trace); err != nil {
-			return &exitError{code: ExitNoReplay, msg: fmt.Sprintf(
-				"internal error: the counterexample HMC found (%s) does not replay on the simulator: %v", res.Violation.Kind, err)}
-		}
-		sr.Found = []search.Found{{Violation: res.Violation, Trace: res.Trace}}
-		first = &sr.Found[0]
+	if len(res.Found) > 0 {
+		first = &res.Found[0]
 	}
 	if o.trace != "" && first != nil {
 		if err := makeTrace(m, path, o, first).WriteFile(o.trace); err != nil {
@@ -238,17 +218,11 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.json {
-		printEngineJSON(stdout, o, img, m, sr, first, cs.props, res.Stats)
+		printEngineJSON(stdout, o, m, res, first, props)
 	} else {
-		printEngineResult(stdout, o, sr, first, cs, res.Stats)
+		printEngineResult(stdout, o, cs, res, first, props)
 	}
-	switch res.Verdict {
-	case symbolic.Violated:
-		return exitCode(ExitViolation)
-	case symbolic.Incomplete:
-		return exitCode(ExitIncomplete)
-	}
-	return nil
+	return verdictExit(res.Verdict)
 }
 
 // hmcJSON is the engine's part of --json: the statistics of the paper's
@@ -272,13 +246,13 @@ func hmcStats(s symbolic.Stats) hmcJSON {
 		s.Forks, s.Queries, s.SolverTime.Seconds()}
 }
 
-func printEngineJSON(w io.Writer, o *checkOptions, img *loader.Image, m *sim.Machine, res *search.Result, first *search.Found, props propertyReport, st symbolic.Stats) {
+func printEngineJSON(w io.Writer, o *checkOptions, m *sim.Machine, res *check.Result, first *search.Found, props check.Report) {
 	out := map[string]any{"verdict": res.Verdict.String(), "engine": o.engine, "hmc_mode": o.hmc.mode, "stats": res.Stats,
-		"hmc": hmcStats(st), "properties_checked": props.Checked}
+		"hmc": hmcStats(*res.HMC), "properties_checked": props.Checked}
 	if o.hmc.mode != "bmc" {
 		out["hmc_priority"] = o.hmc.priority
 	}
-	props.addJSON(out)
+	addReportJSON(out, props)
 	if len(props.Reductions) > 0 {
 		out["reductions"] = props.Reductions
 	}
@@ -296,19 +270,19 @@ func printEngineJSON(w io.Writer, o *checkOptions, img *loader.Image, m *sim.Mac
 	fmt.Fprintln(w, string(b))
 }
 
-func printEngineResult(w io.Writer, o *checkOptions, res *search.Result, first *search.Found, cs *checkSetup, st symbolic.Stats) {
-	props := cs.props
+func printEngineResult(w io.Writer, o *checkOptions, cs *check.Check, res *check.Result, first *search.Found, props check.Report) {
+	st := *res.HMC
 	if first != nil {
-		fmt.Fprintf(w, "violation: %s\n  %s\n", first.Violation.Kind, cex.Describe(cs.img, first.Violation))
-		cex.Replay(cs.img, cs.m, first.Trace).WriteListing(w)
+		fmt.Fprintf(w, "violation: %s\n  %s\n", first.Violation.Kind, cex.Describe(cs.Image, first.Violation))
+		cex.Replay(cs.Image, cs.Machine, first.Trace).WriteListing(w)
 	}
 	switch res.Verdict {
-	case search.Verified:
-		fmt.Fprintf(w, "verified (%s): no violation in any reachable state, for every value of every nondeterministic choice\n", props.verdictNote())
-		props.print(w)
-	case search.Incomplete:
-		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", props.verdictNote(), res.Limit)
-		props.print(w)
+	case check.Verified:
+		fmt.Fprintf(w, "verified (%s): no violation in any reachable state, for every value of every nondeterministic choice\n", verdictNote(props))
+		printReport(w, props)
+	case check.Incomplete:
+		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", verdictNote(props), res.Limit)
+		printReport(w, props)
 		if o.hmc.mode == "bmc" {
 			fmt.Fprintf(w, "  covered: no violation within %d transitions of the initial state (every path that long)\n", st.MaxDepth)
 			fmt.Fprintf(w, "  left: the paths longer than that; %d states at depth %d, not expanded\n", st.Frontier, st.MaxDepth)
@@ -328,7 +302,7 @@ func printEngineResult(w io.Writer, o *checkOptions, res *search.Result, first *
 		fmt.Fprintf(w, "%s: %d switches PR/ST, %d images, peak frontier %d, %d partitions, %d groups; %d bounded model checks (%d states done by them, %d states unrolled); %d forks, %d solver queries in %.2fs\n",
 			o.hmc.mode, st.Switches, st.Images, st.PeakFrontier, st.Partitions, st.Groups, st.PRChecks, st.PRRemoved, st.Unrolled, st.Forks, st.Queries, st.SolverTime.Seconds())
 	}
-	printConditions(w, cs.m, res, props.Reductions)
+	printConditions(w, cs.Machine, res, props.Reductions)
 	if first != nil && o.trace != "" {
 		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.trace, o.trace)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
@@ -14,12 +15,7 @@ import (
 
 // The firmware's environment: the chip's peripherals (package devices),
 // board hardware outside the chip, and what the firmware is expected to
-// print.
-//
-// --peripherals auto (the default) turns the peripherals on for real
-// firmware — an image that defines no harness stub and is not given
-// --irq — and leaves the register block plain memory for harness models,
-// whose behaviour does not change.
+// print; check.Machine says what each setting means.
 
 func (f *machineFlags) registerEnvironment(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Peripherals, "peripherals", "auto", "the chip's peripherals (SCI, timer, ports, COP) as the environment: on, off, or auto (on for firmware that calls no harness stub and has no --irq)")
@@ -54,145 +50,49 @@ func (b boundValue) Set(s string) error {
 
 func (b boundValue) Type() string { return "N" }
 
-// bounds describes the bounds --max-received and --max-timer-events put
-// on the exploration, "" for none.
-func (f *machineFlags) bounds() string {
-	var bs []string
-	if f.MaxReceived > 0 {
-		bs = append(bs, fmt.Sprintf("at most %d bytes received (--max-received)", f.MaxReceived-1))
-	}
-	if f.MaxTimer > 0 {
-		bs = append(bs, fmt.Sprintf("at most %d timer events (--max-timer-events)", f.MaxTimer-1))
-	}
-	if f.SCITiming == "idle" {
-		bs = append(bs, "the SCI receives and sends a byte only while the firmware waits (--sci-timing idle)")
-	}
-	return strings.Join(bs, ", ")
-}
-
-// peripheralsOn decides --peripherals for img.
-func (f *machineFlags) peripheralsOn(img *loader.Image) (bool, error) {
+// environment reads the flags of the firmware's environment into mc.
+func (f *machineFlags) environment(mc *check.Machine) error {
 	switch f.Peripherals {
-	case "on":
-		return true, nil
-	case "off":
-		return false, nil
 	case "", "auto":
-		for h := loader.NoStub + 1; h < loader.NumStubs; h++ {
-			if _, ok := img.StubAddr(h); ok {
-				return false, nil
-			}
-		}
-		p, err := loader.FindChip(img.Chip)
-		if err != nil {
-			return false, err
-		}
-		_, ok := p.Registers()
-		return ok && len(f.IRQ) == 0, nil
+	case "on":
+		mc.Peripherals = check.PeripheralsOn
+	case "off":
+		mc.Peripherals = check.PeripheralsOff
+	default:
+		return usagef("--peripherals %q: use on, off or auto", f.Peripherals)
 	}
-	return false, usagef("--peripherals %q: use on, off or auto", f.Peripherals)
-}
-
-// environment reads the board ranges into cfg and, with the peripherals
-// on, returns a function that takes the --input addresses that are
-// registers of the chip (true: taken, for the device).
-func (f *machineFlags) environment(img *loader.Image, cfg *sim.Config) (func(uint16, []uint8) bool, error) {
 	for _, d := range f.Device {
 		rs, vals, _ := strings.Cut(d, "=")
 		rg, err := loader.ParseRange(rs)
 		if err != nil {
-			return nil, usagef("--device %q: %v", d, err)
+			return usagef("--device %q: %v", d, err)
 		}
 		br := sim.BoardRange{Lo: rg.Lo, Hi: rg.Hi}
 		if vals != "" {
 			for _, v := range strings.Split(vals, ",") {
 				n, err := loader.ParseAddr(strings.TrimSpace(v))
 				if err != nil || n > 255 {
-					return nil, usagef("--device %q: %q is not a byte value", d, v)
+					return usagef("--device %q: %q is not a byte value", d, v)
 				}
 				br.Values = append(br.Values, uint8(n))
 			}
 		}
-		cfg.Board = append(cfg.Board, br)
+		mc.Board = append(mc.Board, br)
 	}
-	on, err := f.peripheralsOn(img)
-	if err != nil || !on {
-		return nil, err
-	}
-	p, err := loader.FindChip(img.Chip)
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	regs, ok := p.Registers()
-	if !ok {
-		return nil, usagef("--peripherals on: the %s profile has no on-chip peripherals", p.Name)
-	}
-	f.regInputs = map[int][]uint8{}
-	return func(a uint16, vals []uint8) bool {
-		if a < regs.Lo || a > regs.Hi {
-			return false
-		}
-		f.regInputs[int(a-regs.Lo)] = vals
-		return true
-	}, nil
-}
-
-// registerAddr reads a register's name (PORTE, ADR1, any case) as its
-// address after reset, when the peripherals are on.
-func (f *machineFlags) registerAddr(img *loader.Image, name string) (uint16, bool) {
-	if on, err := f.peripheralsOn(img); err != nil || !on {
-		return 0, false
-	}
-	p, err := loader.FindChip(img.Chip)
-	if err != nil {
-		return 0, false
-	}
-	regs, ok := p.Registers()
-	if !ok {
-		return 0, false
-	}
-	chip, err := devices.New(p, devices.Options{})
-	if err != nil {
-		return 0, false
-	}
-	off, ok := chip.RegOffset(name)
-	return regs.Lo + uint16(off), ok
-}
-
-// finishEnvironment builds the peripherals into cfg.
-func (f *machineFlags) finishEnvironment(img *loader.Image, cfg *sim.Config) error {
-	on, err := f.peripheralsOn(img)
-	if err != nil {
-		return err
-	}
-	if !on {
-		for _, fl := range []struct{ name, val string }{{"--sci-input", f.SCIInput}, {"--expect-output", f.ExpectOutput}, {"--config", f.Config},
-			{"--max-received", boundValue{&f.MaxReceived}.String()}, {"--max-timer-events", boundValue{&f.MaxTimer}.String()},
-			{"--sci-timing", strings.TrimPrefix(f.SCITiming, "any")}} {
-			if fl.val != "" {
-				why := "--peripherals off"
-				if f.Peripherals != "off" {
-					why = "the firmware is a harness model (it defines harness stubs, or --irq is given): add --peripherals on"
-				}
-				return usagef("%s needs the chip's peripherals: %s", fl.name, why)
-			}
-		}
-		return nil
-	}
-	p, _ := loader.FindChip(img.Chip)
-	var o devices.Options
-	o.Inputs = f.regInputs
-	o.BoundReceived, o.MaxReceived = f.MaxReceived > 0, f.MaxReceived-1
-	o.BoundTimer, o.MaxTimer = f.MaxTimer > 0, f.MaxTimer-1
 	switch f.SCITiming {
 	case "", "any":
 	case "idle":
-		cfg.SCIWhenIdle = true
+		mc.SCIIdle = true
 	default:
 		return usagef("--sci-timing %q: use any or idle", f.SCITiming)
 	}
-	if f.SCIInput != "" && !f.runFeed {
-		if o.SCIInput, err = parseAlphabet(f.SCIInput); err != nil {
+	switch {
+	case f.SCIInput == "":
+	case f.runFeed:
+		mc.SCIFed = true // run reads its bytes (parseBytes)
+	default:
+		var err error
+		if mc.SCIInput, err = parseAlphabet(f.SCIInput); err != nil {
 			return usagef("--sci-input %q: %v", f.SCIInput, err)
 		}
 	}
@@ -201,22 +101,23 @@ func (f *machineFlags) finishEnvironment(img *loader.Image, cfg *sim.Config) err
 		if err != nil || n > 255 {
 			return usagef("--config %q: not a byte value", f.Config)
 		}
-		o.Config, o.ConfigSet = uint8(n), true
+		v := uint8(n)
+		mc.ConfigRegister = &v
 	}
 	if f.ExpectOutput != "" {
-		if o.ExpectOutput, err = devices.CompileMatcher(f.ExpectOutput); err != nil {
+		var err error
+		if mc.ExpectOutput, err = devices.CompileMatcher(f.ExpectOutput); err != nil {
 			return usagef("--expect-output: %v", err)
 		}
-		cfg.ExpectOutput = true
 	}
-	chip, err := devices.New(p, o)
-	if err != nil {
-		return usagef("--input: %v", err)
+	if f.MaxReceived > 0 {
+		n := f.MaxReceived - 1
+		mc.MaxReceived = &n
 	}
-	cfg.Device = chip
-	// Dead-data elimination extends, for firmware, to the stack bytes
-	// below SP, left out of state keys (sim.Config.DeadStack).
-	cfg.DeadStack = f.Dead
+	if f.MaxTimer > 0 {
+		n := f.MaxTimer - 1
+		mc.MaxTimerEvents = &n
+	}
 	return nil
 }
 

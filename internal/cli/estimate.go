@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/sim"
@@ -101,7 +102,7 @@ func runEstimate(o *estimateOptions, path string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	at, err := resolve(img, brk)
+	at, err := check.Resolve(img, brk)
 	if err != nil {
 		return usagef("--break: %v", err)
 	}

@@ -7,29 +7,20 @@ import (
 	"strings"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
-	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
-// applyBounds makes a verified verdict incomplete when the environment was
-// bounded (the search was exhaustive only within the bounds).
-func (r propertyReport) applyBounds(res *search.Result) {
-	if r.Bounds != "" && res.Verdict == search.Verified {
-		res.Verdict = search.Incomplete
-		res.Limit = "the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation"
-	}
-}
-
 // firmwareJSON adds to check's JSON result, for firmware with its
 // peripherals, the bounds of the exploration and where the firmware waits.
-func firmwareJSON(out map[string]any, img *loader.Image, m *sim.Machine, res *search.Result, props propertyReport) {
+func firmwareJSON(out map[string]any, img *loader.Image, m *sim.Machine, res *check.Result, props check.Report) {
 	if props.Bounds != "" {
 		out["bounds"] = props.Bounds
 	}
-	if m.HasDevice() && res.Verdict != search.Violated {
-		out["waits"] = waitSites(img, m, res)
+	if m.HasDevice() && res.Verdict != check.Violated {
+		out["waits"] = waitSites(img, m, res.Covered)
 	}
 }
 
@@ -37,15 +28,15 @@ func firmwareJSON(out map[string]any, img *loader.Image, m *sim.Machine, res *se
 // of its code the search reached and where it waits, so that a verdict on
 // a firmware that only ever waited cannot pass unnoticed. verified adds
 // what the incomplete report already has.
-func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *search.Result, verified bool) {
+func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Result, verified bool) {
 	if !m.HasDevice() {
 		return
 	}
 	if verified {
-		fmt.Fprintf(w, "  covered: %d states, %s\n", res.Stats.StatesStored, coverage(img, res))
-		printUncovered(w, img, res)
+		fmt.Fprintf(w, "  covered: %d states, %s\n", res.Stats.StatesStored, coverage(img, res.Covered))
+		printUncovered(w, img, res.Covered)
 	}
-	waits := waitSites(img, m, res)
+	waits := waitSites(img, m, res.Covered)
 	if len(waits) == 0 {
 		fmt.Fprintf(w, "  waits: the firmware never waited (no WAI, STOP or polling loop reached)\n")
 		return
@@ -56,9 +47,9 @@ func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *
 // waitSites lists the reached places where the firmware waits: WAI and
 // STOP, loops that branch to themselves (a BRSET or BRCLR polling a
 // register, BRA *), each with its symbol.
-func waitSites(img *loader.Image, m *sim.Machine, res *search.Result) []string {
+func waitSites(img *loader.Image, m *sim.Machine, covered map[uint16]bool) []string {
 	var pcs []int
-	for pc := range res.Covered {
+	for pc := range covered {
 		pcs = append(pcs, int(pc))
 	}
 	sort.Ints(pcs)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
 )
 
 const (
@@ -19,9 +20,9 @@ const (
 
 // heldResult is the part of check's --json these tests read.
 type heldResult struct {
-	Verdict   string         `json:"verdict"`
-	Violation *cex.Violation `json:"violation"`
-	Held      []heldJSON     `json:"inputs_held"`
+	Verdict   string            `json:"verdict"`
+	Violation *cex.Violation    `json:"violation"`
+	Held      []check.HeldInput `json:"inputs_held"`
 	raw       map[string]json.RawMessage
 }
 
@@ -50,7 +51,7 @@ func TestHeldInputsFirmware(t *testing.T) {
 
 	for _, search := range [][]string{nil, {"--search", "bfs"}} {
 		r := checkHeld(t, ExitVerified, append([]string{switchesELF}, search...)...)
-		want := []heldJSON{{Addr: "0x100A", Name: "PORTE"}, {Addr: "0x1031", Name: "ADR1"}}
+		want := []check.HeldInput{{Addr: "0x100A", Name: "PORTE"}, {Addr: "0x1031", Name: "ADR1"}}
 		if r.Verdict != "verified" || !slices.Equal(r.Held, want) {
 			t.Errorf("%v: verdict %s, inputs_held %+v; want %+v", search, r.Verdict, r.Held, want)
 		}
@@ -58,7 +59,7 @@ func TestHeldInputsFirmware(t *testing.T) {
 
 	// --input covers PORTE, with one value or with every one.
 	r := checkHeld(t, ExitVerified, switchesELF, "--input", "0x100A=0")
-	if !slices.Equal(r.Held, []heldJSON{{Addr: "0x1031", Name: "ADR1"}}) {
+	if !slices.Equal(r.Held, []check.HeldInput{{Addr: "0x1031", Name: "ADR1"}}) {
 		t.Errorf("--input 0x100A=0: inputs_held %+v, want ADR1 alone", r.Held)
 	}
 	r = checkHeld(t, ExitVerified, switchesELF, "--input", "0x100A=0", "--input", "ADR1")
@@ -81,7 +82,7 @@ func TestHeldInputsFirmware(t *testing.T) {
 func TestHeldInputsHarnessModel(t *testing.T) {
 	out := run(t, ExitVerified, "check", portPollELF, "-q")
 	wantLines(t, out, "input held: the firmware read PORTE (0x100A), held at what the firmware last wrote there (0x00 at power-up) — every value: --input 0x100A")
-	want := []heldJSON{{Addr: "0x100A", Name: "PORTE", ReadsBackWrites: true}}
+	want := []check.HeldInput{{Addr: "0x100A", Name: "PORTE", ReadsBackWrites: true}}
 	for _, args := range [][]string{{portPollELF}, {portPollELF, "--engine", "hmc"}, {portPollELF, "--engine", "auto"}} {
 		r := checkHeld(t, ExitVerified, args...)
 		if !slices.Equal(r.Held, want) {
@@ -104,7 +105,7 @@ func TestHeldInputsHarnessModel(t *testing.T) {
 func TestHeldInputsBoard(t *testing.T) {
 	args := []string{monitorS19, "--chip", "e9", "--sci-input", `L,S,\r`, "--sci-timing", "idle", "--max-received", "3", "--search", "bfs"}
 	r := checkHeld(t, ExitIncomplete, append(args, "--device", "0x4000-0x4001")...)
-	if !slices.Equal(r.Held, []heldJSON{{Addr: "0x4001", Board: "0x4000-0x4001"}}) {
+	if !slices.Equal(r.Held, []check.HeldInput{{Addr: "0x4001", Board: "0x4000-0x4001"}}) {
 		t.Errorf("inputs_held %+v, want the status byte at 0x4001", r.Held)
 	}
 	out := run(t, ExitIncomplete, append(append([]string{"check"}, args...), "--device", "0x4000-0x4001", "-q")...)
@@ -136,7 +137,7 @@ func TestHeldInputsSwarmMerge(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(m.Held, []heldJSON{{Addr: "0x100A", Name: "PORTE"}, {Addr: "0x1031", Name: "ADR1"}}) {
+	if !slices.Equal(m.Held, []check.HeldInput{{Addr: "0x100A", Name: "PORTE"}, {Addr: "0x1031", Name: "ADR1"}}) {
 		t.Errorf("merged inputs_held %+v", m.Held)
 	}
 	out.Reset()

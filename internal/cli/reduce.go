@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -35,40 +35,10 @@ func parseReduce(v string) (por, dead bool, err error) {
 	return por, dead, nil
 }
 
-// reductionsOf lists the reductions that ran, for the result.
-func reductionsOf(opts *search.Options, m *sim.Machine) []string {
-	var r []string
-	if opts.Reduce && m.Config.Preempt == sim.PreemptEvery {
-		r = append(r, "por")
-	}
-	if m.Config.Dead {
-		r = append(r, "dead")
-	}
-	return r
-}
-
 // printConditions says, after a verdict, which reductions ran and under
-// which model of atomicity the verdict holds.
-func printConditions(w io.Writer, m *sim.Machine, res *search.Result, reductions []string) {
-	if len(reductions) > 0 {
-		fmt.Fprintf(w, "reductions: %s (%d of %d states expanded by one transition alone; verdicts are those of --reduce none)\n",
-			strings.Join(reductions, ", "), res.Stats.Reduced, res.Stats.StatesExpanded)
+// which model of atomicity the verdict holds (check.Result.Conditions).
+func printConditions(w io.Writer, m *sim.Machine, res *check.Result, reductions []string) {
+	for _, l := range res.Conditions(m, reductions) {
+		fmt.Fprintln(w, l)
 	}
-	if res.Privacy != "" {
-		fmt.Fprintf(w, "note: por: %s\n", res.Privacy)
-	}
-	if res.Dead != "" {
-		fmt.Fprintf(w, "note: dead: %s\n", res.Dead)
-	}
-	if p := m.Config.Preempt; p != sim.PreemptEvery && res.Verdict != search.Violated {
-		fmt.Fprintf(w, "note: under --preempt %s threads switch only at %s, a coarser model of atomicity than the hardware's, not a reduction: "+
-			"it can miss races that --preempt every finds\n", p, preemptPoints(p))
-	}
-}
-
-func preemptPoints(p sim.Preempt) string {
-	if p == sim.PreemptCalls {
-		return "calls, returns and harness calls"
-	}
-	return "harness calls"
 }

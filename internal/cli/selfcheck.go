@@ -57,8 +57,8 @@ type memberSettings struct {
 func settingsOf(r *memberRun, seed uint64) memberSettings {
 	sm := r.member
 	s := memberSettings{Member: sm.String(), Search: sm.Search, Heuristic: sm.Heuristic, K: sm.K, RandomSeed: sm.Seed,
-		Shuffle: sm.Shuffle, Reductions: append([]string{}, r.cs.props.Reductions...), Engine: "explicit",
-		Preempt: r.cs.m.Config.Preempt.String(), Seed: seed}
+		Shuffle: sm.Shuffle, Reductions: append([]string{}, r.cs.Properties.Reductions...), Engine: "explicit",
+		Preempt: r.cs.Machine.Config.Preempt.String(), Seed: seed}
 	s.Repeat = fmt.Sprintf("--swarm-member %d/%d --seed %d", sm.Index, sm.Size, seed)
 	return s
 }
@@ -166,7 +166,7 @@ func selfCheck(runs []*memberRun, winner int) *swarmConflict {
 		return runs[i].res.Stats.StatesExpanded < runs[j].res.Stats.StatesExpanded
 	})
 	for _, i := range viols {
-		if replaysPlain(runs[i].cs.m, runs[i].res.Found[0]) {
+		if replaysPlain(runs[i].cs.Machine, runs[i].res.Found[0]) {
 			return &swarmConflict{verified: proof, violated: i}
 		}
 	}

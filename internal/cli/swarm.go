@@ -16,6 +16,8 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/internal/memlimit"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -204,48 +206,50 @@ func parseMember(s string) (i, n int, err error) {
 	return i, n, nil
 }
 
-// setupMember builds member i of a swarm of n from check's flags.
-func setupMember(o *checkOptions, path string, i, n int) (*checkSetup, swarmMember, error) {
-	sm := memberOf(i, n, o.seed, true)
-	cs, err := setupCheck(memberOptions(o, sm), path)
+// setupMember builds member i of a swarm of n of the check cfg, from the
+// firmware at path loaded as o's flags say.
+func setupMember(o *checkOptions, cfg check.Config, path string, i, n int) (*check.Check, swarmMember, error) {
+	sm := memberOf(i, n, cfg.Seed, true)
+	cs, err := o.setup(path, memberConfig(cfg, sm))
 	if err != nil {
 		return nil, sm, err
 	}
-	if quiet := memberOf(i, n, o.seed, takesInterrupts(cs.m)); quiet != sm {
+	if quiet := memberOf(i, n, cfg.Seed, takesInterrupts(cs.Machine)); quiet != sm {
 		// Members 0 and 2 trade places on firmware that takes no
 		// interrupt: both are best-first searches, on another distance.
 		sm = quiet
-		est, note, err := buildEstimator(cs.img, cs.m, memberOptions(o, sm), cs.strat)
+		mc := memberConfig(cfg, sm)
+		est, note, err := check.Estimator(cs.Image, cs.Machine, mc)
 		if err != nil {
-			return nil, sm, err
+			return nil, sm, usagef("%v", err)
 		}
-		cs.est, cs.note, cs.opts.Estimate = est, note, est
+		cs.Config.Heuristic, cs.Config.K = mc.Heuristic, mc.K
+		cs.Note, cs.Options.Estimate = note, est
 	}
-	if cs.est == nil && sm.Heuristic != "" {
+	if cs.Options.Estimate == nil && sm.Heuristic != "" {
 		// No target: the member would be breadth-first search again.
 		sm.NoTarget = sm.Describe()
-		sm.Search, sm.Heuristic, sm.K, sm.Shuffle = "dfs", "", 0, o.seed+uint64(sm.Index)
-		cs.strat = search.DFS
-		cs.opts.Strategy = search.DFS
+		sm.Search, sm.Heuristic, sm.K, sm.Shuffle = "dfs", "", 0, cfg.Seed+uint64(sm.Index)
+		cs.Config.Strategy, cs.Options.Strategy = search.DFS, search.DFS
 	}
-	cs.opts.Shuffle = sm.Shuffle
+	cs.Options.Shuffle = sm.Shuffle
 	return cs, sm, nil
 }
 
-// memberOptions are check's flags for member sm's search.
-func memberOptions(o *checkOptions, sm swarmMember) *checkOptions {
-	co := *o
-	co.strategy, co.heuristic, co.k, co.seed = sm.Search, "none", 1, 1
+// memberConfig is the check of member sm: cfg with the member's search.
+func memberConfig(cfg check.Config, sm swarmMember) check.Config {
+	cfg.Strategy, _ = search.ParseStrategy(sm.Search) // the names of memberOf
+	cfg.Heuristic, cfg.K, cfg.Seed = heuristics.None, 1, 1
 	if sm.Heuristic != "" {
-		co.heuristic = sm.Heuristic
+		cfg.Heuristic, _ = heuristics.ParseKind(sm.Heuristic)
 	}
 	if sm.K > 0 {
-		co.k = sm.K
+		cfg.K = sm.K
 	}
 	if sm.Search == "random" {
-		co.seed = sm.Seed
+		cfg.Seed = sm.Seed
 	}
-	return &co
+	return cfg
 }
 
 // takesInterrupts says whether the firmware runs interrupt handlers: --irq
@@ -254,8 +258,8 @@ func takesInterrupts(m *sim.Machine) bool { return len(m.IRQs()) > 0 || m.HasDev
 
 // swarmKey names the firmware and every flag that the members' searches
 // depend on, so that swarm merge combines only the results of one swarm.
-func swarmKey(cs *checkSetup, o *checkOptions, n int) string {
-	b := fmt.Sprintf("%s|n=%d|seed=%d|aim=%s|ignore=%s|compact=%t|max-states=%d", machineKey(cs.img, o), n, o.seed, o.aim,
+func swarmKey(cs *check.Check, o *checkOptions, n int) string {
+	b := fmt.Sprintf("%s|n=%d|seed=%d|aim=%s|ignore=%s|compact=%t|max-states=%d", machineKey(cs.Image, o), n, o.seed, o.aim,
 		strings.Join(o.ignore, ","), o.compact, o.maxStates)
 	return fmt.Sprintf("%016x", xxhash.Sum64String(b))
 }
@@ -263,7 +267,7 @@ func swarmKey(cs *checkSetup, o *checkOptions, n int) string {
 // memberRun is one member's search in a swarm.
 type memberRun struct {
 	member swarmMember
-	cs     *checkSetup
+	cs     *check.Check
 	res    *search.Result
 	// stopped says why the swarm stopped the member: "won" (another
 	// member decided), "memory" (to leave the memory to the others),
@@ -295,8 +299,8 @@ func processMemory() int64 {
 	return held
 }
 
-// setupSwarm builds the members of a swarm of n.
-func setupSwarm(o *checkOptions, path string, n int) ([]*memberRun, error) {
+// setupSwarm builds the members of a swarm of n of the check cfg.
+func setupSwarm(o *checkOptions, cfg check.Config, path string, n int) ([]*memberRun, error) {
 	runs := make([]*memberRun, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -304,7 +308,7 @@ func setupSwarm(o *checkOptions, path string, n int) ([]*memberRun, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cs, sm, err := setupMember(o, path, i, n)
+			cs, sm, err := setupMember(o, cfg, path, i, n)
 			runs[i], errs[i] = &memberRun{member: sm, cs: cs}, err
 		}()
 	}
@@ -449,7 +453,7 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 	for i, r := range runs {
 		mctx, cancel := context.WithCancel(ctx)
 		cancels[i], running[i] = cancel, true
-		opts := r.cs.opts
+		opts := r.cs.Options
 		opts.Progress = func(p search.Progress) {
 			mu.Lock()
 			stored[i] = p.Stored
@@ -463,7 +467,7 @@ func runSwarm(ctx context.Context, runs []*memberRun, lim swarmLimits, progress 
 			ch <- done{i, res}
 		}
 		member[i] = func() {
-			res := search.Run(mctx, r.cs.m, opts)
+			res := search.Run(mctx, r.cs.Machine, opts)
 			if memberEndHook != nil {
 				memberEndHook(i, res, end)
 				return
@@ -683,8 +687,8 @@ func sortedPCs(c map[uint16]bool) []int {
 // all members stored (the swarm's work), the time the swarm's wall-clock
 // time from the members' start, without their set-up, as for the other
 // strategies.
-func benchSwarm(co *checkOptions, path string, bm benchModel, workers int) (benchRecord, error) {
-	runs, err := setupSwarm(co, path, workers)
+func benchSwarm(co *checkOptions, cfg check.Config, path string, bm benchModel, workers int) (benchRecord, error) {
+	runs, err := setupSwarm(co, cfg, path, workers)
 	if err != nil {
 		return benchRecord{}, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -86,42 +87,43 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	var runs []*memberRun
 	size := o.swarm.workers
 	single := o.swarm.member != ""
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
 	if single {
 		i, n, err := parseMember(o.swarm.member)
 		if err != nil {
 			return err
 		}
-		cs, sm, err := setupMember(o, path, i, n)
+		cs, sm, err := setupMember(o, cfg, path, i, n)
 		if err != nil {
 			return err
 		}
 		runs, size = []*memberRun{{member: sm, cs: cs}}, n
-	} else {
-		var err error
-		if runs, err = setupSwarm(o, path, size); err != nil {
-			return err
-		}
+	} else if runs, err = setupSwarm(o, cfg, path, size); err != nil {
+		return err
 	}
 	cs0 := runs[0].cs
-	img, props := cs0.img, cs0.props
-	if cs0.warn != "" {
-		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", cs0.warn)
+	img, props := cs0.Image, cs0.Properties
+	if w := symbolWarning(img, &o.load, path); w != "" {
+		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
 	}
 	if !o.json {
 		if single {
-			fmt.Fprintf(stdout, "checking %s: swarm member %s alone, preempt %s\n", path, runs[0].member, cs0.m.Config.Preempt)
+			fmt.Fprintf(stdout, "checking %s: swarm member %s alone, preempt %s\n", path, runs[0].member, cs0.Machine.Config.Preempt)
 		} else {
-			fmt.Fprintf(stdout, "checking %s: swarm of %d, preempt %s\n", path, size, cs0.m.Config.Preempt)
+			fmt.Fprintf(stdout, "checking %s: swarm of %d, preempt %s\n", path, size, cs0.Machine.Config.Preempt)
 		}
 		for _, r := range runs {
 			note := ""
-			if r.cs.note != "" && r.cs.est != nil {
-				note = " (" + r.cs.note + ")"
+			if r.cs.Note != "" && r.cs.Options.Estimate != nil {
+				note = " (" + r.cs.Note + ")"
 			}
 			if !single {
 				fmt.Fprintf(stdout, "  member %d/%d: %s%s\n", r.member.Index, size, r.member.Describe(), note)
 			} else if note != "" {
-				fmt.Fprintf(stdout, "note: %s\n", r.cs.note)
+				fmt.Fprintf(stdout, "note: %s\n", r.cs.Note)
 			}
 		}
 	}
@@ -136,7 +138,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	res := out.res
+	res := check.FromSearch(out.res)
 	var win *memberRun
 	if out.winner >= 0 {
 		win = runs[out.winner]
@@ -146,15 +148,16 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		proof, viol := runs[c.verified], runs[c.violated]
 		ierr = newInternalError(settingsOf(proof, o.seed), settingsOf(viol, o.seed), viol.res.Found[0].Violation.Kind.String(), proof.res.Omission)
 	}
-	m := cs0.m
+	m := cs0.Machine
 	if win != nil {
-		m = win.cs.m
+		m = win.cs.Machine
 	}
 	var ms []*sim.Machine
 	for _, r := range runs {
-		ms = append(ms, r.cs.m)
+		ms = append(ms, r.cs.Machine)
 	}
-	props.Held = heldInputs(img, ms...)
+	props.Held = check.HeldInputs(img, ms...)
+	props.Bound(res)
 	var first *search.Found
 	if len(res.Found) > 0 && win != nil {
 		first = &res.Found[0]
@@ -209,13 +212,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if ierr != nil {
 		return &exitError{code: ExitInternal, msg: ierr.text()}
 	}
-	switch res.Verdict {
-	case search.Violated:
-		return exitCode(ExitViolation)
-	case search.Incomplete:
-		return exitCode(ExitIncomplete)
-	}
-	return nil
+	return verdictExit(res.Verdict)
 }
 
 // addFields adds fields to a JSON object.

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/search"
 )
 
@@ -120,7 +121,11 @@ func validateMember(o *checkOptions, fs *pflag.FlagSet, fw string, size int) err
 	if err := o.refuseIdle(fs); err != nil {
 		return err
 	}
-	_, _, err := setupMember(o, fw, 0, size)
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	_, _, err = setupMember(o, cfg, fw, 0, size)
 	return err
 }
 
@@ -480,22 +485,22 @@ Exit codes as check's: 0 verified, 1 violation, 2 bad input, 3 incomplete,
 
 // memberResult is what check --swarm-member --json prints.
 type memberResult struct {
-	Verdict     string          `json:"verdict"`
-	Violation   *cex.Violation  `json:"violation"`
-	Stats       search.Stats    `json:"stats"`
-	TraceLength int             `json:"trace_length"`
-	Limit       string          `json:"limit"`
-	Member      string          `json:"member"`
-	SwarmKey    string          `json:"swarm_key"`
-	Firmware    string          `json:"firmware"`
-	Load        loadFlags       `json:"load"`
-	CoveredPCs  []int           `json:"covered_pcs"`
-	TraceFile   string          `json:"trace_file"`
-	Checked     json.RawMessage `json:"properties_checked"`
-	Unchecked   json.RawMessage `json:"properties_unchecked"`
-	Held        []heldJSON      `json:"inputs_held"`
-	Omission    float64         `json:"omission_probability"`
-	Settings    *memberSettings `json:"settings"`
+	Verdict     string            `json:"verdict"`
+	Violation   *cex.Violation    `json:"violation"`
+	Stats       search.Stats      `json:"stats"`
+	TraceLength int               `json:"trace_length"`
+	Limit       string            `json:"limit"`
+	Member      string            `json:"member"`
+	SwarmKey    string            `json:"swarm_key"`
+	Firmware    string            `json:"firmware"`
+	Load        loadFlags         `json:"load"`
+	CoveredPCs  []int             `json:"covered_pcs"`
+	TraceFile   string            `json:"trace_file"`
+	Checked     json.RawMessage   `json:"properties_checked"`
+	Unchecked   json.RawMessage   `json:"properties_unchecked"`
+	Held        []check.HeldInput `json:"inputs_held"`
+	Omission    float64           `json:"omission_probability"`
+	Settings    *memberSettings   `json:"settings"`
 
 	file        string
 	index, size int
@@ -523,21 +528,21 @@ func readMemberResult(path string) (*memberResult, error) {
 
 // mergedResult is swarm merge's JSON result.
 type mergedResult struct {
-	Verdict     string          `json:"verdict"`
-	Violation   *cex.Violation  `json:"violation,omitempty"`
-	Member      string          `json:"member,omitempty"`
-	TraceFile   string          `json:"trace_file,omitempty"`
-	TraceLength int             `json:"trace_length,omitempty"`
-	Limit       string          `json:"limit,omitempty"`
-	Stats       search.Stats    `json:"stats"`
-	Members     []memberSummary `json:"members"`
-	Missing     []int           `json:"missing,omitempty"`
-	Size        int             `json:"size"`
-	CoveredPCs  int             `json:"covered_pc_count"`
-	Checked     json.RawMessage `json:"properties_checked,omitempty"`
-	Unchecked   json.RawMessage `json:"properties_unchecked,omitempty"`
-	Held        []heldJSON      `json:"inputs_held,omitempty"`
-	Omission    float64         `json:"omission_probability,omitempty"`
+	Verdict     string            `json:"verdict"`
+	Violation   *cex.Violation    `json:"violation,omitempty"`
+	Member      string            `json:"member,omitempty"`
+	TraceFile   string            `json:"trace_file,omitempty"`
+	TraceLength int               `json:"trace_length,omitempty"`
+	Limit       string            `json:"limit,omitempty"`
+	Stats       search.Stats      `json:"stats"`
+	Members     []memberSummary   `json:"members"`
+	Missing     []int             `json:"missing,omitempty"`
+	Size        int               `json:"size"`
+	CoveredPCs  int               `json:"covered_pc_count"`
+	Checked     json.RawMessage   `json:"properties_checked,omitempty"`
+	Unchecked   json.RawMessage   `json:"properties_unchecked,omitempty"`
+	Held        []check.HeldInput `json:"inputs_held,omitempty"`
+	Omission    float64           `json:"omission_probability,omitempty"`
 	// InternalError names two members that contradict each other: one
 	// proved verified, the other's violation replays (selfcheck.go).
 	InternalError *internalError `json:"internal_error,omitempty"`
@@ -590,7 +595,7 @@ func mergeResults(files []string) (*mergedResult, []*memberResult, error) {
 			covered[pc] = true
 		}
 		for _, h := range r.Held {
-			if !slices.ContainsFunc(m.Held, func(k heldJSON) bool { return k.Addr == h.Addr }) {
+			if !slices.ContainsFunc(m.Held, func(k check.HeldInput) bool { return k.Addr == h.Addr }) {
 				m.Held = append(m.Held, h)
 			}
 		}
@@ -724,10 +729,10 @@ func printMerged(w io.Writer, m *mergedResult, rs []*memberResult, trace string)
 // mergedCoverage says how much code the members reached together, against
 // the ICFG when the firmware can be read from here.
 func mergedCoverage(m *mergedResult, rs []*memberResult) string {
-	res := &search.Result{Covered: map[uint16]bool{}}
+	covered := map[uint16]bool{}
 	for _, r := range rs {
 		for _, pc := range r.CoveredPCs {
-			res.Covered[uint16(pc)] = true
+			covered[uint16(pc)] = true
 		}
 	}
 	img, err := rs[0].Load.load(rs[0].Firmware, "", true)
@@ -735,8 +740,8 @@ func mergedCoverage(m *mergedResult, rs []*memberResult) string {
 		return fmt.Sprintf("%d distinct PCs reached", m.CoveredPCs)
 	}
 	var b strings.Builder
-	printUncovered(&b, img, res)
-	return coverage(img, res) + strings.TrimRight(strings.Replace(b.String(), "  procedures", "; procedures", 1), "\n")
+	printUncovered(&b, img, covered)
+	return coverage(img, covered) + strings.TrimRight(strings.Replace(b.String(), "  procedures", "; procedures", 1), "\n")
 }
 
 func joinInts(xs []int) string {

@@ -1,6 +1,7 @@
 // Package mutation holds the switches that put known soundness faults back
-// into the reductions, one at a time, so that a differential test can show
-// it catches each of them (a test that cannot fail proves nothing).
+// into the reductions and the engines' hand-off, one at a time, so that a
+// differential test can show it catches each of them (a test that cannot
+// fail proves nothing).
 //
 // It is for tests only: nothing outside a _test.go file sets a switch, and
 // with none set (the zero value, always the case in the tool) every check
@@ -19,7 +20,8 @@ type Fault int32
 // The faults. The first five are the classes of unsound reduction that
 // were once in the tool; the rest each drop one condition of the ample-set
 // argument (sim/reduce.go, sim/private.go) or of dead-data elimination
-// (sim/live.go, sim/deadstack.go).
+// (sim/live.go, sim/deadstack.go); the last drops the symbolic part of
+// --engine auto (package hybrid).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -57,11 +59,15 @@ const (
 	// goes on even where a transition followed alone relied on a byte the
 	// region loses.
 	IgnoreReliance
+	// SkipHandoff: --engine auto takes the transitions its explicit
+	// search hands over for followed, without HMC following them.
+	SkipHandoff
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
-	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance"}
+	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
+	"skip-handoff"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {

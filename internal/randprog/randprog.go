@@ -4,7 +4,10 @@
 //
 // Program makes multi-threaded harness programs of one fixed shape, which
 // package search's (explicit states) and package symbolic's (symbolic
-// states) tests run through their own APIs. Generate draws programs from a
+// states) tests run through their own APIs; Wide (wide.go) makes
+// two-thread programs of another fixed shape that draw values too wide to
+// enumerate cheaply, for the tests of the symbolic engine and of --engine
+// auto's hand-off between the engines. Generate draws programs from a
 // grammar of weighted, nested productions (gen.go) — harness programs with
 // threads, programs with the chip's peripherals, firmware without a
 // harness — each with the command-line flags to check it, for the

@@ -1,0 +1,161 @@
+package check
+
+import (
+	"time"
+
+	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/heuristics"
+	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/symbolic"
+)
+
+// Config is one check: the machine to build on the image, which engine
+// explores it and how, and the limits. Each field says the flag of check
+// that sets it. Its zero value is a breadth-first search of a harness
+// model, every interleaving, no reduction, no limit.
+type Config struct {
+	// Machine shapes the simulated machine.
+	Machine Machine
+
+	// Engine explores the machine (--engine).
+	Engine Engine
+	// Strategy is the explicit search's order (--search); HMC's
+	// configuration is HMC.
+	Strategy search.Strategy
+	// Heuristic is the estimate best-first and A* search rank states by
+	// (--heuristic); the other orders use none. K is its calling-context
+	// bound (--k) for aicfg and efsm.
+	Heuristic heuristics.Kind
+	K         int
+	// Aims are the properties the heuristic aims at, the first the
+	// firmware can violate (--aim); empty: heuristics.AimOrder.
+	Aims []heuristics.Property
+	// GoalMem is the memory valuation --heuristic hamming aims at, as
+	// --goal-mem gives it: ADDR=v1,v2,..., the bytes from ADDR on, ADDR
+	// a symbol of the image or an address.
+	GoalMem []string
+	// Seed seeds --search random.
+	Seed uint64
+
+	// Reduce turns on partial-order reduction (--reduce por);
+	// Machine.Dead is dead-data elimination.
+	Reduce bool
+	// Compact stores 64-bit fingerprints of states only (--hash-compact).
+	Compact bool
+	// All goes on after a violation, to report each kind once (--all).
+	All bool
+	// Ignore are the properties not reported (--ignore).
+	Ignore map[sim.Kind]bool
+
+	// MaxStates, Timeout and MaxMemory stop the search (--max-states,
+	// --timeout, --max-memory); 0 is no limit.
+	MaxStates int
+	Timeout   time.Duration
+	MaxMemory int64
+
+	// HMC configures the symbolic engine, for --engine hmc and auto.
+	HMC HMC
+}
+
+// Engine is who explores the states.
+type Engine uint8
+
+// The engines: the explicit-state search (package search), HMC (package
+// symbolic) from the initial state, and the explicit search that hands
+// its wide choices to HMC (package hybrid).
+const (
+	EngineExplicit Engine = iota
+	EngineHMC
+	EngineAuto
+)
+
+// String names the engine as --engine does.
+func (e Engine) String() string { return [...]string{"explicit", "hmc", "auto"}[e] }
+
+// HMC configures the symbolic engine.
+type HMC struct {
+	// Mode picks HMC, bounded model checking alone or the state
+	// traversal alone (--hmc-mode); Priority the frontier state the
+	// bounded model checks start from (--hmc-priority).
+	Mode     symbolic.Mode
+	Priority symbolic.Priority
+	// PRDepth bounds each bounded model check from a frontier state
+	// (--pr-depth).
+	PRDepth int
+	// MaxBranch is, under --engine auto, the widest choice the explicit
+	// search enumerates (--max-branch): a wider one goes to HMC.
+	MaxBranch int
+}
+
+// Machine is what shapes the simulated machine beside the image: the
+// scheduling points, interrupts, inputs, stacks and goals, and the
+// firmware's environment. Each field says its flag. A setting that names
+// something in the image (a symbol, a register) is kept as the text the
+// command line gives, read against the image when the machine is built;
+// the others are values.
+type Machine struct {
+	// Preempt is where threads switch (--preempt).
+	Preempt sim.Preempt
+	// IRQs are the interrupts that may be taken where CCR.I = 0 (--irq).
+	IRQs []string
+	// Inputs are addresses whose reads return any of a list of values
+	// (--input ADDR[=v1,v2,...], ADDR a symbol, a register's name with
+	// the chip's peripherals on, or an address; no list: all 256).
+	Inputs []string
+	// Stacks are the ranges SP must stay in (--stack).
+	Stacks []sim.StackRange
+	// Reach are goals, symbols or addresses (--reach).
+	Reach []string
+	// MaxRun bounds the instructions of one transition under --preempt
+	// calls and yield (--max-run; 0: sim's default).
+	MaxRun int
+	// IgnoreIllegal lets an illegal opcode trap as on the hardware
+	// instead of ending the path (--ignore illegal-opcode).
+	IgnoreIllegal bool
+	// Dead is dead-data elimination (--reduce dead): registers, and for
+	// firmware the stack bytes below SP, that no execution reads before
+	// writing them are left out of stored states.
+	Dead bool
+
+	// Peripherals says whether the chip's peripherals are the
+	// firmware's environment (--peripherals).
+	Peripherals Peripherals
+	// SCIInput is the alphabet a received byte comes from (check
+	// --sci-input); nil: every byte.
+	SCIInput []byte
+	// SCIFed says that the SCI receives a sequence given to
+	// sim.Machine.Run instead (run --sci-input): every byte may come,
+	// and like an alphabet it needs the peripherals.
+	SCIFed bool
+	// SCIIdle lets bytes arrive on the SCI, and the transmitter finish
+	// one, only while the firmware waits (--sci-timing idle).
+	SCIIdle bool
+	// MaxReceived and MaxTimerEvents bound the bytes received and the
+	// timer's events along an execution (--max-received,
+	// --max-timer-events); nil: no bound.
+	MaxReceived    *int
+	MaxTimerEvents *int
+	// ExpectOutput is the goal of output the firmware sends on the SCI
+	// (--expect-output).
+	ExpectOutput *devices.Matcher
+	// ConfigRegister is the CONFIG register's value instead of the
+	// chip's (--config).
+	ConfigRegister *uint8
+	// Board is the board's hardware outside the chip (--device).
+	Board []sim.BoardRange
+}
+
+// Peripherals says whether the chip's peripherals model the firmware's
+// environment.
+type Peripherals uint8
+
+// PeripheralsAuto (the default) turns them on for real firmware, an
+// image that defines no harness stub and is given no --irq, and leaves
+// the register block plain memory for harness models, whose behaviour
+// then does not change.
+const (
+	PeripheralsAuto Peripherals = iota
+	PeripheralsOn
+	PeripheralsOff
+)

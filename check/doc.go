@@ -1,0 +1,47 @@
+// Package check is one check of a firmware image, whichever engine runs
+// it: its typed configuration (Config: the machine, the engine and its
+// order, heuristic and limits), what that builds (New: the simulated
+// machine with the firmware's environment, the estimate that ranks its
+// states, the explicit search's options, HMC's configuration), what a
+// verdict covers (Report: the properties checked and not, the inputs
+// held constant, the bounds of the exploration, the reductions that ran)
+// and the result itself (Result, with one Verdict for every engine).
+//
+// It is not about reading the command line (package internal/cli turns
+// the flags into a Config, prints the result and picks the exit code),
+// about loading the image (package loader), nor about running the
+// engines: the explicit search (package search), HMC (package symbolic)
+// and the two together (package hybrid) take what New builds.
+//
+// # Settings that name the image
+//
+// A setting that names something in the image — a symbol, or a
+// register of the chip by its name — is kept as the text the user gives
+// (Machine.Inputs, Machine.Reach, Config.GoalMem) and read against the
+// image when the machine is built; the others are values. Messages name
+// a setting by its flag (--input, --reach), the name users know it by.
+//
+// # The firmware's environment
+//
+// Machine.Peripherals decides whether the chip's peripherals (package
+// devices) are the firmware's environment. By default they are on for
+// real firmware — an image that defines no harness stub and is given no
+// --irq — and off for harness models, whose register block stays plain
+// memory, so that their behaviour does not change. With the peripherals
+// on, an --input address inside the register block is the device's (its
+// reads follow the register's own rules), others are the machine's; the
+// SCI's alphabet and timing, the CONFIG register, the expected output
+// and the bounds on received bytes and timer events need them, and are
+// refused without them. A bounded exploration (Machine.Bounds) proves
+// nothing beyond its bounds: Report.Bound makes its verified verdict
+// incomplete.
+//
+// # One verdict for every engine
+//
+// The explicit search and the symbolic engine each have their verdict;
+// SearchVerdict and SymbolicVerdict map them onto Verdict by meaning, not
+// by their order. FromSymbolic gives HMC's result the explicit search's
+// shape, and replays its counterexample on the concrete simulator first
+// (Confirm): a counterexample that does not replay is an error, a bug in
+// hc11mc, never a verdict.
+package check

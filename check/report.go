@@ -1,0 +1,122 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// Report is what a check looked at: the properties it checked and those
+// it could not, with the reason for each — a verdict is only as wide as
+// the first list — and the conditions the verdict holds under. Its JSON
+// is the fields of check --json of the same names.
+type Report struct {
+	Checked   []string    `json:"properties_checked"`
+	Unchecked []Unchecked `json:"properties_unchecked,omitempty"`
+	// Reductions are the state-space reductions that ran (they keep the
+	// verdicts of --reduce none).
+	Reductions []string `json:"reductions,omitempty"`
+	// Bounds are the bounds put on the firmware's environment
+	// (Machine.Bounds), "" for none.
+	Bounds string `json:"bounds,omitempty"`
+	// Held are the inputs the firmware read that nothing drove: a
+	// verdict covers them at the values they held only. Known after the
+	// search (HeldInputs).
+	Held []HeldInput `json:"inputs_held,omitempty"`
+}
+
+// Unchecked is a property a check could not look at, and why.
+type Unchecked struct {
+	Property string `json:"property"`
+	Reason   string `json:"reason"`
+}
+
+// Properties is m's report (sim.Machine.Properties) with the properties
+// ignore turns off moved to the unchecked ones.
+func Properties(m *sim.Machine, ignore map[sim.Kind]bool) Report {
+	checked, unchecked := m.Properties()
+	var r Report
+	for _, k := range checked {
+		if ignore[k] {
+			r.Unchecked = append(r.Unchecked, Unchecked{k.String(), "--ignore"})
+			continue
+		}
+		r.Checked = append(r.Checked, k.String())
+	}
+	for _, u := range unchecked {
+		r.Unchecked = append(r.Unchecked, Unchecked{u.Kind.String(), u.Reason})
+	}
+	return r
+}
+
+// Bound makes a verified result incomplete when the environment was
+// bounded: the search was exhaustive within the bounds only.
+func (r Report) Bound(res *Result) {
+	if r.Bounds != "" && res.Verdict == Verified {
+		res.Verdict = Incomplete
+		res.Limit = "the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation"
+	}
+}
+
+// Inputs held constant (sim/held.go) are the input registers and board
+// hardware the firmware read that no --input domain or --device value
+// list drives. A verdict keeps its name — it is exhaustive for the inputs
+// as they were — and states the condition, as it states the properties it
+// could not check.
+
+// HeldInput is an input held constant, as check --json's "inputs_held"
+// lists it.
+type HeldInput struct {
+	// Addr is the address the firmware read (a register's with the
+	// register block where reset puts it).
+	Addr string `json:"addr"`
+	// Name is the register's name; Board, for board hardware instead,
+	// the --device range that holds Addr.
+	Name  string `json:"name,omitempty"`
+	Board string `json:"board,omitempty"`
+	// Value is what the input reads as at power-up.
+	Value uint8 `json:"value"`
+	// ReadsBackWrites says the input reads what the firmware last wrote
+	// there (Value until the first write): a port's output latch, or the
+	// register block as plain memory of a harness model.
+	ReadsBackWrites bool `json:"reads_back_writes,omitempty"`
+}
+
+// HeldInputs lists the inputs held constant that the firmware read on any
+// of the machines (the members of a swarm each have one), by address.
+func HeldInputs(img *loader.Image, ms ...*sim.Machine) []HeldInput {
+	var chip *devices.Chip
+	if p, err := loader.FindChip(img.Chip); err == nil {
+		chip, _ = devices.New(p, devices.Options{})
+	}
+	seen := map[uint16]bool{}
+	var out []HeldInput
+	for _, m := range ms {
+		for _, h := range m.HeldInputs() {
+			if seen[h.Addr] {
+				continue
+			}
+			seen[h.Addr] = true
+			j := HeldInput{Addr: fmt.Sprintf("0x%04X", h.Addr), Value: h.Value}
+			switch {
+			case h.Reg < 0:
+				for _, r := range m.Config.Board {
+					if r.Lo <= h.Addr && h.Addr <= r.Hi {
+						j.Board = fmt.Sprintf("0x%04X-0x%04X", r.Lo, r.Hi)
+					}
+				}
+			case chip != nil:
+				j.Name = chip.RegName(h.Reg)
+				// Without the peripherals the register block is plain
+				// memory: every register reads back what was written.
+				j.ReadsBackWrites = !m.HasDevice() || chip.ReadsBackWrites(h.Reg)
+			}
+			out = append(out, j)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
+	return out
+}

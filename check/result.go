@@ -1,0 +1,154 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/symbolic"
+)
+
+// Verdict is what a check concludes, whichever engine explored.
+type Verdict uint8
+
+// The verdicts: no violation in any reachable state (the exploration was
+// exhaustive), a violation found, or a limit stopped the exploration.
+const (
+	Verified Verdict = iota
+	Violated
+	Incomplete
+)
+
+// String is the verdict as the results name it: verified, violation,
+// incomplete.
+func (v Verdict) String() string { return [...]string{"verified", "violation", "incomplete"}[v] }
+
+// SearchVerdict is the verdict of an explicit search.
+func SearchVerdict(v search.Verdict) Verdict {
+	switch v {
+	case search.Verified:
+		return Verified
+	case search.Violated:
+		return Violated
+	}
+	return Incomplete
+}
+
+// SymbolicVerdict is the verdict of the symbolic engine.
+func SymbolicVerdict(v symbolic.Verdict) Verdict {
+	switch v {
+	case symbolic.Verified:
+		return Verified
+	case symbolic.Violated:
+		return Violated
+	}
+	return Incomplete
+}
+
+// Result is a check's result, from any engine: the verdict, the
+// violations with their counterexamples, and what the exploration did.
+type Result struct {
+	Verdict Verdict
+	// Limit says what stopped an incomplete check.
+	Limit string
+	// Found are the violations, first found first, each with its trace
+	// from the initial state.
+	Found []search.Found
+	// Stats are the exploration's counts; the symbolic engine's are
+	// given as the explicit search's would be (states stored, states
+	// expanded, ...) and kept whole in HMC.
+	Stats search.Stats
+	// Covered are the PCs the expanded states' threads were at (the
+	// explicit search's only).
+	Covered map[uint16]bool
+	// Omission is, with hash compaction, the probability that a state
+	// was missed.
+	Omission float64
+	// Privacy and Dead, when not empty, say which transition broke an
+	// assumption of partial-order reduction (stack privacy) or of dead-
+	// data elimination, and what the search did about it.
+	Privacy, Dead string
+	// HMC are the symbolic engine's statistics when it ran alone.
+	HMC *symbolic.Stats
+}
+
+// FromSearch is the result of an explicit search.
+func FromSearch(r *search.Result) *Result {
+	return &Result{Verdict: SearchVerdict(r.Verdict), Limit: r.Limit, Found: r.Found, Stats: r.Stats, Covered: r.Covered,
+		Omission: r.Omission, Privacy: r.Privacy, Dead: r.Dead}
+}
+
+// FromSymbolic is the result of the symbolic engine on m. Its
+// counterexample is replayed on the concrete simulator first: one that
+// does not replay is a *NotReplayed error, never a verdict.
+func FromSymbolic(m *sim.Machine, r *symbolic.Result) (*Result, error) {
+	st := r.Stats
+	res := &Result{Verdict: SymbolicVerdict(r.Verdict), Limit: r.Limit, Privacy: r.Privacy, HMC: &st, Stats: search.Stats{
+		StatesStored: st.States, StatesExpanded: st.Images + st.Unrolled, MaxDepth: st.MaxDepth,
+		Seconds: st.Elapsed.Seconds(), Frontier: st.Frontier, Instructions: st.Instructions,
+		PeakMemory: st.PeakMemory, Reduced: st.Reduced}}
+	if r.Verdict == symbolic.Violated {
+		if err := Confirm(m, r.Violation, r.Trace); err != nil {
+			return nil, err
+		}
+		res.Found = []search.Found{{Violation: r.Violation, Trace: r.Trace}}
+	}
+	return res, nil
+}
+
+// NotReplayed is a counterexample of the symbolic engine that does not
+// lead to its violation on the simulator: a bug in hc11mc.
+type NotReplayed struct {
+	Kind sim.Kind
+	Err  error
+}
+
+// Error says which counterexample did not replay, and why.
+func (e *NotReplayed) Error() string {
+	return fmt.Sprintf("the counterexample HMC found (%s) does not replay on the simulator: %v", e.Kind, e.Err)
+}
+
+// Confirm replays a counterexample of the symbolic engine, trace ending
+// in v, on the concrete simulator m: it must end in a violation of the
+// same kind. The error is a *NotReplayed.
+func Confirm(m *sim.Machine, v *sim.Violation, trace []sim.Label) error {
+	_, got, err := search.Replay(m, trace)
+	switch {
+	case err != nil:
+	case got == nil:
+		err = fmt.Errorf("its %d steps end without a violation", len(trace))
+	case got.Kind != v.Kind:
+		err = fmt.Errorf("its %d steps end in %s, not %s", len(trace), got.Kind, v.Kind)
+	default:
+		return nil
+	}
+	return &NotReplayed{Kind: v.Kind, Err: err}
+}
+
+// Conditions are the notes that go with the result of a check on m with
+// the reductions that ran: what the reductions did, what broke their
+// assumptions, and the model of atomicity a verdict holds under. One
+// line each.
+func (r *Result) Conditions(m *sim.Machine, reductions []string) []string {
+	var notes []string
+	if len(reductions) > 0 {
+		notes = append(notes, fmt.Sprintf("reductions: %s (%d of %d states expanded by one transition alone; verdicts are those of --reduce none)",
+			strings.Join(reductions, ", "), r.Stats.Reduced, r.Stats.StatesExpanded))
+	}
+	if r.Privacy != "" {
+		notes = append(notes, "note: por: "+r.Privacy)
+	}
+	if r.Dead != "" {
+		notes = append(notes, "note: dead: "+r.Dead)
+	}
+	if p := m.Config.Preempt; p != sim.PreemptEvery && r.Verdict != Violated {
+		points := "harness calls"
+		if p == sim.PreemptCalls {
+			points = "calls, returns and harness calls"
+		}
+		notes = append(notes, fmt.Sprintf("note: under --preempt %s threads switch only at %s, a coarser model of atomicity than the hardware's, not a reduction: "+
+			"it can miss races that --preempt every finds", p, points))
+	}
+	return notes
+}
