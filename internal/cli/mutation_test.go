@@ -25,7 +25,7 @@ var (
 // caughtElsewhere names, for the faults that another differential test
 // catches on programs of its own, that test.
 var caughtElsewhere = map[mutation.Fault]string{
-	mutation.SkipHandoff:    "hybrid.TestDifferentialCatches (programs that draw wide values)",
+	mutation.SkipHandoff: "hybrid.TestDifferentialCatches (programs that draw wide values)",
 }
 
 // mutationCatch is a fault and the programs that catch it.
