@@ -8,6 +8,7 @@ import (
 
 	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/internal/randprog"
+	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -141,5 +142,38 @@ func TestReduceDifferentialCatches(t *testing.T) {
 		if !caught {
 			t.Errorf("%v: no program told the reduced search from the plain one", f)
 		}
+	}
+}
+
+// TestInvisibility: a step that is itself a violation is never followed
+// alone (the invisibility condition, C2). Thread 0 pushes into its own
+// stack region, which is private to it, and its fourth push leaves the
+// --stack range: the reduced search must report it, and with the
+// condition dropped (mutation.VisibleAlone) it does not.
+func TestInvisibility(t *testing.T) {
+	rom := make([]byte, 0x3000)
+	copy(rom, []byte{0x8E, 0x01, 0xFF, // lds #0x01FF
+		0x36, 0x36, 0x36, 0x36, // psha x4: the fourth takes SP below the full range 0x01FD-0x01FF
+		0x32, 0x32, 0x32, 0x32, // pula x4: back inside it, so that only that step shows the violation
+		0x20, 0xFE}) // bra *
+	rom[0x2FFE], rom[0x2FFF] = 0xD0, 0x00
+	img, err := loader.LoadBytes("push.bin", rom, loader.Options{Format: loader.FormatBin, Base: 0xD000, BaseSet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func() *Result {
+		m, err := sim.NewMachine(img, sim.Config{Entry: 0xD000, Preempt: sim.PreemptEvery,
+			Stacks: []sim.StackRange{{Thread: 0, Lo: 0x01FD, Hi: 0x01FF}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Run(context.Background(), m, Options{Strategy: BFS, Reduce: true})
+	}
+	if r := check(); r.Verdict != Violated || !kinds(r)[sim.KindStack] || r.Stats.Reduced == 0 {
+		t.Fatalf("verdict %v %v, %d states reduced: want the stack violation, found with steps followed alone", r.Verdict, kinds(r), r.Stats.Reduced)
+	}
+	defer mutation.Set(mutation.VisibleAlone)()
+	if r := check(); r.Verdict == Violated {
+		t.Errorf("with violating steps followed alone the violation is still found: the test cannot catch the fault")
 	}
 }

@@ -220,7 +220,7 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 		// A candidate never makes a choice (register-only steps touch no
 		// memory, and an --input address is not RAM to the stack guard),
 		// so choices != 1 only keeps that true should either change.
-		if v != nil && !mutation.On(mutation.VisibleAlone) || choices != 1 || ev == evBlocked || ev == evInfeasible || ev == evViolation {
+		if (v != nil || ev == evViolation) && !mutation.On(mutation.VisibleAlone) || choices != 1 || ev == evBlocked || ev == evInfeasible {
 			continue
 		}
 		if !regOnly && (pu.public || m.priv.Load() != privOn) {
