@@ -1,0 +1,66 @@
+// Package layering checks, in a package's tests, that the package depends
+// downward only: the layers of DESIGN.md (cmd → cli → check, portfolio,
+// hybrid, bench, cex → search, symbolic → heuristics → icfg, sim →
+// devices, isa, loader), with no import from outside the module.
+//
+// It is for tests: Check takes a testing.TB. Each package that guards its
+// place in the layers calls it from a TestImports of its own, with the
+// packages below it and those above it.
+package layering
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Module is the module path the layers are named under.
+const Module = "github.com/hc11mc/hc11mc/"
+
+// Check fails t for each import of a Go file (test files included) in
+// the current directory or under it that is neither the standard library
+// nor a package of the module under one of below, or that is under one
+// of above. Names are module-relative paths: "sim" stands for sim and the
+// packages under it.
+func Check(t testing.TB, below, above []string) {
+	t.Helper()
+	under := func(p string, list []string) bool {
+		for _, l := range list {
+			if p == l || strings.HasPrefix(p, l+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	n := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		n++
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			rest, ours := strings.CutPrefix(p, Module)
+			switch {
+			case !ours && strings.Contains(p, "."):
+				t.Errorf("%s imports %s, from outside the module", path, p)
+			case ours && under(rest, above):
+				t.Errorf("%s imports %s, which is above it", path, p)
+			case ours && !under(rest, below):
+				t.Errorf("%s imports %s, which it may not depend on", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("%d files read: %v", n, err)
+	}
+}
