@@ -229,7 +229,7 @@ func (x *stepper) readSlow(a uint16) uint8 {
 		}
 		return r.Values[x.choose(uint64(len(r.Values)))]
 	}
-	x.fault(KindUnmapped, x.t.PrevPC, a, "read of unmapped address 0x%04X", a)
+	x.fault(KindUnmapped, x.t.PrevPC, a, "read of unmapped address 0x%04X%s", a, x.deviceHint(a))
 	return 0
 }
 
@@ -245,8 +245,21 @@ func (x *stepper) writeSlow(a uint16, v uint8) {
 	case attrROM:
 		x.fault(KindROMWrite, x.t.PrevPC, a, "write of 0x%02X into read-only memory at 0x%04X", v, a)
 	default:
-		x.fault(KindUnmapped, x.t.PrevPC, a, "write of 0x%02X to unmapped address 0x%04X", v, a)
+		x.fault(KindUnmapped, x.t.PrevPC, a, "write of 0x%02X to unmapped address 0x%04X%s", v, a, x.deviceHint(a))
 	}
+}
+
+// deviceHint names, for an access of unmapped address a, the --device
+// range that would map it as board hardware (Config.Board): the bytes of
+// the instruction's operand from a on that are unmapped.
+func (x *stepper) deviceHint(a uint16) string {
+	hi := a
+	if c := &x.lay.code[x.t.PrevPC]; c.ok {
+		if acc, ok := c.in.Access(x.t.X, x.t.Y); ok && acc.Addr == a && acc.Size == 2 && a != 0xFFFF && x.lay.attr[a+1] == attrUnmapped {
+			hi = a + 1
+		}
+	}
+	return fmt.Sprintf(" (board hardware there would need --device 0x%04X-0x%04X)", a, hi)
 }
 
 // output records o for an observer (Run, ReplayObserved).
