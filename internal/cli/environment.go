@@ -10,7 +10,6 @@ import (
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/loader"
-	"github.com/hc11mc/hc11mc/sim"
 )
 
 // The firmware's environment: the chip's peripherals (package devices),
@@ -62,20 +61,9 @@ func (f *machineFlags) environment(mc *check.Machine) error {
 		return usagef("--peripherals %q: use on, off or auto", f.Peripherals)
 	}
 	for _, d := range f.Device {
-		rs, vals, _ := strings.Cut(d, "=")
-		rg, err := loader.ParseRange(rs)
+		br, err := parseDevice(d)
 		if err != nil {
 			return usagef("--device %q: %v", d, err)
-		}
-		br := sim.BoardRange{Lo: rg.Lo, Hi: rg.Hi}
-		if vals != "" {
-			for _, v := range strings.Split(vals, ",") {
-				n, err := loader.ParseAddr(strings.TrimSpace(v))
-				if err != nil || n > 255 {
-					return usagef("--device %q: %q is not a byte value", d, v)
-				}
-				br.Values = append(br.Values, uint8(n))
-			}
 		}
 		mc.Board = append(mc.Board, br)
 	}

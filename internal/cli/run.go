@@ -86,6 +86,9 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 	if o.start != "" {
 		entry = o.start
 	}
+	if err := o.load.applyBoard(&o.machine.Device); err != nil {
+		return err
+	}
 	img, err := o.load.load(path, entry, false)
 	if err != nil {
 		if o.start != "" {
