@@ -195,7 +195,7 @@ func (mc Machine) Bounds() string {
 		bs = append(bs, fmt.Sprintf("at most %d timer events (--max-timer-events)", *mc.MaxTimerEvents))
 	}
 	if mc.SCIIdle {
-		bs = append(bs, "the SCI receives and sends a byte only while the firmware waits (--sci-timing idle)")
+		bs = append(bs, "the SCI receives a byte only while the firmware waits for one with its output gone, and finishes sending one only while it waits or when it is overdue; it waits where its execution would cycle without an event (--sci-timing idle)")
 	}
 	return strings.Join(bs, ", ")
 }

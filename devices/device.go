@@ -137,4 +137,14 @@ type Device interface {
 	// the outside world sets that no domain drives: they read as a
 	// constant, and a verdict holds for that value only.
 	HeldInput(b *Block, off int) bool
+	// Observes returns the sources whose events change what a read of
+	// register off returns (see Sources).
+	Observes(off int) Sources
+	// Armed returns the sources whose events would request an interrupt
+	// the firmware enabled in b.
+	Armed(b *Block) Sources
+	// Sending reports whether the transmitter is sending a byte in b,
+	// and the E cycles one byte takes on the line at the rate the
+	// firmware programmed.
+	Sending(b *Block) (busy bool, frame uint64)
 }

@@ -92,6 +92,18 @@
 // that a loop polling TDRE cannot outlast the COP when the chip's would
 // not.
 //
+// # What waiting firmware waits for
+//
+// The simulator finds that the firmware waits — its execution without
+// events would cycle — and asks the device what could end the wait
+// (Sources): the events a read of each register shows (Observes: SCSR
+// the receiver and the transmitter, SCDR the receiver, the timer's flags,
+// counter and captures the timer) and those whose interrupts the firmware
+// has enabled (Armed). Sending says whether the transmitter is busy and
+// how long a byte takes on the line: ten bits of 16 E cycles times the
+// prescaler and the rate divider BAUD selects, so that a plain
+// simulation can pace the firmware's output as the chip does.
+//
 // # Registers
 //
 // Power-up values are the reference manual's, with bits it leaves

@@ -72,6 +72,9 @@ func (m *Machine) setDevice(img *loader.Image, cfg Config) error {
 		return fmt.Errorf("chip profile %q has no on-chip peripherals", chip.Name)
 	}
 	m.dev = cfg.Device
+	for off := range m.observes {
+		m.observes[off] = m.dev.Observes(off)
+	}
 	m.chipRAM = ram
 	m.regSize = int(regs.Hi-regs.Lo) + 1
 	m.regLo = regs.Lo
@@ -229,7 +232,7 @@ func (x *stepper) readSlow(a uint16) uint8 {
 		}
 		return r.Values[x.choose(uint64(len(r.Values)))]
 	}
-	x.fault(KindUnmapped, x.t.PrevPC, a, "read of unmapped address 0x%04X", a)
+	x.fault(KindUnmapped, x.t.PrevPC, a, "read of unmapped address 0x%04X%s", a, x.deviceHint(a))
 	return 0
 }
 
@@ -245,8 +248,21 @@ func (x *stepper) writeSlow(a uint16, v uint8) {
 	case attrROM:
 		x.fault(KindROMWrite, x.t.PrevPC, a, "write of 0x%02X into read-only memory at 0x%04X", v, a)
 	default:
-		x.fault(KindUnmapped, x.t.PrevPC, a, "write of 0x%02X to unmapped address 0x%04X", v, a)
+		x.fault(KindUnmapped, x.t.PrevPC, a, "write of 0x%02X to unmapped address 0x%04X%s", v, a, x.deviceHint(a))
 	}
+}
+
+// deviceHint names, for an access of unmapped address a, the --device
+// range that would map it as board hardware (Config.Board): the bytes of
+// the instruction's operand from a on that are unmapped.
+func (x *stepper) deviceHint(a uint16) string {
+	hi := a
+	if c := &x.lay.code[x.t.PrevPC]; c.ok {
+		if acc, ok := c.in.Access(x.t.X, x.t.Y); ok && acc.Addr == a && acc.Size == 2 && a != 0xFFFF && x.lay.attr[a+1] == attrUnmapped {
+			hi = a + 1
+		}
+	}
+	return fmt.Sprintf(" (board hardware there would need --device 0x%04X-0x%04X)", a, hi)
 }
 
 // output records o for an observer (Run, ReplayObserved).
@@ -272,6 +288,9 @@ func (x *stepper) ioRead(a uint16) uint8 {
 		k = int(x.choose(uint64(n)))
 	}
 	x.heldRead(b, off)
+	if off < len(x.m.observes) {
+		x.obs |= x.m.observes[off]
+	}
 	v := x.m.dev.Read(b, off, k)
 	x.m.storeBlock(x.s, b)
 	blockPool.Put(b)
@@ -380,43 +399,6 @@ func (m *Machine) EventInfo(s *State, k int) devices.EventInfo {
 	e := m.dev.Info(b, k)
 	blockPool.Put(b)
 	return e
-}
-
-// eventAllowed reports whether event k of s is explored: under
-// Config.SCIWhenIdle a byte arrives, and the transmitter finishes one,
-// only while the firmware waits.
-func (m *Machine) eventAllowed(s *State, k int) bool {
-	if !m.Config.SCIWhenIdle {
-		return true
-	}
-	switch m.EventInfo(s, k).Kind {
-	case devices.EvReceive, devices.EvOverrun:
-		return m.idle(s)
-	case devices.EvTxDone:
-		return m.idle(s) || m.overdue(s) // an overdue byte leaves regardless
-	}
-	return true
-}
-
-// idle reports whether every thread waits: in WAI or STOP, ended, or
-// spinning on a register of the chip (a BRSET or BRCLR on the register
-// block that branches to itself, the polling idiom).
-func (m *Machine) idle(s *State) bool {
-	lay := m.layoutOf(s)
-	for i := range s.Threads {
-		t := &s.Threads[i]
-		if t.Status != Running {
-			continue
-		}
-		c := &lay.code[t.PC]
-		if !c.ok || c.in.Op != isa.BRSET && c.in.Op != isa.BRCLR || c.in.Target(t.PC) != t.PC {
-			return false
-		}
-		if a, ok := m.NextAccess(s, i); !ok || lay.attr[a.Addr] != attrIO {
-			return false
-		}
-	}
-	return true
 }
 
 // event makes environment event k happen in s.

@@ -118,8 +118,16 @@
 // With a device, Config.DeadStack (on with dead-data elimination) takes
 // the stack bytes below each thread's SP out of state keys, so that the
 // frames earlier calls and interrupts left there do not tell states
-// apart (deadstack.go). Config.SCIWhenIdle bounds the serial line to a
-// slow one.
+// apart (deadstack.go).
+//
+// Firmware waits when, without an environment event, its execution would
+// come back to a state it was in (wait.go): one definition, found by
+// Brent's cycle detection on sampled states, for Run — which feeds its
+// input when the firmware waits for a byte and its output has gone, times
+// the transmitter at the rate the firmware programmed, and stops when the
+// firmware waits with nothing left to come — and for Config.SCIWhenIdle,
+// which bounds the serial line to a slow one: bytes arrive only in such
+// waits.
 //
 // # Reductions never change the state that executes
 //

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 
+	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
@@ -82,11 +83,14 @@ type stepper struct {
 
 	// With a device: the layout of s (layoutOf), whether the last step
 	// accessed the register block, the thread's cycles when the
-	// transition began, and where to record outputs (nil: nowhere).
+	// transition began, and where to record outputs (nil: nowhere);
+	// obs gathers the sources of events the registers read show, for
+	// whoever watches for a waiting loop (wait.go) to take and clear.
 	lay *layout
 	io  bool
 	c0  uint64
 	fx  *[]Output
+	obs devices.Sources
 
 	// Nondeterminism: the choice index and the mixed-radix position of the
 	// next choice within it; after a step, radix is the number of choices.

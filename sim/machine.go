@@ -102,9 +102,10 @@ type Config struct {
 	// the reduction.
 	DeadStack bool
 	// SCIWhenIdle bounds the exploration to a slow serial line
-	// (--sci-timing idle): a byte arrives on the SCI, and the transmitter
-	// finishes one, only while every thread waits (in WAI, or polling a
-	// register of the chip in a loop).
+	// (--sci-timing idle): a byte arrives on the SCI only at a state where
+	// the firmware waits for one with nothing being sent, and the
+	// transmitter finishes one only where the firmware waits or when the
+	// byte is overdue (wait.go says when the firmware waits).
 	SCIWhenIdle bool
 	// ExpectOutput says that Device watches the SCI's output for a match
 	// (--expect-output): the output property is checked.
@@ -168,15 +169,18 @@ type Machine struct {
 	// With a device: the pages of the register block and of the hidden
 	// device state, the on-chip RAM after reset, and the layouts by INIT
 	// value, built when first needed.
-	dev       devices.Device
-	regPage   int
-	regPages  int
-	hidPage   int
-	chipRAM   loader.Region
-	regSize   int
-	lays      [256]atomic.Pointer[layout]
-	layMu     sync.Mutex
-	board     []BoardRange
+	dev      devices.Device
+	regPage  int
+	regPages int
+	hidPage  int
+	chipRAM  loader.Region
+	regSize  int
+	lays     [256]atomic.Pointer[layout]
+	layMu    sync.Mutex
+	board    []BoardRange
+	// observes holds, by register offset, the sources of events a read
+	// of the register can see change (devices.Device.Observes).
+	observes  [devices.RegBytes]devices.Sources
 	deadState // dead-data elimination's checks (deadstack.go)
 
 	goal     [65536 / 64]uint64
@@ -210,6 +214,10 @@ type Machine struct {
 	swiOK       bool
 
 	held heldState // the inputs held constant that the firmware read (held.go)
+
+	// waitPCs marks the PCs at which the firmware was found waiting
+	// (wait.go: the states --sci-timing idle let a byte arrive at).
+	waitPCs [65536 / 64]atomic.Uint64
 
 	privateState // stack privacy (private.go)
 }

@@ -162,8 +162,8 @@ func registerOnly(c *centry) bool {
 //   - the scheduler: the atomic-section owner and the critical-section
 //     depth are as they were;
 //   - the environment: the events the device offers, and which of them
-//     are explored (--sci-timing idle asks whether every thread waits,
-//     which depends on each thread's next instruction), are the same.
+//     are explored (--sci-timing idle asks whether the firmware waits at
+//     the state: wait.go), are the same.
 //
 // Package symbolic asks it about the concrete part of its states, so
 // both engines follow one rule.
@@ -182,8 +182,14 @@ func (m *Machine) Alone(s, ns *State, i int) bool {
 	if m.events(ns) != n {
 		return false
 	}
+	if n == 0 {
+		return true
+	}
+	if m.gateOf(s) != m.gateOf(ns) {
+		return false
+	}
 	for k := range n {
-		if m.eventAllowed(s, k) != m.eventAllowed(ns, k) || m.EventInfo(s, k) != m.EventInfo(ns, k) {
+		if m.EventInfo(s, k) != m.EventInfo(ns, k) {
 			return false
 		}
 	}

@@ -16,41 +16,46 @@ type RunOptions struct {
 	Steps uint64     // stop after this many instructions (0: no bound)
 	Rand  *rand.Rand // nil: lowest-numbered enabled thread, nondet value 0, no interrupt unless needed
 	Trace io.Writer  // one line per instruction, before it executes; nil for none
-	// With a device: the bytes the SCI receives, in order, each as soon as
-	// the receiver is on and RDRF clear; and a function told of every
-	// output (bytes the SCI sends, port and board writes) as it happens.
+	// With a device: the bytes the SCI receives, in order, each when the
+	// firmware waits for one (wait.go); a function told of every output
+	// (bytes the SCI sends, port and board writes) as it happens; and one
+	// told of every event of the environment the run makes.
 	SCIInput []byte
 	Output   func(Output)
+	Event    func(devices.EventInfo)
 }
 
 // RunResult is how a run ended.
 type RunResult struct {
 	Steps     uint64
-	Cycles    uint64
+	Cycles    uint64 // E cycles, time spent waiting in WAI included
 	Violation *Violation
 	Reason    string // why the run stopped when there is no violation
+	// Received is how many bytes of RunOptions.SCIInput the SCI received.
+	Received int
 }
 
 // Run simulates s along one schedule, changing s. Without a random source
 // it runs the lowest-numbered thread that can move, takes nondeterministic
 // value 0, and takes an interrupt only when no thread can move otherwise;
 // with one, every choice is random. It stops at a violation, when all
-// threads have exited, at a deadlock, at an infeasible __mc_assume, or after
-// opts.Steps instructions.
-func (m *Machine) Run(s *State, opts RunOptions) RunResult {
-	var res RunResult
+// threads have exited, at a deadlock, at an infeasible __mc_assume, after
+// opts.Steps instructions, or, with a device, when the firmware waits
+// with nothing left to come (runEnv).
+func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 	for i := range s.Threads {
 		res.Cycles += s.Threads[i].Cycles
 	}
 	var fx []Output
 	x := stepper{m: m, s: s, lay: m.layoutOf(s)}
+	var env *runEnv
 	if m.dev != nil {
 		x.fx = &fx
+		env = m.newRunEnv(s, opts, res.Cycles)
 	}
-	var quiet uint64 // instructions since the firmware last sent or received
 	flush := func() {
-		if len(fx) > 0 {
-			quiet = 0
+		if env != nil && len(fx) > 0 {
+			env.saw(s, fx, res.Cycles)
 		}
 		if opts.Output != nil {
 			for _, o := range fx {
@@ -59,25 +64,16 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 		}
 		fx = fx[:0]
 	}
-	feed := opts.SCIInput
-	var nextByte uint64 // the cycle at which the next byte of feed may arrive
+	defer func() {
+		if env != nil {
+			res.Received = len(opts.SCIInput) - len(env.feed)
+		}
+	}()
 	cur := 0
 	var order []int
 	for opts.Steps == 0 || res.Steps < opts.Steps {
 		if m.dev != nil {
-			var v *Violation
-			rest := feed
-			rest, v = m.runEnvironment(s, &fx, feed, res.Steps, res.Cycles >= nextByte)
-			if len(rest) < len(feed) {
-				nextByte = res.Cycles + byteCycles
-				quiet = 0
-			}
-			feed = rest
-			if quiet++; quiet > quietSteps && len(feed) == 0 && m.idle(s) {
-				res.Reason = fmt.Sprintf("the firmware waits for input: every --sci-input byte was received, and it has sent nothing for %d instructions", quietSteps)
-				m.finalLine(opts.Trace, s, cur, res.Cycles)
-				return res
-			}
+			v := env.due(s, &fx, res.Steps, res.Cycles)
 			flush()
 			if v == nil {
 				v = m.runDeviceInterrupt(s, &fx)
@@ -112,16 +108,6 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 			x.c0 = before
 			ev := x.step()
 			res.Steps++
-			if m.dev != nil {
-				if ev != evBlocked && ev != evViolation && ev != evInfeasible {
-					if v := m.elapse(s, i, x.t.Cycles-before, &fx); v != nil {
-						x.viol, ev = *v, evViolation
-					}
-				}
-				x.io = false
-				x.lay = m.layoutOf(s)
-				flush()
-			}
 			if ev == evOK && opts.Trace == nil && opts.Rand == nil && m.dev == nil && m.fastOK(s, i) {
 				// Nothing but this thread's own instructions can change
 				// the schedule until the next call, harness call or
@@ -143,6 +129,34 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 			}
 			t := &s.Threads[i]
 			res.Cycles += t.Cycles - before
+			if m.dev != nil {
+				if ev != evBlocked && ev != evViolation && ev != evInfeasible {
+					if v := m.elapse(s, i, t.Cycles-before, &fx); v != nil {
+						x.viol, ev = *v, evViolation
+					}
+				}
+				io := x.io
+				x.io = false
+				x.lay = m.layoutOf(s)
+				flush()
+				if ev == evOK || ev == evSched {
+					env.cf.obs |= x.obs
+					env.cf.choice = env.cf.choice || x.radix > 1
+					x.obs = 0
+					if (io || t.PC <= t.PrevPC) && env.cf.sample(m, s) {
+						stop, v := env.waiting(s, i, &fx)
+						flush()
+						if stop {
+							res.Violation = v
+							if v == nil {
+								res.Reason = env.reason
+							}
+							m.finalLine(opts.Trace, s, i, res.Cycles)
+							return res
+						}
+					}
+				}
+			}
 			switch ev {
 			case evBlocked:
 				res.Steps--
@@ -172,16 +186,27 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 		if m.anyInterrupt(s, opts.Rand, &res) {
 			continue
 		}
-		if m.dev != nil && m.wakeByTime(s, &fx) {
+		if m.dev != nil {
+			// Every thread sleeps (WAI, STOP): time passes until the
+			// transmitter finishes, the next byte arrives, or a timer
+			// source fires.
+			woke, v := env.sleep(s, &fx, &res.Cycles)
 			flush()
-			continue
+			if v != nil {
+				res.Violation = v
+				m.finalLine(opts.Trace, s, cur, res.Cycles)
+				return res
+			}
+			if woke {
+				continue
+			}
 		}
 		live := false
 		for i := range s.Threads {
 			live = live || s.Threads[i].Status != Exited
 		}
 		if live && m.events(s) > 0 {
-			res.Reason = "the firmware waits for the outside world (no --sci-input byte left to receive)"
+			res.Reason = "the firmware waits in WAI or STOP: " + env.left(s) + env.quietNote()
 			m.finalLine(opts.Trace, s, cur, res.Cycles)
 			return res
 		}
@@ -198,76 +223,213 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 	return res
 }
 
-// quietSteps is how long a plain simulation of a firmware waiting for
-// input that will not come goes on before it stops.
-const quietSteps = 200000
+// quietTicks is how many timer events a plain simulation lets pass while
+// the firmware waits for input that will not come and sends nothing.
+const quietTicks = 256
 
-// byteCycles is the time one byte takes on a serial line at 9600 baud
-// with a 2 MHz E clock: ten bits of 208 cycles.
-const byteCycles = 2083
+// runEnv is the environment of a plain simulation of firmware with its
+// peripherals: the person at the terminal and the clock. The next byte
+// of the input arrives when the firmware waits for the receiver and its
+// output has gone, as a person types who reads what the firmware prints;
+// the transmitter takes a frame's time at the rate the firmware
+// programmed for each byte, so that output paces the firmware as on the
+// board; a timer source fires every 1024 instructions (the sources take
+// turns), or at once when the firmware waits for the timer; and the run
+// stops when the firmware waits with nothing left to come.
+type runEnv struct {
+	m      *Machine
+	feed   []byte
+	cf     cycleFinder
+	busy   bool   // the transmitter is sending a byte
+	txDue  uint64 // the cycle at which it finishes
+	quiet  int    // timer events let pass for a wait since the firmware last sent or received
+	ticks  int    // timer events made so far
+	event  func(devices.EventInfo)
+	reason string // why the run stops
+}
 
-// runEnvironment makes the environment's events of a plain simulation,
-// before the step after step number steps: the SCI's transmitter finishes
-// at once, the next byte of feed arrives when the receiver can take it
-// and ready says a byte's time has passed since the last, and every 1024
-// steps a timer source fires. It returns the rest of feed.
-func (m *Machine) runEnvironment(s *State, fx *[]Output, feed []byte, steps uint64, ready bool) ([]byte, *Violation) {
-	n := m.events(s)
-	timeUsed := steps%1024 != 1023
-	skip := 0 // the periodic sources that may fire take turns
-	if !timeUsed {
-		nt := 0
-		for k := 0; k < n; k++ {
-			if m.EventInfo(s, k).Kind == devices.EvTime {
-				nt++
-			}
-		}
-		if nt > 0 {
-			skip = int(steps/1024) % nt
+func (m *Machine) newRunEnv(s *State, opts RunOptions, now uint64) *runEnv {
+	e := &runEnv{m: m, feed: opts.SCIInput, event: opts.Event}
+	e.cf.reset()
+	if busy, frame := m.sending(s); busy {
+		e.busy, e.txDue = true, now+frame
+	}
+	return e
+}
+
+// saw notes the outputs of a transition that ended at cycle now: a byte
+// entering the transmitter's shift register occupies it for a frame.
+func (e *runEnv) saw(s *State, fx []Output, now uint64) {
+	e.quiet = 0
+	e.cf.out = true
+	for _, o := range fx {
+		if o.Kind == OutSCI {
+			_, frame := e.m.sending(s)
+			e.busy, e.txDue = true, now+frame
 		}
 	}
-	for k := 0; k < n; k++ {
-		if k == 0 && !(ready && len(feed) > 0) {
-			// The receive events come first (devices.Chip.Events):
-			// with no byte to deliver, skip them, finding where they
-			// end by bisection rather than looking at every one.
-			lo, hi := 0, n
-			for lo < hi {
-				mid := (lo + hi) / 2
-				if kind := m.EventInfo(s, mid).Kind; kind == devices.EvReceive || kind == devices.EvOverrun {
-					lo = mid + 1
-				} else {
-					hi = mid
-				}
-			}
-			if k = lo; k == n {
-				break
-			}
-		}
-		e := m.EventInfo(s, k)
-		if e.Kind == devices.EvTime && !timeUsed && skip > 0 {
-			skip--
+}
+
+// make makes the first event of s of kind k (for a byte received, the
+// byte b), reporting whether there was one.
+func (e *runEnv) make(s *State, k devices.EventKind, b byte, fx *[]Output) (bool, *Violation) {
+	m := e.m
+	for i, n := 0, m.events(s); i < n; i++ {
+		info := m.EventInfo(s, i)
+		if info.Kind != k || k == devices.EvReceive && info.Byte != b {
 			continue
 		}
-		switch {
-		case e.Kind == devices.EvTxDone,
-			e.Kind == devices.EvReceive && ready && len(feed) > 0 && e.Byte == feed[0],
-			e.Kind == devices.EvTime && !timeUsed:
-			if e.Kind == devices.EvReceive {
-				feed, ready = feed[1:], false
-			}
-			if e.Kind == devices.EvTime {
-				timeUsed = true
-			}
-			if v := m.event(s, k, fx); v != nil {
-				return feed, v
-			}
-			// The events are numbered anew in the new state: start
-			// over (past the receive events when no byte is due).
-			n, k = m.events(s), -1
+		if k == devices.EvTxDone {
+			e.busy = false // until the byte waiting in TDR, if any, goes out
+		}
+		if e.event != nil {
+			e.event(info)
+		}
+		e.cf.reset()
+		return true, m.event(s, i, fx)
+	}
+	return false, nil
+}
+
+// due makes the events due before the step after step number steps, at
+// cycle now: the transmitter finishing its byte, and every 1024 steps a
+// timer source firing.
+func (e *runEnv) due(s *State, fx *[]Output, steps, now uint64) *Violation {
+	if e.busy && (now >= e.txDue || e.m.overdue(s)) {
+		if _, v := e.make(s, devices.EvTxDone, 0, fx); v != nil {
+			return v
 		}
 	}
-	return feed, nil
+	if steps%1024 == 1023 {
+		_, v := e.tick(s, fx)
+		return v
+	}
+	return nil
+}
+
+// tick lets a timer source fire, the sources taking turns; false when
+// none can.
+func (e *runEnv) tick(s *State, fx *[]Output) (bool, *Violation) {
+	m := e.m
+	var ks [16]int
+	nt := 0
+	for k, n := 0, m.events(s); k < n && nt < len(ks); k++ {
+		if kind := m.EventInfo(s, k).Kind; kind == devices.EvTime || kind == devices.EvCapture {
+			ks[nt] = k
+			nt++
+		}
+	}
+	if nt == 0 {
+		return false, nil
+	}
+	k := ks[e.ticks%nt]
+	e.ticks++
+	if e.event != nil {
+		e.event(m.EventInfo(s, k))
+	}
+	e.cf.reset()
+	return true, m.event(s, k, fx)
+}
+
+// receive makes the next byte of the input arrive, if the receiver can
+// take it.
+func (e *runEnv) receive(s *State, fx *[]Output) (bool, *Violation) {
+	if len(e.feed) == 0 {
+		return false, nil
+	}
+	ok, v := e.make(s, devices.EvReceive, e.feed[0], fx)
+	if ok {
+		e.feed = e.feed[1:]
+		e.quiet = 0
+	}
+	return ok, v
+}
+
+// waiting decides what happens when the firmware, thread i of s, waits
+// (the loop of e.cf came back): the transmitter or the timer takes its
+// time, the next byte arrives, or the run stops (true, e.reason says why;
+// or the event that came was a violation). A firmware that waits while
+// time passes is given quietTicks timer events without input or output
+// before the run stops.
+func (e *runEnv) waiting(s *State, i int, fx *[]Output) (stop bool, v *Violation) {
+	m := e.m
+	t := &s.Threads[i]
+	on := e.cf.obs | m.armed(s, t)
+	out, choice := e.cf.out, e.cf.choice
+	e.cf.reset()
+	if e.busy {
+		return false, nil // the transmitter finishes in its time
+	}
+	input := on&devices.SrcReceive != 0
+	if input {
+		if ok, v := e.receive(s, fx); ok || v != nil {
+			return v != nil, v
+		}
+	}
+	if on&devices.SrcTimer != 0 && e.quiet < quietTicks {
+		if ok, v := e.tick(s, fx); ok || v != nil {
+			e.quiet++
+			return v != nil, v // time passes
+		}
+	}
+	switch {
+	case input:
+		e.reason = fmt.Sprintf("the firmware waits for input: %s (in its loop at 0x%04X)%s", e.left(s), t.PC, e.quietNote())
+	case out:
+		return false, nil // it shows something on every round: it runs on
+	case choice:
+		e.reason = fmt.Sprintf("the firmware loops at 0x%04X reading inputs, which run holds at their first value%s", t.PC, e.quietNote())
+	default:
+		e.reason = fmt.Sprintf("the firmware loops at 0x%04X, and nothing it reads or has enabled can end the loop%s", t.PC, e.quietNote())
+	}
+	return true, nil
+}
+
+// quietNote says, when it is so, that time passed without the firmware
+// showing anything.
+func (e *runEnv) quietNote() string {
+	if e.quiet < quietTicks {
+		return ""
+	}
+	return fmt.Sprintf("; it sent nothing while %d timer events passed", e.quiet)
+}
+
+// sleep is run's move when every thread sleeps in WAI or STOP: time
+// passes until the transmitter finishes (the clock advances to it), the
+// next byte arrives, or a timer source fires — at most quietTicks times
+// in a row without anything sent or received; false when none can.
+func (e *runEnv) sleep(s *State, fx *[]Output, now *uint64) (bool, *Violation) {
+	if e.busy {
+		*now = max(*now, e.txDue)
+		ok, v := e.make(s, devices.EvTxDone, 0, fx)
+		if ok || v != nil {
+			return true, v
+		}
+		e.busy = false
+	}
+	if ok, v := e.receive(s, fx); ok || v != nil {
+		return true, v
+	}
+	if e.quiet >= quietTicks {
+		return false, nil
+	}
+	ok, v := e.tick(s, fx)
+	if ok {
+		e.quiet++
+	}
+	return ok, v
+}
+
+// left says what is left of the input when the firmware waits.
+func (e *runEnv) left(s *State) string {
+	if e == nil || len(e.feed) == 0 {
+		return "every --sci-input byte was received"
+	}
+	why := "its receiver is off"
+	if e.m.events(s) > 0 {
+		why = "its receiver holds a byte it has not read"
+	}
+	return fmt.Sprintf("%d --sci-input bytes were not received (%s)", len(e.feed), why)
 }
 
 // runDeviceInterrupt takes the device's pending interrupt on the
@@ -286,17 +448,6 @@ func (m *Machine) runDeviceInterrupt(s *State, fx *[]Output) *Violation {
 		}
 	}
 	return nil
-}
-
-// wakeByTime lets a timer source fire when nothing else can move.
-func (m *Machine) wakeByTime(s *State, fx *[]Output) bool {
-	for k, n := 0, m.events(s); k < n; k++ {
-		if e := m.EventInfo(s, k); e.Kind == devices.EvTime || e.Kind == devices.EvCapture {
-			m.event(s, k, fx)
-			return true
-		}
-	}
-	return false
 }
 
 // fastOK reports whether thread i is the thread the deterministic schedule

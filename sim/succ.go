@@ -259,8 +259,12 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 			}
 		}
 	}
+	var g gate
 	for k, n := 0, m.events(s); k < n; k++ {
-		if !m.eventAllowed(s, k) {
+		if k == 0 {
+			g = m.gateOf(s)
+		}
+		if !g.allows(m.EventInfo(s, k).Kind) {
 			continue
 		}
 		ns := e.slot(len(b), s)

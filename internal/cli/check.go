@@ -117,6 +117,11 @@ internal error (members of the swarm that contradict each other).`,
 			if err := o.refuseIdle(cmd.Flags()); err != nil {
 				return err
 			}
+			// The board's settings become the flags' before any member
+			// or engine copies them.
+			if err := o.load.applyBoard(&o.machine.Device); err != nil {
+				return err
+			}
 			return runCheck(o, args[0], stdout, stderr)
 		},
 	}
@@ -158,6 +163,9 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 // frontier's key keep.
 func (o *checkOptions) config() (check.Config, error) {
 	var cfg check.Config
+	if err := o.load.applyBoard(&o.machine.Device); err != nil {
+		return cfg, err
+	}
 	por, dead, err := parseReduce(o.reduce)
 	if err != nil {
 		return cfg, err

@@ -10,7 +10,6 @@ import (
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/loader"
-	"github.com/hc11mc/hc11mc/sim"
 )
 
 // The firmware's environment: the chip's peripherals (package devices),
@@ -19,11 +18,11 @@ import (
 
 func (f *machineFlags) registerEnvironment(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Peripherals, "peripherals", "auto", "the chip's peripherals (SCI, timer, ports, COP) as the environment: on, off, or auto (on for firmware that calls no harness stub and has no --irq)")
-	fs.StringVar(&f.SCIInput, "sci-input", "", "check: the bytes a received character may be, e.g. 'A-Z,0-9,\\r' (default every byte); run: the characters to receive, in order, e.g. 'help\\r' (escapes \\r \\n \\t \\xHH \\\\ \\,)")
+	fs.StringVar(&f.SCIInput, "sci-input", "", "check: the bytes a received character may be, e.g. 'A-Z,0-9,\\r' (default every byte); run: the characters to receive, in order, each when the firmware waits for one, e.g. 'help\\r' (escapes \\r \\n \\t \\xHH \\\\ \\,)")
 	fs.StringArrayVar(&f.Device, "device", nil, "LO-HI[=v1,v2,...]: board hardware outside the chip: writes are recorded, reads return any of the values (default 0) (repeatable)")
 	fs.StringVar(&f.ExpectOutput, "expect-output", "", "REGEX: a goal: find an input that makes the firmware send, on the SCI, output containing a match (property output)")
 	fs.StringVar(&f.Config, "config", "", "the CONFIG register's value instead of the chip's (0x0B: the COP on)")
-	fs.StringVar(&f.SCITiming, "sci-timing", "any", "when a byte may arrive on the SCI, and the transmitter finish one: any (at every scheduling point), idle (a bounded exploration, a slow line: only while the firmware waits, in WAI or in a loop polling a register)")
+	fs.StringVar(&f.SCITiming, "sci-timing", "any", "when a byte may arrive on the SCI, and the transmitter finish one: any (at every scheduling point), idle (a bounded exploration, a slow line: a byte arrives only while the firmware waits for one, with its output gone, and the transmitter finishes one only while it waits; it waits where its execution would cycle without an event: in WAI or in a loop reading the SCI or the timer)")
 	fs.Var(boundValue{&f.MaxReceived}, "max-received", "a bounded exploration: at most N bytes arrive on the SCI along an execution (0 to 254)")
 	fs.Var(boundValue{&f.MaxTimer}, "max-timer-events", "a bounded exploration: at most N timer events (a source firing, an edge) along an execution (0 to 254; 0: the timer never fires)")
 }
@@ -62,20 +61,9 @@ func (f *machineFlags) environment(mc *check.Machine) error {
 		return usagef("--peripherals %q: use on, off or auto", f.Peripherals)
 	}
 	for _, d := range f.Device {
-		rs, vals, _ := strings.Cut(d, "=")
-		rg, err := loader.ParseRange(rs)
+		br, err := parseDevice(d)
 		if err != nil {
 			return usagef("--device %q: %v", d, err)
-		}
-		br := sim.BoardRange{Lo: rg.Lo, Hi: rg.Hi}
-		if vals != "" {
-			for _, v := range strings.Split(vals, ",") {
-				n, err := loader.ParseAddr(strings.TrimSpace(v))
-				if err != nil || n > 255 {
-					return usagef("--device %q: %q is not a byte value", d, v)
-				}
-				br.Values = append(br.Values, uint8(n))
-			}
 		}
 		mc.Board = append(mc.Board, br)
 	}

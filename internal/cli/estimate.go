@@ -98,6 +98,9 @@ func runEstimate(o *estimateOptions, path string, stdout io.Writer) error {
 		}
 		brk = b
 	}
+	if err := o.load.applyBoard(&o.machine.Device); err != nil {
+		return err
+	}
 	img, err := o.load.load(path, o.machine.Entry, false)
 	if err != nil {
 		return err

@@ -46,11 +46,21 @@ func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *
 
 // waitSites lists the reached places where the firmware waits: WAI and
 // STOP, loops that branch to themselves (a BRSET or BRCLR polling a
-// register, BRA *), each with its symbol.
+// register, BRA *), and the loops --sci-timing idle found it waiting in
+// (sim.Machine.WaitPCs), each with its symbol.
 func waitSites(img *loader.Image, m *sim.Machine, covered map[uint16]bool) []string {
+	found := map[uint16]bool{}
+	for _, pc := range m.WaitPCs() {
+		found[pc] = true
+	}
 	var pcs []int
 	for pc := range covered {
 		pcs = append(pcs, int(pc))
+	}
+	for pc := range found {
+		if !covered[pc] {
+			pcs = append(pcs, int(pc))
+		}
 	}
 	sort.Ints(pcs)
 	s := m.Initial()
@@ -74,6 +84,9 @@ func waitSites(img *loader.Image, m *sim.Machine, covered map[uint16]bool) []str
 		case (in.Op == isa.BRSET || in.Op == isa.BRCLR || in.Op == isa.BRA) && in.Target(pc) == pc:
 			_, text := m.Disasm(s, pc)
 			what = "spins: " + text
+		case found[pc]:
+			_, text := m.Disasm(s, pc)
+			what = "polls in a loop: " + text
 		default:
 			continue
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,9 +80,20 @@ func TestFirmwareMonitor(t *testing.T) {
 		"--sci-timing", "idle", "--max-received", "3", "--search", "bfs", firmwareQuiet)
 	wantLines(t, out, "no violation", "covered:", "waits:", "spins: brclr 0x2e,x, #0x20")
 	// With the COP on (CONFIG's NOCOP clear) the monitor, which never
-	// services it, is reset while it waits for a command.
+	// services it, is reset while it prints its banner: at 9600 baud
+	// (BAUD = 0x30) a byte takes 2080 E cycles on the line, so when the
+	// COP's 2^15 cycles are up the sixteenth byte has just gone out, and
+	// the firmware polls TDRE for the next.
 	out = run(t, ExitViolation, "run", monitorS19, "--device", "0x4000-0x4001", "--config", "0x0B")
-	wantLines(t, out, "HC11 monitor 1.0", "violation watchdog after", "(32769 cycles)", "at 0xD0C7")
+	wantLines(t, out, "violation watchdog after", "at 0xD0DD")
+	if sent := strings.SplitN(out, "violation", 2)[0]; strings.TrimSpace(sent) != "HC11 monitor 1" {
+		t.Errorf("sent before the reset: %q, want the banner's first 16 bytes", sent)
+	}
+	var steps, cycles int
+	if _, err := fmt.Sscanf(out[strings.Index(out, "violation"):], "violation watchdog after %d instructions (%d cycles)", &steps, &cycles); err != nil ||
+		cycles < 1<<15 || cycles >= 1<<15+7 {
+		t.Errorf("watchdog after %d cycles (%v), want within the instruction that reached 2^15", cycles, err)
+	}
 }
 
 // Harness models keep a plain register block: the environment's flags

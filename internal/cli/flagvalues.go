@@ -212,3 +212,46 @@ func formatSize(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// freqValue is a frequency flag in hertz: a number with an optional
+// multiplier k or M and an optional "Hz" (8MHz, 4.9152M, 32768).
+type freqValue struct{ p *float64 }
+
+func (v freqValue) String() string { return formatFreq(*v.p) }
+func (v freqValue) Type() string   { return "FREQ" }
+func (v freqValue) Set(s string) error {
+	f, err := parseFreq(s)
+	if err != nil {
+		return err
+	}
+	*v.p = f
+	return nil
+}
+
+// parseFreq reads a frequency: a positive number of hertz up to 100 MHz.
+func parseFreq(s string) (float64, error) {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.ReplaceAll(s, " ", ""), "Hz"), "hz")
+	mul := 1.0
+	switch {
+	case strings.HasSuffix(t, "M"):
+		t, mul = t[:len(t)-1], 1e6
+	case strings.HasSuffix(t, "k"), strings.HasSuffix(t, "K"):
+		t, mul = t[:len(t)-1], 1e3
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || f <= 0 || f*mul > 100e6 {
+		return 0, fmt.Errorf("not a frequency: want e.g. 8MHz, 4.9152MHz or 8000000 (at most 100 MHz)")
+	}
+	return f * mul, nil
+}
+
+// formatFreq writes a frequency as parseFreq reads it.
+func formatFreq(f float64) string {
+	switch {
+	case f >= 1e6:
+		return strconv.FormatFloat(f/1e6, 'f', -1, 64) + " MHz"
+	case f >= 1e3:
+		return strconv.FormatFloat(f/1e3, 'f', -1, 64) + " kHz"
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64) + " Hz"
+}

@@ -17,6 +17,9 @@ import (
 // values are what a trace file records of the loading.
 type loadFlags struct {
 	cex.LoadSpec
+	// Board is --board FILE until applyBoard writes what the file says
+	// into the other flags (board.go).
+	Board string `json:"-"`
 }
 
 func (l *loadFlags) register(fs *pflag.FlagSet) {
@@ -27,11 +30,17 @@ func (l *loadFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&l.Chip, "chip", "", "memory-map profile and peripherals: e9 (default: MC68HC11E9 expanded), e1, a8, a1, f1, flat")
 	fs.StringArrayVar(&l.RAM, "ram", nil, "LO-HI: add a RAM range, e.g. 0x2000-0x3FFF (repeatable)")
 	fs.StringArrayVar(&l.ROM, "rom", nil, "LO-HI: add a read-only range (repeatable)")
+	fs.StringVar(&l.Board, "board", "", "FILE: the board around the chip, described once: --chip, --ram, --rom and --device lines, # comments")
 }
 
 // load reads the firmware with the flags; entry is --entry ("" for none).
+// A --board file not yet applied gives its chip and ranges (a command
+// with --device applies it first: applyBoard).
 func (l *loadFlags) load(path, entry string, allowNoEntry bool) (*loader.Image, error) {
 	var opts loader.Options
+	if err := l.applyBoard(nil); err != nil {
+		return nil, err
+	}
 	var err error
 	if opts.Format, err = loader.ParseFormat(l.Format); err != nil {
 		return nil, usagef("--format: %v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -23,6 +24,7 @@ type runOptions struct {
 	trace   bool
 	seed    uint64
 	seedSet bool
+	xtal    float64 // the crystal's frequency in hertz
 }
 
 func newRun(stdout, stderr io.Writer) *cobra.Command {
@@ -39,7 +41,15 @@ schedule, and are refused.
 
 It stops at a violation (exit 1), when every thread has exited, at a
 deadlock (exit 1), or after --steps instructions (a billion by default, a
-few seconds: firmware that never ends cannot hang the tool). Memory the image does not
+few seconds: firmware that never ends cannot hang the tool).
+
+Firmware with its peripherals runs as on a board at a terminal: the
+transmitter takes ten bit times at the rate BAUD sets for each byte, so
+output paces the firmware; each --sci-input character arrives when the
+firmware waits for one (its execution would cycle without an event,
+reading the SCI, or it sleeps in WAI) and its output has gone, as a person
+types who reads what it prints; and the run stops, saying so, when the
+firmware waits with nothing left to come. Memory the image does not
 load reads as 0 at power-up; registers are as the reset leaves them (CCR =
 S X I set, everything else 0).
 
@@ -65,6 +75,8 @@ followed by the bytes and the disassembly; a last line "final" has the same fiel
 	fs.StringVar(&o.start, "start", "", "begin at this address or symbol instead of the reset vector (the same as --entry)")
 	fs.BoolVar(&o.trace, "trace", false, "print every instruction with the registers before it")
 	uintVar(fs, &o.seed, &o.seedSet, "seed", 0, 0, math.MaxUint64, "make every choice at random with this seed (default: no random choices)")
+	o.xtal = 8e6
+	fs.Var(freqValue{&o.xtal}, "xtal", "the crystal's frequency: the E clock is a quarter of it; run reports the time the cycles took at that rate")
 	hideIgnored(fs, runIgnores)
 	return c
 }
@@ -73,6 +85,9 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 	entry := o.machine.Entry
 	if o.start != "" {
 		entry = o.start
+	}
+	if err := o.load.applyBoard(&o.machine.Device); err != nil {
+		return err
 	}
 	img, err := o.load.load(path, entry, false)
 	if err != nil {
@@ -115,6 +130,9 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
+	if o.trace {
+		ro.Event = func(e devices.EventInfo) { fmt.Fprintf(w, "env    %s\n", e) }
+	}
 	if o.seedSet {
 		ro.Rand = rand.New(rand.NewPCG(o.seed, 0x68c11))
 	}
@@ -127,6 +145,18 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 		w.Flush()
 		return exitCode(ExitViolation)
 	}
-	fmt.Fprintf(w, "%s; %d instructions, %d cycles\n", res.Reason, res.Steps, res.Cycles)
+	fmt.Fprintf(w, "%s; %d instructions, %d cycles (%s at --xtal %s)\n", res.Reason, res.Steps, res.Cycles,
+		formatSeconds(float64(res.Cycles)*4/o.xtal), formatFreq(o.xtal))
 	return nil
+}
+
+// formatSeconds writes a time in seconds with three digits, in s, ms or µs.
+func formatSeconds(t float64) string {
+	switch {
+	case t >= 1:
+		return strconv.FormatFloat(t, 'f', 3, 64) + " s"
+	case t >= 1e-3:
+		return strconv.FormatFloat(t*1e3, 'f', 3, 64) + " ms"
+	}
+	return strconv.FormatFloat(t*1e6, 'f', 3, 64) + " µs"
 }

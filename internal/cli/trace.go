@@ -22,7 +22,7 @@ func loadTrace(path string) (*cex.Trace, *loader.Image, *sim.Machine, []sim.Labe
 	if err != nil {
 		return nil, nil, nil, nil, usagef("%v", err)
 	}
-	lf := loadFlags{tf.Load}
+	lf := loadFlags{LoadSpec: tf.Load}
 	img, err := lf.load(tf.Firmware, tf.Machine.Entry, false)
 	if err != nil {
 		return nil, nil, nil, nil, err

@@ -1,0 +1,28 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// An unmapped access names the --device range that would map it, in run
+// and in check; a 16-bit access names both of its bytes.
+func TestUnmappedNamesDevice(t *testing.T) {
+	out := run(t, ExitViolation, "run", monitorS19)
+	wantLines(t, out, "write of 0xFF to unmapped address 0x4000 (board hardware there would need --device 0x4000-0x4000)")
+	out = run(t, ExitViolation, "check", monitorS19, "--search", "bfs", firmwareQuiet)
+	wantLines(t, out, "write of 0xFF to unmapped address 0x4000 (board hardware there would need --device 0x4000-0x4000)")
+
+	img := make([]byte, 0x3000) // 0xD000-0xFFFF
+	copy(img, []byte{
+		0xFC, 0x98, 0x00, // ldd 0x9800
+		0x20, 0xFE}) // bra *
+	img[0x2FFE], img[0x2FFF] = 0xD0, 0x00
+	file := filepath.Join(t.TempDir(), "acia.bin")
+	if err := os.WriteFile(file, img, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = run(t, ExitViolation, "run", file, "--format", "bin", "--base", "0xD000")
+	wantLines(t, out, "read of unmapped address 0x9800 (board hardware there would need --device 0x9800-0x9801)")
+}
