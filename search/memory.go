@@ -1,7 +1,9 @@
 package search
 
 import (
+	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -92,12 +94,8 @@ func (w *memWatch) start(st *store, f *frontier) {
 func (w *memWatch) need(st *store, f *frontier, inUse int64) int64 {
 	need := inUse
 	size := st.tab.size
-	at := size*2/3 + 1
-	if st.compact {
-		at, size = size*4/5+1, size+size/2
-	} else {
-		size *= 2
-	}
+	at := size*4/5 + 1
+	size += size / 2
 	if w.tab.soon(st.n, at) {
 		need += int64(size+slack(size)) * 8
 	}
@@ -149,6 +147,8 @@ var gcState struct {
 	prevPercent int   // GOGC before the first search
 	prevLimit   int64 // the soft memory limit before the first search
 	limit       int64 // the limit while searches run
+	percent     int   // GOGC while searches run past the hold (gcTune)
+	lastLive    atomic.Int64
 }
 
 // setGCLimit gives the garbage collector limit as its soft memory limit
@@ -190,10 +190,14 @@ func setGCLimit(limit int64) func() {
 func gcHeld() bool { return gcState.held.Load() }
 
 // gcGrown is told the memory the process holds; from half of gcHoldBelow
-// on, the collector runs as usual.
+// on, the collector runs as usual, paced by gcTune.
 func gcGrown(held int64) {
 	g := &gcState
-	if held < gcHoldBelow/2 || !g.held.Load() {
+	if !g.held.Load() {
+		gcTune()
+		return
+	}
+	if held < gcHoldBelow/2 {
 		return
 	}
 	g.Lock()
@@ -201,6 +205,66 @@ func gcGrown(held int64) {
 	if g.held.Load() && g.users > 0 {
 		g.held.Store(false)
 		debug.SetGCPercent(g.prevPercent)
+		g.percent = g.prevPercent
 		debug.SetMemoryLimit(g.limit)
 	}
 }
+
+// The collector at large heaps. GOGC lets the heap grow by a percentage
+// of the live heap before the next collection, and a collection's work is
+// marking the heap that holds pointers. A large search's live heap is
+// mostly the store's records and its table, which hold none: at the
+// default GOGC of 100 the garbage between collections grew as large as
+// all the states stored, a third of the process's peak memory (1004 MiB
+// for 14.5 million states of testdata/bench/philo5_equ under --reduce
+// none, of which 656 MiB were the store), for collections that cost next
+// to nothing. So once a search is past the hold, gcTune paces the
+// collector by the scannable heap instead: the percentage that lets the
+// heap grow by what GOGC would allow a heap of only the scannable part,
+// at least gcHoldBelow/2 of it, and never below gcMinPercent. The work
+// per collection is the same and collections come more often; what the
+// process holds at its peak is the store, the frontier and a tenth or so
+// more. GOGC set in the environment is left as it is.
+const gcMinPercent = 10
+
+// gcPercentFor is the GOGC gcTune sets for a heap of live bytes of which
+// scan may hold pointers, where base is the GOGC of the environment.
+func gcPercentFor(scan, live int64, base int) int {
+	if base <= 0 || live <= 0 {
+		return base
+	}
+	p := int64(base) * max(scan, gcHoldBelow/2) / live
+	return int(min(max(p, gcMinPercent), int64(base)))
+}
+
+// gcTune sets GOGC by gcPercentFor when the collector has finished a
+// cycle since it last looked (the live heap is measured by collections).
+func gcTune() {
+	g := &gcState
+	if gcEnvPercent {
+		return
+	}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/heap:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	live := int64(s[0].Value.Uint64())
+	if live == g.lastLive.Load() {
+		return
+	}
+	g.Lock()
+	defer g.Unlock()
+	g.lastLive.Store(live)
+	if g.held.Load() || g.users == 0 {
+		return
+	}
+	if p := gcPercentFor(int64(s[1].Value.Uint64()), live, g.prevPercent); p != g.percent {
+		debug.SetGCPercent(p)
+		g.percent = p
+	}
+}
+
+// gcEnvPercent is whether GOGC is set in the environment: gcTune then
+// leaves the collector's pace to it.
+var gcEnvPercent = os.Getenv("GOGC") != ""

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -94,5 +95,52 @@ func TestGCHold(t *testing.T) {
 	release()
 	if gcPercent() != prevPercent || debug.SetMemoryLimit(-1) != prevLimit || gcHeld() {
 		t.Fatalf("at the end: GOGC %d, limit %d, held %v", gcPercent(), debug.SetMemoryLimit(-1), gcHeld())
+	}
+}
+
+// TestGCPercentFor: the collector is paced by the heap that holds
+// pointers, at least gcHoldBelow/2 of it, between gcMinPercent and GOGC.
+func TestGCPercentFor(t *testing.T) {
+	for _, c := range []struct {
+		scan, live int64
+		base, want int
+	}{
+		{1 << 20, 16 << 20, 100, 100},      // small: the floor of the scannable part
+		{100 << 20, 1000 << 20, 100, 10},   // a tenth scannable
+		{500 << 20, 1000 << 20, 100, 50},   // half
+		{1 << 20, 10000 << 20, 100, 10},    // never below gcMinPercent
+		{1000 << 20, 1000 << 20, 100, 100}, // all scannable: GOGC
+		{100 << 20, 1000 << 20, 200, 20},   // relative to GOGC
+		{100 << 20, 1000 << 20, -1, -1},    // collector off stays off
+		{100 << 20, 0, 100, 100},
+	} {
+		if got := gcPercentFor(c.scan, c.live, c.base); got != c.want {
+			t.Errorf("gcPercentFor(%d, %d, %d) = %d, want %d", c.scan, c.live, c.base, got, c.want)
+		}
+	}
+}
+
+// TestGCTune: past the hold, a heap of mostly pointer-free bytes (a
+// store's records) lowers GOGC; the end of the search restores it.
+func TestGCTune(t *testing.T) {
+	if gcEnvPercent {
+		t.Skip("GOGC is set in the environment: gcTune leaves it alone")
+	}
+	prev := gcPercent()
+	release := setGCLimit(1 << 40)
+	gcGrown(gcHoldBelow)
+	records := make([]byte, 256<<20)
+	for i := 0; i < len(records); i += 4096 {
+		records[i] = 1
+	}
+	runtime.GC()
+	gcGrown(gcHoldBelow)
+	if p := gcPercent(); p > prev/2 {
+		t.Errorf("with 256 MiB of pointer-free heap: GOGC %d, want at most %d", p, prev/2)
+	}
+	runtime.KeepAlive(records)
+	release()
+	if p := gcPercent(); p != prev {
+		t.Errorf("after the search: GOGC %d, want %d", p, prev)
 	}
 }

@@ -544,24 +544,23 @@ func (st *store) insertRef(k int, parent uint64, l sim.Label) (uint32, bool) {
 	return id, true
 }
 
-// added counts a new state and grows the table when it is full enough. In
-// compact mode, at 80%, by half: it stays at least 53% full, under 16 bytes
-// per state. In exact mode, at two thirds, twofold: runs half as long as at
-// 80% (fewer entries to skip, compare and shift per probe), and half as
-// many generations of the table to fill, which is memory touched for the
-// first time (see recycle), for up to 24 bytes per state.
+// added counts a new state and grows the table when it is full enough: at
+// 80%, by half. It stays at least 53% full, under 16 bytes per state in
+// either mode, and a growth holds the old table and the new one at once
+// for 25 bytes per state at the moment it happens (at two thirds and
+// twofold it was 36, the largest part of a large search's peak memory,
+// for runs half as long).
 func (st *store) added() {
 	st.n++
 	if st.n > len(st.recent) && len(st.recent) < recentSize {
 		st.recent = make([]uint64, 2*len(st.recent))
 	}
-	switch {
-	case st.compact && st.n*5 > st.tab.size*4:
-		st.tab.grow(st.tab.size + st.tab.size/2)
-	case !st.compact && st.n*3 > st.tab.size*2:
+	if st.n*5 > st.tab.size*4 {
 		old := st.tab.t
-		st.tab.grow(2 * st.tab.size)
-		st.recycle(old)
+		st.tab.grow(st.tab.size + st.tab.size/2)
+		if !st.compact {
+			st.recycle(old)
+		}
 	}
 }
 

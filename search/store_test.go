@@ -73,7 +73,7 @@ func TestOrderedTableExact(t *testing.T) {
 		})
 	}
 	ids := map[uint32]bool{}
-	checkTable(t, "exact", &st.tab, st.n, 0.33, 0.67, func(e uint64) bool {
+	checkTable(t, "exact", &st.tab, st.n, 0.53, 0.8, func(e uint64) bool {
 		id := uint32(e) - 1
 		if ids[id] {
 			return false
