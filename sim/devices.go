@@ -269,6 +269,7 @@ func (x *stepper) deviceHint(a uint16) string {
 func (x *stepper) output(o Output) {
 	if x.fx != nil {
 		*x.fx = append(*x.fx, o)
+		x.stop = true // told at the cycle it happens (Run)
 	}
 }
 
@@ -294,7 +295,7 @@ func (x *stepper) ioRead(a uint16) uint8 {
 	v := x.m.dev.Read(b, off, k)
 	x.m.storeBlock(x.s, b)
 	blockPool.Put(b)
-	x.io = true
+	x.io, x.stop = true, true
 	return v
 }
 
@@ -304,7 +305,7 @@ func (x *stepper) ioWrite(a uint16, v uint8) {
 	eff := x.m.dev.Write(b, off, v)
 	x.m.storeBlock(x.s, b)
 	blockPool.Put(b)
-	x.io = true
+	x.io, x.stop = true, true
 	if eff.Port {
 		x.output(Output{Kind: OutPort, Addr: a, Value: eff.PortVal})
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // deviceMachine is testMachine with the E9's peripherals.
-func deviceMachine(t *testing.T, code []byte, extra map[uint16][]byte, o devices.Options, cfg Config) *Machine {
+func deviceMachine(t testing.TB, code []byte, extra map[uint16][]byte, o devices.Options, cfg Config) *Machine {
 	t.Helper()
 	p, err := loader.FindChip("e9")
 	if err != nil {

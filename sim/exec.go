@@ -80,6 +80,12 @@ type stepper struct {
 	tid  int
 	viol Violation
 	bad  bool
+	// stop ends a run of instructions (steps) after the one that set it:
+	// a violation (bad), an access to the register block (the device's
+	// pending interrupts and events may change), an output (the caller
+	// tells of it at its cycle) or a write of CCR that may clear I (an
+	// interrupt may be taken next).
+	stop bool
 
 	// With a device: the layout of s (layoutOf), whether the last step
 	// accessed the register block, the thread's cycles when the
@@ -112,7 +118,7 @@ func (x *stepper) fault(k Kind, pc, addr uint16, format string, args ...any) {
 	if x.bad {
 		return
 	}
-	x.bad = true
+	x.bad, x.stop = true, true
 	x.viol = Violation{Kind: k, Thread: x.tid, PC: pc, Addr: addr, Message: fmt.Sprintf(format, args...)}
 }
 

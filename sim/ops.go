@@ -11,7 +11,8 @@ import (
 
 // steps executes up to limit instructions of thread x.t, stopping early
 // after any that is not a plain instruction (a call, a return, a harness
-// call, a violation, a blocked or infeasible step). It returns how many
+// call, a violation, a blocked or infeasible step, an access to the
+// register block, a write of CCR that may clear I). It returns how many
 // ran and the last event. Keeping the loop here, around the dispatch,
 // lets the compiler hold the hot values in registers.
 func (x *stepper) steps(limit uint64) (uint64, event) {
@@ -100,6 +101,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			t.CCR = logic8(t.CCR, t.A)
 		case isa.TAP:
 			t.CCR = x.keepX(t.A, t.CCR)
+			x.stop = true
 		case isa.TPA:
 			t.A = t.CCR
 		case isa.TSX:
@@ -403,6 +405,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			t.CCR = t.CCR | isa.FlagV
 		case isa.CLI:
 			t.CCR = t.CCR &^ isa.FlagI
+			x.stop = true
 		case isa.SEI:
 			t.CCR = t.CCR | isa.FlagI
 		case isa.PSHA:
@@ -450,6 +453,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 		case isa.RTI:
 			c := x.pull8()
 			t.CCR = x.keepX(c, t.CCR)
+			x.stop = true
 			t.B = x.pull8()
 			t.A = x.pull8()
 			t.X = x.pull16()
@@ -478,8 +482,20 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 		}
 		t.PC = npc
 		pc = npc
-		if x.bad {
-			return n + 1, evViolation
+		if x.stop {
+			// A violation, an access to the register block or a write
+			// of CCR that may clear I (stepper.stop) ends the run here.
+			if x.bad {
+				return n + 1, evViolation
+			}
+			x.stop = false
+			if stackCheck {
+				x.checkStack(t.PrevPC)
+				if x.bad {
+					return n + 1, evViolation
+				}
+			}
+			return n + 1, ev
 		}
 		if stackCheck {
 			x.checkStack(t.PrevPC)

@@ -104,10 +104,23 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 			if opts.Trace != nil {
 				m.traceLine(opts.Trace, s, i, res.Cycles)
 			}
-			before := x.t.Cycles
+			before, ccr := x.t.Cycles, x.t.CCR
 			x.c0 = before
 			ev := x.step()
 			res.Steps++
+			if ev == evOK && m.dev != nil && !x.io && (ccr&^x.t.CCR)&isa.FlagI == 0 && opts.Trace == nil && opts.Rand == nil &&
+				!m.hasGoals && !m.clocked(s) && m.fastOK(s, i) {
+				// The device changes only by the firmware's accesses to
+				// its registers and by the environment's events, and it
+				// counts no cycles: until the next event is due, run
+				// instructions back to back, up to one that accesses a
+				// register or may clear I (runEnv.batch).
+				if limit := env.batch(res.Steps, res.Cycles+x.t.Cycles-before, opts.Steps); limit > 0 {
+					var n uint64
+					n, ev = x.steps(limit)
+					res.Steps += n
+				}
+			}
 			if ev == evOK && opts.Trace == nil && opts.Rand == nil && m.dev == nil && m.fastOK(s, i) {
 				// Nothing but this thread's own instructions can change
 				// the schedule until the next call, harness call or
@@ -130,9 +143,16 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 			t := &s.Threads[i]
 			res.Cycles += t.Cycles - before
 			if m.dev != nil {
-				if ev != evBlocked && ev != evViolation && ev != evInfeasible {
+				if ev != evBlocked && ev != evViolation && ev != evInfeasible && m.clocked(s) {
 					if v := m.elapse(s, i, t.Cycles-before, &fx); v != nil {
 						x.viol, ev = *v, evViolation
+					}
+					if !m.clocked(s) {
+						// The device stopped counting cycles (the first
+						// 64 are over, the COP is off): a state kept to
+						// find a loop still counted them, and instructions
+						// now run in batches, a state seen after each.
+						env.cf.reset()
 					}
 				}
 				io := x.io
@@ -143,7 +163,7 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 					env.cf.obs |= x.obs
 					env.cf.choice = env.cf.choice || x.radix > 1
 					x.obs = 0
-					if (io || t.PC <= t.PrevPC) && env.cf.sample(m, s) {
+					if (io || res.Steps%1024 == 1023) && env.cf.sample(m, s) {
 						stop, v := env.waiting(s, i, &fx)
 						flush()
 						if stop {
@@ -306,6 +326,39 @@ func (e *runEnv) due(s *State, fx *[]Output, steps, now uint64) *Violation {
 	}
 	return nil
 }
+
+// batch is how many instructions the firmware may run back to back after
+// step number steps, at cycle now, with nothing of the environment due on
+// the way (bound, when not 0, is the run's --steps): the steps before the
+// next timer event (due), and, while the transmitter sends, as many as
+// cannot take it past the cycle its byte is done, each taking at most
+// maxInstCycles. Run then makes the same events at the same steps and
+// cycles as when it looks after every instruction.
+func (e *runEnv) batch(steps, now, bound uint64) uint64 {
+	n := 1023 - steps%1024
+	if bound != 0 {
+		n = min(n, bound-steps)
+	}
+	if e.busy {
+		if now >= e.txDue {
+			return 0
+		}
+		n = min(n, (e.txDue-now)/maxInstCycles)
+	}
+	return n
+}
+
+// maxInstCycles is the most E cycles one instruction takes (IDIV and
+// FDIV: 41).
+var maxInstCycles = func() uint64 {
+	var most uint8
+	for _, p := range []isa.Page{isa.Page0, isa.Page18, isa.Page1A, isa.PageCD} {
+		for op := range 256 {
+			most = max(most, isa.Lookup(p, byte(op)).Cycles)
+		}
+	}
+	return uint64(most)
+}()
 
 // tick lets a timer source fire, the sources taking turns; false when
 // none can.

@@ -1,8 +1,14 @@
 package sim
 
 import (
+	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/loader"
 )
 
 // loopCode is LDX #n; loop: DEX; BNE loop; WAI-free end: BRA *.
@@ -42,4 +48,117 @@ func BenchmarkRunLoop(b *testing.B) {
 	b.ResetTimer()
 	res := m.Run(s, RunOptions{Steps: uint64(b.N)})
 	b.ReportMetric(float64(res.Steps)/b.Elapsed().Seconds()/1e6, "Minstr/s")
+}
+
+// loopForever is LDX #0xFFFF; DEX; BNE; INY; BRA to the LDX: a
+// computation that never touches the register block and repeats no state
+// for thirteen billion instructions.
+var loopForever = []byte{
+	0xCE, 0xFF, 0xFF, // ldx #0xffff
+	0x09,       // dex
+	0x26, 0xFD, // bne -3
+	0x18, 0x08, // iny
+	0x20, 0xF6, // bra to the ldx
+}
+
+// BenchmarkRunDevice is BenchmarkRunLoop on the E9's peripherals, clocked
+// (the timer counts, the COP is off): what run costs firmware that
+// computes without touching a register.
+func BenchmarkRunDevice(b *testing.B) {
+	m := deviceMachine(b, loopForever, nil, devices.Options{}, Config{})
+	s := m.Initial()
+	b.ReportAllocs()
+	b.ResetTimer()
+	res := m.Run(s, RunOptions{Steps: uint64(b.N)})
+	if res.Violation != nil || res.Steps != uint64(b.N) {
+		b.Fatalf("after %d steps: %v %s", res.Steps, res.Violation, res.Reason)
+	}
+	b.ReportMetric(float64(res.Steps)/b.Elapsed().Seconds()/1e6, "Minstr/s")
+}
+
+// TestRunBatchesExact: run executes firmware on its peripherals in
+// batches of instructions between the environment's events; with a
+// trace it looks after every instruction. Both must make the same run:
+// the same events at the same step, the same outputs, the same end, on
+// firmware that polls, takes interrupts, sends and receives.
+func TestRunBatchesExact(t *testing.T) {
+	p, err := loader.FindChip("e9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file, input string
+		steps       uint64 // at least
+	}{
+		{"monitor.elf", "L\rD D000\r", 10000},
+		{"serial_cmd_fixed.elf", "T\rL\rE hello\r", 10000},
+		{"serial_cmd.elf", "E abc\r", 1000},
+		{"collect.elf", "ABCDEFGHIJKLMNOPQRSTUVWXYZ\r", 200},
+		{"switches.elf", "", 20},
+		{"send.s", "", 6000},
+	} {
+		var img *loader.Image
+		if c.file == "send.s" {
+			// Sends a byte, computes for longer than its frame without
+			// touching a register, sends another and loops: the
+			// transmitter finishes the first in the middle of a batch.
+			img = testImage(t, b(0x86, 0x08, 0xB7, 0x10, 0x2D, // ldaa #TE; staa SCCR2
+				0x86, 'A', 0xB7, 0x10, 0x2F, // ldaa #'A'; staa SCDR
+				0xCE, 0x0B, 0xB8, 0x09, 0x26, 0xFD, // ldx #3000; dex; bne
+				0x86, 'B', 0xB7, 0x10, 0x2F, // ldaa #'B'; staa SCDR
+				0x20, 0xFE), nil, nil) // bra *
+		} else if img, err = loader.Load(filepath.Join("..", "testdata", "firmware", c.file), loader.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		run := func(trace io.Writer) (RunResult, *State, string) {
+			chip, err := devices.New(p, devices.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := NewMachine(img, Config{Entry: img.Entry, Device: chip, Board: []BoardRange{{Lo: 0x4000, Hi: 0x4001}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := m.Initial()
+			var log strings.Builder
+			var steps uint64
+			res := m.Run(s, RunOptions{Steps: 2000000, Trace: trace, SCIInput: []byte(c.input),
+				Output: func(o Output) {
+					fmt.Fprintf(&log, "out %v %#x %#x at %d\n", o.Kind, o.Addr, o.Value, s.Threads[0].Cycles)
+				},
+				Event: func(e devices.EventInfo) { fmt.Fprintf(&log, "event %v at %d\n", e, s.Threads[0].Cycles) }})
+			steps = res.Steps
+			fmt.Fprintf(&log, "end after %d steps, %d cycles, %d received: %v %s\n", steps, res.Cycles, res.Received, res.Violation, res.Reason)
+			return res, s, log.String()
+		}
+		res, s, batched := run(nil)
+		_, s1, stepped := run(io.Discard)
+		if batched != stepped {
+			t.Errorf("%s: batched and stepped runs differ:\n%s", c.file, firstDiff(batched, stepped))
+		}
+		if res.Steps < c.steps {
+			t.Errorf("%s: only %d steps: %s", c.file, res.Steps, res.Reason)
+		}
+		for i := range s.Threads {
+			if s.Threads[i].Key() != s1.Threads[i].Key() {
+				t.Errorf("%s: thread %d ends differently", c.file, i)
+			}
+		}
+		for i := range s.Pages {
+			if s.Pages[i].Data != s1.Pages[i].Data {
+				t.Errorf("%s: page %d ends differently", c.file, i)
+			}
+		}
+	}
+}
+
+// firstDiff returns the first line where a and b differ, from each.
+func firstDiff(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return fmt.Sprintf("line %d:\n  batched: %s\n  stepped: %s", i+1, la[i], lb[i])
+		}
+	}
+	return fmt.Sprintf("%d lines and %d", len(la), len(lb))
 }

@@ -18,7 +18,8 @@ import (
 
 // steps executes up to limit instructions of thread x.t, stopping early
 // after any that is not a plain instruction (a call, a return, a harness
-// call, a violation, a blocked or infeasible step). It returns how many
+// call, a violation, a blocked or infeasible step, an access to the
+// register block, a write of CCR that may clear I). It returns how many
 // ran and the last event. Keeping the loop here, around the dispatch,
 // lets the compiler hold the hot values in registers.
 func (x *stepper) steps(limit uint64) (uint64, event) {
@@ -61,8 +62,20 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 		exec(in, pc, ea)
 		t.PC = npc
 		pc = npc
-		if x.bad {
-			return n + 1, evViolation
+		if x.stop {
+			// A violation, an access to the register block or a write
+			// of CCR that may clear I (stepper.stop) ends the run here.
+			if x.bad {
+				return n + 1, evViolation
+			}
+			x.stop = false
+			if stackCheck {
+				x.checkStack(t.PrevPC)
+				if x.bad {
+					return n + 1, evViolation
+				}
+			}
+			return n + 1, ev
 		}
 		if stackCheck {
 			x.checkStack(t.PrevPC)

@@ -42,7 +42,13 @@ import (
 // kept and compared with each sample, and replaced at powers of two, so
 // that a loop of n samples is found within a few times n samples at the
 // cost of one comparison each, which looks at the pages written since
-// the kept state only.
+// the kept state only. Run samples after each access of the register
+// block and after every 1,024th step instead (where its timer events
+// come): it runs instructions in batches that end there (runEnv.batch),
+// and a sample on every backward branch would end a batch at each.
+// Samples at fixed step numbers serve as well: without events the state
+// and the step number modulo 1,024 together repeat, and with them the
+// samples.
 //
 // Under --sci-timing idle the states a byte may arrive at are those on a
 // waiting loop at which the firmware is about to read a register that

@@ -73,6 +73,9 @@ func (x *dataStep) CCR() *term.Term { return x.c.CCR }
 // SetCCR sets the condition codes.
 func (x *dataStep) SetCCR(v *term.Term) { x.c.CCR = v }
 
+// SetMask sets the condition codes by CLI, TAP or RTI.
+func (x *dataStep) SetMask(v *term.Term) { x.SetCCR(v) }
+
 // SP returns the concrete stack pointer.
 func (x *dataStep) SP() uint16 { return x.c.SP }
 

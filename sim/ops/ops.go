@@ -58,6 +58,9 @@ type Machine[B, W, F any] interface {
 	SetY(v W)   // Y = v
 	CCR() B     // the condition codes
 	SetCCR(v B) // CCR = v
+	// SetMask is SetCCR by an instruction that may clear I (CLI, TAP,
+	// RTI): an interrupt may be taken after it.
+	SetMask(v B)
 	SP() uint16 // the stack pointer
 
 	Read8(a uint16) B     // the byte at a
@@ -148,7 +151,7 @@ func Exec[M Machine[B, W, F], B, W, F any](m M, in *isa.Inst, pc, ea uint16) {
 		m.SetA(m.B())
 		m.SetCCR(alu.Logic8(m, m.CCR(), m.A()))
 	case isa.TAP:
-		m.SetCCR(keepX(m, m.A(), m.CCR()))
+		m.SetMask(keepX(m, m.A(), m.CCR()))
 	case isa.TPA:
 		m.SetA(m.CCR())
 	case isa.TSX:
@@ -455,7 +458,7 @@ func Exec[M Machine[B, W, F], B, W, F any](m M, in *isa.Inst, pc, ea uint16) {
 	case isa.SEV:
 		m.SetCCR(m.Or8(m.CCR(), m.K8(isa.FlagV)))
 	case isa.CLI:
-		m.SetCCR(m.AndNot8(m.CCR(), m.K8(isa.FlagI)))
+		m.SetMask(m.AndNot8(m.CCR(), m.K8(isa.FlagI)))
 	case isa.SEI:
 		m.SetCCR(m.Or8(m.CCR(), m.K8(isa.FlagI)))
 
@@ -501,7 +504,7 @@ func Exec[M Machine[B, W, F], B, W, F any](m M, in *isa.Inst, pc, ea uint16) {
 		m.ReturnSub(pc)
 	case isa.RTI:
 		c := m.Pull8()
-		m.SetCCR(keepX(m, c, m.CCR()))
+		m.SetMask(keepX(m, c, m.CCR()))
 		m.SetB(m.Pull8())
 		m.SetA(m.Pull8())
 		m.SetX(pull16(m))

@@ -122,7 +122,7 @@ var machineExprs = map[string]string{
 // methods that use them are called from Exec alone (package ops says
 // which).
 var machineStmts = map[string]string{
-	"SetA": "t.A = $0", "SetB": "t.B = $0", "SetX": "t.X = $0", "SetY": "t.Y = $0", "SetCCR": "t.CCR = $0",
+	"SetA": "t.A = $0", "SetB": "t.B = $0", "SetX": "t.X = $0", "SetY": "t.Y = $0", "SetCCR": "t.CCR = $0", "SetMask": "t.CCR = $0\nx.stop = true",
 	"IncSP":      "t.SP++\nt.dropDeadShadow()",
 	"DecSP":      "x.exposeTo(t.SP - 1)\nt.SP--",
 	"Branch":     "if $0 {\nnpc = $1\n}",
