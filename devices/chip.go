@@ -439,6 +439,28 @@ func (c *Chip) Elapse(b *Block, cycles uint64) Effect {
 	return eff
 }
 
+// Horizon is how many E cycles may elapse before the first 64 are over,
+// the COP times out or the transmitter's byte is overdue (Device).
+func (c *Chip) Horizon(b *Block) uint64 {
+	h := ^uint64(0)
+	if b.Hid[HidFlags]&FlagClocked == 0 {
+		return h
+	}
+	if e := uint64(b.Hid[hEarly]); e < 64 {
+		h = 64 - e
+	}
+	if c.copOn(b) {
+		n := uint64(b.Hid[hCOP])<<16 | uint64(b.Hid[hCOP+1])<<8 | uint64(b.Hid[hCOP+2])
+		h = min(h, c.copTimeout(b)-min(n, c.copTimeout(b)))
+	}
+	if b.Hid[hSCITx]&txBusy != 0 {
+		n := uint64(b.Hid[hTxTime])<<8 | uint64(b.Hid[hTxTime+1])
+		due := uint64(min(frameCycles(b.Reg[rBAUD]), 0xFFFF))
+		h = min(h, due-min(n, due))
+	}
+	return h
+}
+
 // copTimeout is the COP's period in E cycles: 2^15 times 4^CR (OPTION's
 // CR1:CR0).
 func (c *Chip) copTimeout(b *Block) uint64 { return 1 << (15 + 2*uint(b.Reg[rOPTION]&3)) }

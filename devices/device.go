@@ -131,6 +131,12 @@ type Device interface {
 	Overdue(b *Block) bool
 	// Elapse counts cycles E cycles the CPU executed (see FlagClocked).
 	Elapse(b *Block, cycles uint64) Effect
+	// Horizon is how many E cycles may elapse in b, counted by Elapse in
+	// any number of parts, before something the firmware or the
+	// environment could tell happens: the end of the first 64 cycles,
+	// the COP's timeout, the transmitter's byte overdue. Fewer cycles
+	// change only counters.
+	Horizon(b *Block) uint64
 	// RegName names register off ("" for an unused offset).
 	RegName(off int) string
 	// HeldInput reports whether a read of register off in b sees bits

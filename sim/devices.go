@@ -282,6 +282,9 @@ func (x *stepper) block() *devices.Block {
 }
 
 func (x *stepper) ioRead(a uint16) uint8 {
+	if x.batch {
+		x.catchUp()
+	}
 	b := x.block()
 	off := int(a - x.lay.regLo)
 	k := 0
@@ -300,6 +303,9 @@ func (x *stepper) ioRead(a uint16) uint8 {
 }
 
 func (x *stepper) ioWrite(a uint16, v uint8) {
+	if x.batch {
+		x.catchUp()
+	}
 	b := x.block()
 	off := int(a - x.lay.regLo)
 	eff := x.m.dev.Write(b, off, v)
@@ -437,6 +443,57 @@ func (m *Machine) elapse(s *State, i int, cycles uint64, fx *[]Output) *Violatio
 		return x.violation()
 	}
 	return nil
+}
+
+// catchUp counts, in a batch of Run's (stepper.batch), the cycles of the
+// instructions before the current one, which accesses a register: the
+// device then sees them counted as it does when run looks after every
+// instruction, and the current one's as the transition's (Block.Elapsed).
+func (x *stepper) catchUp() {
+	start := x.t.Cycles - x.instCycles(x.t.PrevPC)
+	if start <= x.c0 {
+		return
+	}
+	if v := x.m.elapse(x.s, x.tid, start-x.c0, x.fx); v != nil && !x.bad {
+		x.bad, x.stop, x.viol = true, true, *v
+	}
+	x.c0 = start
+}
+
+// instCycles is the E cycles of the instruction at pc, read without side
+// effects.
+func (x *stepper) instCycles(pc uint16) uint64 {
+	if c := &x.lay.code[pc]; c.ok {
+		return uint64(c.in.Cycles)
+	}
+	var buf [5]byte
+	n := 0
+	for ; n < len(buf); n++ {
+		a := pc + uint16(n)
+		switch x.lay.attr[a] {
+		case attrRAM, attrInput, attrHeld:
+			buf[n] = x.s.Pages[x.lay.pageOf[a/PageSize]].Data[a%PageSize]
+		case attrROM:
+			buf[n] = x.m.rom[a]
+		default:
+			n = len(buf)
+		}
+	}
+	in, err := isa.Decode(buf[:n])
+	if err != nil {
+		return 0
+	}
+	return uint64(in.Cycles)
+}
+
+// horizon is how many cycles may elapse in s before the device shows it
+// (devices.Device.Horizon).
+func (m *Machine) horizon(s *State) uint64 {
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(s, b)
+	h := m.dev.Horizon(b)
+	blockPool.Put(b)
+	return h
 }
 
 // clocked reports whether the device of s counts CPU cycles.

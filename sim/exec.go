@@ -97,6 +97,11 @@ type stepper struct {
 	c0  uint64
 	fx  *[]Output
 	obs devices.Sources
+	// batch is set while Run executes a batch of instructions on a
+	// device that counts cycles: the cycles since c0 have not been
+	// counted yet (Machine.elapse), and a register access counts those
+	// of the instructions before it first (catchUp).
+	batch bool
 
 	// Nondeterminism: the choice index and the mixed-radix position of the
 	// next choice within it; after a step, radix is the number of choices.

@@ -109,15 +109,24 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 			ev := x.step()
 			res.Steps++
 			if ev == evOK && m.dev != nil && !x.io && (ccr&^x.t.CCR)&isa.FlagI == 0 && opts.Trace == nil && opts.Rand == nil &&
-				!m.hasGoals && !m.clocked(s) && m.fastOK(s, i) {
+				!m.hasGoals && m.fastOK(s, i) {
 				// The device changes only by the firmware's accesses to
-				// its registers and by the environment's events, and it
-				// counts no cycles: until the next event is due, run
-				// instructions back to back, up to one that accesses a
-				// register or may clear I (runEnv.batch).
-				if limit := env.batch(res.Steps, res.Cycles+x.t.Cycles-before, opts.Steps); limit > 0 {
+				// its registers, by the environment's events and, while
+				// it counts cycles, at its horizon: until the next event
+				// is due, run instructions back to back, up to one that
+				// accesses a register or may clear I (runEnv.batch). The
+				// cycles are counted at a register access (catchUp) and
+				// after the batch.
+				limit := env.batch(res.Steps, res.Cycles+x.t.Cycles-before, opts.Steps)
+				if m.clocked(s) {
+					h, spent := m.horizon(s), x.t.Cycles-before
+					limit = min(limit, (h-min(h, spent))/maxInstCycles)
+				}
+				if limit > 0 {
 					var n uint64
+					x.batch = m.clocked(s)
 					n, ev = x.steps(limit)
+					x.batch = false
 					res.Steps += n
 				}
 			}
@@ -144,7 +153,7 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 			res.Cycles += t.Cycles - before
 			if m.dev != nil {
 				if ev != evBlocked && ev != evViolation && ev != evInfeasible && m.clocked(s) {
-					if v := m.elapse(s, i, t.Cycles-before, &fx); v != nil {
+					if v := m.elapse(s, i, t.Cycles-x.c0, &fx); v != nil {
 						x.viol, ev = *v, evViolation
 					}
 					if !m.clocked(s) {

@@ -96,6 +96,8 @@ func TestRunBatchesExact(t *testing.T) {
 		{"collect.elf", "ABCDEFGHIJKLMNOPQRSTUVWXYZ\r", 200},
 		{"switches.elf", "", 20},
 		{"send.s", "", 6000},
+		{"cop1.s", "", 100000},
+		{"cop2.s", "", 100000},
 	} {
 		var img *loader.Image
 		if c.file == "send.s" {
@@ -107,11 +109,18 @@ func TestRunBatchesExact(t *testing.T) {
 				0xCE, 0x0B, 0xB8, 0x09, 0x26, 0xFD, // ldx #3000; dex; bne
 				0x86, 'B', 0xB7, 0x10, 0x2F, // ldaa #'B'; staa SCDR
 				0x20, 0xFE), nil, nil) // bra *
+		} else if strings.HasPrefix(c.file, "cop") {
+			// Services the COP, then computes for 15,000 cycles (cop1)
+			// or 73,000 (cop2, past the COP's timeout), and again.
+			n := map[string]byte{"cop1.s": 0x13, "cop2.s": 0x2F}[c.file]                     // ldx #0x1388 or #0x2F88
+			img = testImage(t, b(0x86, 0x55, 0xB7, 0x10, 0x3A, 0x86, 0xAA, 0xB7, 0x10, 0x3A, // service
+				0xCE, n, 0x88, 0x09, 0x26, 0xFD, // ldx #n; dex; bne
+				0x20, 0xEE), nil, nil) // bra to the start
 		} else if img, err = loader.Load(filepath.Join("..", "testdata", "firmware", c.file), loader.Options{}); err != nil {
 			t.Fatal(err)
 		}
-		run := func(trace io.Writer) (RunResult, *State, string) {
-			chip, err := devices.New(p, devices.Options{})
+		run := func(trace io.Writer, o devices.Options) (RunResult, *State, string) {
+			chip, err := devices.New(p, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +131,7 @@ func TestRunBatchesExact(t *testing.T) {
 			s := m.Initial()
 			var log strings.Builder
 			var steps uint64
-			res := m.Run(s, RunOptions{Steps: 2000000, Trace: trace, SCIInput: []byte(c.input),
+			res := m.Run(s, RunOptions{Steps: 500000, Trace: trace, SCIInput: []byte(c.input),
 				Output: func(o Output) {
 					fmt.Fprintf(&log, "out %v %#x %#x at %d\n", o.Kind, o.Addr, o.Value, s.Threads[0].Cycles)
 				},
@@ -131,8 +140,17 @@ func TestRunBatchesExact(t *testing.T) {
 			fmt.Fprintf(&log, "end after %d steps, %d cycles, %d received: %v %s\n", steps, res.Cycles, res.Received, res.Violation, res.Reason)
 			return res, s, log.String()
 		}
-		res, s, batched := run(nil)
-		_, s1, stepped := run(io.Discard)
+		// With the COP on, the device counts cycles: batches end at its
+		// horizon, and count the cycles before a register access first.
+		cop := devices.Options{Config: 0x0B, ConfigSet: true}
+		_, _, copBatched := run(nil, cop)
+		_, _, copStepped := run(io.Discard, cop)
+		if copBatched != copStepped {
+			t.Errorf("%s with the COP on: batched and stepped runs differ:\n%s", c.file, firstDiff(copBatched, copStepped))
+		}
+		t.Logf("%s with the COP on: %s", c.file, copBatched[strings.LastIndex(strings.TrimSuffix(copBatched, "\n"), "\n")+1:])
+		res, s, batched := run(nil, devices.Options{})
+		_, s1, stepped := run(io.Discard, devices.Options{})
 		if batched != stepped {
 			t.Errorf("%s: batched and stepped runs differ:\n%s", c.file, firstDiff(batched, stepped))
 		}
