@@ -363,3 +363,41 @@ func TestMatcher(t *testing.T) {
 		t.Errorf("ERR7 sent, no match")
 	}
 }
+
+// TestHorizon: the cycles that may elapse before the device shows it —
+// the end of the first 64, the COP's timeout, a byte overdue — and, once
+// cycles no longer count, no bound; elapsing fewer changes no register.
+func TestHorizon(t *testing.T) {
+	c, b := newChip(t, "e9", Options{})
+	if h := c.Horizon(b); h != 64 {
+		t.Errorf("at reset: horizon %d, want 64 (the time-protected writes)", h)
+	}
+	c.Elapse(b, 64)
+	if h := c.Horizon(b); h != ^uint64(0) {
+		t.Errorf("COP off, after 64 cycles: horizon %d, want none", h)
+	}
+
+	c, b = newChip(t, "e9", Options{Config: 0x0B, ConfigSet: true}) // the COP on
+	c.Elapse(b, 1000)
+	if h := c.Horizon(b); h != 1<<15-1000 {
+		t.Errorf("COP on after 1000 cycles: horizon %d, want %d", h, 1<<15-1000)
+	}
+	c.Write(b, rSCCR2, 0x08) // TE
+	c.Write(b, rSCDR, 'A')
+	frame := uint64(frameCycles(b.Reg[rBAUD]))
+	c.Elapse(b, 10)
+	if h := c.Horizon(b); h != min(frame-10, 1<<15-1010) {
+		t.Errorf("sending, 10 cycles in: horizon %d, want %d", h, min(frame-10, 1<<15-1010))
+	}
+	regs := b.Reg
+	h := c.Horizon(b)
+	for range 3 {
+		c.Elapse(b, (h-1)/3)
+	}
+	if b.Reg != regs || c.Overdue(b) || c.Horizon(b) != h-(h-1)/3*3 {
+		t.Errorf("within the horizon: registers changed %v, overdue %v, horizon %d", b.Reg != regs, c.Overdue(b), c.Horizon(b))
+	}
+	if eff := c.Elapse(b, c.Horizon(b)); !c.Overdue(b) && !eff.Watchdog {
+		t.Error("at the horizon: neither overdue nor the watchdog")
+	}
+}
