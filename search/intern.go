@@ -35,6 +35,10 @@ type interner struct {
 	canon func(*sim.Thread) sim.ThreadKey
 	ctxs  [internShards]ctxShard
 	pages [internShards]pageShard
+	// groups are the groups of page ids of states of many pages
+	// (sim.GroupPages): rare, so one table under a lock.
+	groupMu sync.RWMutex
+	groups  groupTable
 }
 
 const (
@@ -50,7 +54,41 @@ func newInterner(canon func(*sim.Thread) sim.ThreadKey) *interner {
 		in.ctxs[i].init()
 		in.pages[i].init()
 	}
+	in.groups.init()
 	return in
+}
+
+// GroupID returns the id of group g (sim.Interner).
+func (in *interner) GroupID(g *sim.Group) uint32 {
+	in.groupMu.RLock()
+	t := &in.groups
+	mask := uint64(len(t.table) - 1)
+	for i := groupHash(g) & mask; ; i = (i + 1) & mask {
+		e := t.table[i]
+		if e == 0 {
+			break
+		}
+		if t.groups[e-1] == *g {
+			in.groupMu.RUnlock()
+			return e - 1
+		}
+	}
+	in.groupMu.RUnlock()
+	in.groupMu.Lock()
+	defer in.groupMu.Unlock()
+	return in.groups.intern(g)
+}
+
+// Group returns the page ids of group id (sim.Resolver); a copy, since
+// the table may grow while the caller reads it.
+func (in *interner) Group(id uint32) *sim.Group {
+	in.groupMu.RLock()
+	defer in.groupMu.RUnlock()
+	if int(id) >= len(in.groups.groups) {
+		return nil
+	}
+	g := in.groups.groups[id]
+	return &g
 }
 
 // probeTable is an open-addressing table of local ids + 1 (0: empty),
@@ -279,6 +317,7 @@ func (in *interner) bytes() int64 {
 	for i := range in.ctxs {
 		n += in.ctxs[i].size + in.pages[i].size
 	}
+	n += int64(len(in.groups.groups))*int64(unsafe.Sizeof(sim.Group{})) + int64(len(in.groups.table))*4
 	return n
 }
 

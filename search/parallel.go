@@ -320,6 +320,7 @@ type pworker struct {
 
 	halted  bool
 	packing bool
+	packAt  int // the frontier size from which states are kept packed (packFrom)
 	ticks   int
 
 	sim                                      sim.Stats
@@ -348,7 +349,7 @@ func runParallel(ctx context.Context, m *sim.Machine, opts Options, nw int, star
 		st := newStore(opts.Compact)
 		st.workers = nw
 		w := &pworker{p: p, id: i, in: &localInterner{interner: p.in}, st: st, exp: m.NewExpander(), cur: &sim.State{}, f: newFrontier(&Options{Strategy: DFS}),
-			out: make([]*batch, nw), packing: opts.Strategy == BFS, lastProgress: start}
+			out: make([]*batch, nw), packing: opts.Strategy == BFS, packAt: packFrom(m.Initial()), lastProgress: start}
 		w.inbox.wake = make(chan struct{}, 1)
 		for j := range w.out {
 			if j != i {
@@ -733,7 +734,7 @@ func (w *pworker) batch(b []sim.Succ) {
 func (w *pworker) push(s *sim.State, id uint32, l sim.Label) {
 	n := w.node
 	nn := node{id: id, depth: n.depth + 1}
-	if w.packing && w.f.len()+w.levelLeft() >= packAbove/len(w.p.w) {
+	if w.packing && w.f.len()+w.levelLeft() >= w.packAt/len(w.p.w) {
 		w.pack = w.packed(w.pack[:0], s, l.Thread)
 		nn.packed = w.keep(w.pack)
 	} else {

@@ -36,6 +36,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/hc11mc/hc11mc/internal/prefetch"
 	"github.com/hc11mc/hc11mc/internal/proviso"
@@ -377,6 +378,15 @@ func (f *frontier) pop() node {
 // 65,536 full states take about 50 MiB with a few threads.
 var packAbove = 1 << 16
 
+// packFrom is the frontier size from which states like s are kept packed:
+// packAbove, or fewer when s is large, so that the unpacked part of a
+// frontier stays under about 50 MiB (a state of firmware on 48 KiB of
+// RAM holds 768 page pointers: 6 KiB).
+func packFrom(s *sim.State) int {
+	size := int(unsafe.Sizeof(sim.State{})) + len(s.Threads)*int(unsafe.Sizeof(sim.Thread{})) + len(s.Pages)*8
+	return min(packAbove, max(256, 50<<20/size))
+}
+
 // Run searches the states of m reachable from its initial state.
 //
 // The reductions assume what they cannot prove in advance — that stacks
@@ -594,10 +604,11 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		return !opts.All
 	}
 	// Frontiers other than depth-first ones can grow wide: once one holds
-	// packAbove states, new states are kept packed, and unpacked into cur
+	// packAt states, new states are kept packed, and unpacked into cur
 	// when their turn comes. Packing costs about a tenth of the search's
 	// time; below the threshold the frontier's memory does not matter.
 	packing := opts.Strategy != DFS
+	packAt := packFrom(m.Initial())
 	cur := &sim.State{}
 	var packBuf []byte
 	var shuffle *rand.Rand
@@ -634,7 +645,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		push := func(sc *sim.State, l sim.Label, cid uint32) {
 			seq++
 			nn := node{id: cid, depth: n.depth + 1, key: key(sc, n.depth+1), seq: seq}
-			if packing && f.len() >= packAbove {
+			if packing && f.len() >= packAt {
 				packBuf = st.pack(packBuf[:0], sc)
 				nn.packed = bytes.Clone(packBuf)
 			} else {

@@ -88,8 +88,22 @@ var benchImage = func() string {
 // expanded, code covered), in both store modes.
 func TestResume(t *testing.T) {
 	m := machine(t, "testdata/counter.elf", sim.PreemptEvery)
-	for _, compact := range []bool{false, true} {
-		for _, strat := range []Strategy{BFS, DFS} {
+	// The same with 8 KiB of RAM more: states keyed by groups of pages.
+	img, err := loader.Load("testdata/counter.elf", loader.Options{RAM: []loader.Range{{Lo: 0x2000, Hi: 0x3FFF}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := sim.NewMachine(img, sim.Config{Entry: img.Entry, Preempt: sim.PreemptEvery})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		m       *sim.Machine
+		compact bool
+		strat   Strategy
+	}{{m, false, BFS}, {m, false, DFS}, {m, true, BFS}, {m, true, DFS}, {big, false, BFS}, {big, false, DFS}} {
+		m, compact, strat := c.m, c.compact, c.strat
+		{
 			base := Options{Strategy: strat, Compact: compact, Ignore: map[sim.Kind]bool{sim.KindDeadlock: true}, Key: "k"}
 			full := Run(context.Background(), m, base)
 			if full.Verdict != Verified {

@@ -27,6 +27,7 @@ type snapshot struct {
 
 	PageDat   [][sim.PageSize]byte
 	Ctxs      []sim.ThreadKey // by id
+	Groups    []sim.Group     // by id: groups of ids in PageDat (sim.GroupPages)
 	Arena     [][]byte
 	Table     []uint64
 	TableSize int
@@ -51,10 +52,12 @@ type savedNode struct {
 	Trail      []sim.Label // compact mode
 }
 
-// snapshotVersion 7: ids (of Table entries and frontier states) count
+// snapshotVersion 8: ids (of Table entries and frontier states) count
 // units of recAlign bytes of the arena, whose records are padded to them
-// and begin with a byte of flags (the cycle proviso's, in search.go).
-const snapshotVersion = 7
+// and begin with a byte of flags (the cycle proviso's, in search.go);
+// states of many pages name groups of them (Groups), and packed states
+// say how many pages they have.
+const snapshotVersion = 8
 
 // save writes the search's state.
 func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool, covered map[uint16]bool) error {
@@ -82,7 +85,7 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 		sn.Frontier = append(sn.Frontier, sv)
 	}
 	// The intern tables: fingerprints and strings are made of their ids.
-	sn.PageDat, sn.Ctxs = st.pageDat, st.ctxs.keys
+	sn.PageDat, sn.Ctxs, sn.Groups = st.pageDat, st.ctxs.keys, st.groups.groups
 	return sn.write(w)
 }
 
@@ -288,6 +291,16 @@ func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier,
 		p := &sim.Page{Data: sn.PageDat[i]}
 		if st.addPage(&p.Data, p.Hash()) != uint32(i) {
 			return nil, nil, nil, fmt.Errorf("not a saved frontier: page %d repeats an earlier one", i)
+		}
+	}
+	for i := range sn.Groups {
+		for _, id := range sn.Groups[i] {
+			if id != sim.NoPage && int(id) >= len(sn.PageDat) {
+				return nil, nil, nil, fmt.Errorf("not a saved frontier, or an inconsistent one: group %d names page %d", i, id)
+			}
+		}
+		if st.groups.intern(&sn.Groups[i]) != uint32(i) {
+			return nil, nil, nil, fmt.Errorf("not a saved frontier: group %d repeats an earlier one", i)
 		}
 	}
 	f := newFrontier(opts)

@@ -54,6 +54,7 @@ type store struct {
 	pageFP  []uint64    // the hashes of pageDat, for growing pages
 	shared  []*sim.Page // by id, the pages of unpacked states (see sharedPage)
 	ctxs    ctxTable
+	groups  groupTable // groups of page ids (sim.GroupPages), for states of many pages
 
 	arena [][]byte // chunks of state records
 	// tab is the table of visited states (see otable): in exact mode
@@ -153,6 +154,7 @@ func newStore(compact bool) *store {
 	st.pages = make([]uint32, firstTable)
 	st.recent = make([]uint64, recentFirst)
 	st.ctxs.init()
+	st.groups.init()
 	st.tab = newOTable(firstTable, tabShift(compact))
 	return st
 }
@@ -229,6 +231,17 @@ func (st *store) PageID(p *sim.Page) uint32 {
 	id := st.addPage(&p.Data, p.Hash())
 	p.Tag = st.gen<<32 | uint64(id)
 	return id
+}
+
+// GroupID returns the id of group g (sim.Interner).
+func (st *store) GroupID(g *sim.Group) uint32 { return st.groups.intern(g) }
+
+// Group returns the page ids of group id (sim.Resolver).
+func (st *store) Group(id uint32) *sim.Group {
+	if int(id) >= len(st.groups.groups) {
+		return nil
+	}
+	return &st.groups.groups[id]
 }
 
 // ThreadKeyOf returns the key of context id (sim.Interner).
@@ -681,7 +694,8 @@ func (st *store) usedBytes() int64 { return st.size(true) }
 func (st *store) size(used bool) int64 {
 	// The intern tables: distinct pages and thread contexts, shared by
 	// all states.
-	n := int64(len(st.pageDat))*(sim.PageSize+8) + int64(len(st.pages))*4 + int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4
+	n := int64(len(st.pageDat))*(sim.PageSize+8) + int64(len(st.pages))*4 + int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4 +
+		int64(len(st.groups.groups))*int64(unsafe.Sizeof(sim.Group{})) + int64(len(st.groups.table))*4
 	n += int64(len(st.tab.t)) * 8
 	if st.compact {
 		return n
@@ -727,6 +741,53 @@ func (t *trail) path() []sim.Label {
 	}
 	reverse(ls)
 	return ls
+}
+
+// groupTable interns groups of page ids as ctxTable interns thread
+// identities.
+type groupTable struct {
+	groups []sim.Group
+	table  []uint32 // id+1, 0 empty; size a power of two
+}
+
+func (c *groupTable) init() { c.table = make([]uint32, firstTable) }
+
+// groupHash hashes a group's page ids.
+func groupHash(g *sim.Group) uint64 {
+	return xxhash.Sum64(unsafe.Slice((*byte)(unsafe.Pointer(g)), unsafe.Sizeof(*g)))
+}
+
+// intern returns the id of group g, adding it when new.
+func (c *groupTable) intern(g *sim.Group) uint32 {
+	mask := uint64(len(c.table) - 1)
+	for i := groupHash(g) & mask; ; i = (i + 1) & mask {
+		e := c.table[i]
+		if e == 0 {
+			id := uint32(len(c.groups))
+			c.groups = append(c.groups, *g)
+			c.table[i] = id + 1
+			if len(c.groups)*2 > len(c.table) {
+				c.grow()
+			}
+			return id
+		}
+		if c.groups[e-1] == *g {
+			return e - 1
+		}
+	}
+}
+
+func (c *groupTable) grow() {
+	t := make([]uint32, len(c.table)*2)
+	mask := uint64(len(t) - 1)
+	for id := range c.groups {
+		i := groupHash(&c.groups[id]) & mask
+		for t[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t[i] = uint32(id) + 1
+	}
+	c.table = t
 }
 
 // ctxTable interns thread identities: open addressing over their ids, the

@@ -68,6 +68,89 @@ type Interner interface {
 	ThreadID(t *Thread) uint32
 	ThreadKeyOf(id uint32) ThreadKey
 	PageID(p *Page) uint32
+	// GroupID numbers groups of page ids (see GroupPages) as PageID
+	// numbers pages.
+	GroupID(g *Group) uint32
+}
+
+// GroupPages is how many pages one id names in the key of a state of more
+// than 2×GroupPages pages (firmware on kilobytes of RAM): the ids of its
+// pages, GroupPages at a time, are numbered as a Group, so that a key
+// takes a few dozen bytes however much memory the state has, and a
+// transition that writes a page changes one group's id. (A key with an
+// id per page took about a byte per 64 bytes of RAM: 3 KB per state on
+// 32 KB.) A state of fewer pages names each page: grouping would cost a
+// group's lookup per transition for little. On BUFFALO with 48 KiB of
+// RAM, groups of 16 pages stored 76 bytes per state, of 32 pages 52.
+const GroupPages = 32
+
+// Group is the page ids of up to GroupPages consecutive pages of a state;
+// the slots past the state's last page hold NoPage.
+type Group [GroupPages]uint32
+
+// NoPage fills the slots of a Group past a state's last page.
+const NoPage = ^uint32(0)
+
+// groupSize is the number of pages one id of the key names in a state of
+// npages pages: 1 or GroupPages.
+func groupSize(npages int) int {
+	if npages > 2*GroupPages {
+		return GroupPages
+	}
+	return 1
+}
+
+// partID is the id of part k of pages as a key names them: page k's, or,
+// with groups of g pages, group k's.
+func partID(pages []*Page, k, g int, in Interner) uint32 {
+	if g == 1 {
+		return in.PageID(pages[k])
+	}
+	var gr Group
+	lo := k * g
+	for i := range gr {
+		if lo+i < len(pages) {
+			gr[i] = in.PageID(pages[lo+i])
+		} else {
+			gr[i] = NoPage
+		}
+	}
+	return in.GroupID(&gr)
+}
+
+// appendParts appends the ids of the parts of pages (partID), noting in
+// off, when not nil, where each starts.
+func appendParts(b []byte, pages []*Page, in Interner, off *[]int32) []byte {
+	g := groupSize(len(pages))
+	for k := 0; k*g < len(pages); k++ {
+		if off != nil {
+			*off = append(*off, int32(len(b)))
+		}
+		b = binary.AppendUvarint(b, uint64(partID(pages, k, g, in)))
+	}
+	return b
+}
+
+// appendWrittenParts appends what a successor s's key or packed form has
+// from at on, where enc is its parent's and parts[k] is where part k of
+// its pages starts in enc (then the end): the parent's ids of the parts
+// s did not write, new ids of those it did (written lists the pages it
+// wrote, in order).
+func appendWrittenParts(b, enc []byte, parts []int32, s *State, written []int, in Interner) []byte {
+	g := groupSize(len(s.Pages))
+	at := parts[0]
+	last := -1
+	for _, i := range written {
+		k := i / g
+		if k == last {
+			continue
+		}
+		last = k
+		b = append(b, enc[at:parts[k]]...)
+		b = binary.AppendUvarint(b, uint64(partID(s.Pages, k, g, in)))
+		at = parts[k+1]
+	}
+	return append(b, enc[at:]...)
 }
 
 // A Resolver is an Interner that also maps ids back, for Unpack.
@@ -80,10 +163,13 @@ type Resolver interface {
 	// Page returns a page with the contents of page id, which nothing
 	// will write; nil if there is no such id.
 	Page(id uint32) *Page
+	// Group returns the page ids of group id; nil if there is no such id.
+	Group(id uint32) *Group
 }
 
 // AppendKey appends the canonical key of s to b: the number of threads,
-// each thread's context id, the scheduler bytes and each page's id. Two
+// each thread's context id, the scheduler bytes and each page's id (or
+// each group's, see GroupPages). Two
 // states have equal keys (from one interner) exactly when Equal holds;
 // bookkeeping outside the identity (cycles, the shadow call stack, the
 // previous PC) is not in it.
@@ -94,10 +180,7 @@ func (s *State) AppendKey(b []byte, in Interner) []byte {
 	}
 	sc := s.sched()
 	b = append(b, sc[:]...)
-	for _, p := range s.Pages {
-		b = binary.AppendUvarint(b, uint64(in.PageID(p)))
-	}
-	return b
+	return appendParts(b, s.Pages, in, nil)
 }
 
 // ParentKey is the key of a state being expanded together with where each
@@ -132,10 +215,7 @@ func (p *ParentKey) Set(s *State, in Interner) {
 	off = append(off, int32(len(b)))
 	sc := s.sched()
 	b = append(b, sc[:]...)
-	for _, pg := range s.Pages {
-		off = append(off, int32(len(b)))
-		b = binary.AppendUvarint(b, uint64(in.PageID(pg)))
-	}
+	b = appendParts(b, s.Pages, in, &off)
 	off = append(off, int32(len(b)))
 	p.Key, p.off, p.threads = b, off, len(s.Threads)
 }
@@ -158,15 +238,8 @@ func (p *ParentKey) AppendSuccessor(b []byte, s *State, moved int, in Interner) 
 	b = append(b, enc[off[moved+1]:off[t]]...)
 	sc := s.sched()
 	b = append(b, sc[:]...)
-	pages := off[t+1:] // pages[i] is the start of page i's id
-	at := pages[0]
 	p.written = s.Written(p.written[:0])
-	for _, i := range p.written {
-		b = append(b, enc[at:pages[i]]...)
-		b = binary.AppendUvarint(b, uint64(in.PageID(s.Pages[i])))
-		at = pages[i+1]
-	}
-	return append(b, enc[at:]...)
+	return appendWrittenParts(b, enc, off[t+1:], s, p.written, in)
 }
 
 // AppendPacked appends s to b in a few bytes per thread, to be restored by
@@ -182,10 +255,8 @@ func (s *State) AppendPacked(b []byte, in Interner) []byte {
 	}
 	sc := s.sched()
 	b = append(b, sc[:]...)
-	for _, p := range s.Pages {
-		b = binary.AppendUvarint(b, uint64(in.PageID(p)))
-	}
-	return b
+	b = binary.AppendUvarint(b, uint64(len(s.Pages)))
+	return appendParts(b, s.Pages, in, nil)
 }
 
 // appendPackedThread appends t's part of a packed state.
@@ -231,10 +302,8 @@ func (p *ParentPacked) Set(s *State, in Interner) {
 	off = append(off, int32(len(b)))
 	sc := s.sched()
 	b = append(b, sc[:]...)
-	for _, pg := range s.Pages {
-		off = append(off, int32(len(b)))
-		b = binary.AppendUvarint(b, uint64(in.PageID(pg)))
-	}
+	b = binary.AppendUvarint(b, uint64(len(s.Pages)))
+	b = appendParts(b, s.Pages, in, &off)
 	off = append(off, int32(len(b)))
 	p.Packed, p.buf, p.off, p.threads = b, b, off, len(s.Threads)
 }
@@ -266,15 +335,9 @@ func (p *ParentPacked) AppendSuccessor(b []byte, s *State, moved int, in Interne
 	b = append(b, enc[off[moved+1]:off[t]]...)
 	sc := s.sched()
 	b = append(b, sc[:]...)
-	pages := off[t+1:]
-	at := pages[0]
+	b = binary.AppendUvarint(b, uint64(len(s.Pages)))
 	p.written = s.Written(p.written[:0])
-	for _, i := range p.written {
-		b = append(b, enc[at:pages[i]]...)
-		b = binary.AppendUvarint(b, uint64(in.PageID(s.Pages[i])))
-		at = pages[i+1]
-	}
-	return append(b, enc[at:]...)
+	return appendWrittenParts(b, enc, off[t+1:], s, p.written, in)
 }
 
 // ErrPacked means bytes given to Unpack are not a packed state of this
@@ -361,23 +424,51 @@ func (s *State) unpack(b []byte, npages int, r Resolver, off *[]int32) error {
 	if int(s.Atomic) > len(s.Threads) {
 		return fmt.Errorf("%w: atomic section %d, depth %d", ErrPacked, s.Atomic, s.AtomicDepth)
 	}
+	np := next()
+	if bad || np > 1<<16/PageSize || npages >= 0 && np != uint64(npages) {
+		return fmt.Errorf("%w: %d pages, the machine has %d", ErrPacked, np, npages)
+	}
 	s.Pages = s.Pages[:0]
-	for at < len(b) {
+	g := groupSize(int(np))
+	for len(s.Pages) < int(np) {
 		if off != nil {
 			*off = append(*off, int32(at))
 		}
 		id := next()
-		var p *Page
-		if !bad && id <= 1<<32-1 {
-			p = r.Page(uint32(id))
+		if bad || id > 1<<32-1 {
+			return fmt.Errorf("%w: truncated at page %d", ErrPacked, len(s.Pages))
 		}
-		if p == nil {
-			return fmt.Errorf("%w: page %d has no contents", ErrPacked, len(s.Pages))
+		if g == 1 {
+			p := r.Page(uint32(id))
+			if p == nil {
+				return fmt.Errorf("%w: page %d has no contents", ErrPacked, len(s.Pages))
+			}
+			s.Pages = append(s.Pages, p)
+			continue
 		}
-		s.Pages = append(s.Pages, p)
+		gr := r.Group(uint32(id))
+		if gr == nil {
+			return fmt.Errorf("%w: the group of page %d has no pages", ErrPacked, len(s.Pages))
+		}
+		for i, pid := range gr {
+			var p *Page
+			if pid != NoPage {
+				p = r.Page(pid)
+			}
+			switch {
+			case len(s.Pages) == int(np):
+				if pid != NoPage {
+					return fmt.Errorf("%w: the last group has page %d of %d", ErrPacked, len(s.Pages)+1, np)
+				}
+			case p == nil:
+				return fmt.Errorf("%w: page %d (%d of its group) has no contents", ErrPacked, len(s.Pages), i)
+			default:
+				s.Pages = append(s.Pages, p)
+			}
+		}
 	}
-	if npages >= 0 && len(s.Pages) != npages {
-		return fmt.Errorf("%w: %d pages, the machine has %d", ErrPacked, len(s.Pages), npages)
+	if at != len(b) {
+		return fmt.Errorf("%w: %d bytes after the last page", ErrPacked, len(b)-at)
 	}
 	if off != nil {
 		*off = append(*off, int32(at))

@@ -19,10 +19,29 @@ type mapInterner struct {
 	tkeys   []ThreadKey
 	pages   map[[PageSize]byte]uint32
 	pdata   []*Page
+	groups  map[Group]uint32
+	gdata   []Group
 }
 
 func newMapInterner() *mapInterner {
-	return &mapInterner{threads: map[ThreadKey]uint32{}, pages: map[[PageSize]byte]uint32{}}
+	return &mapInterner{threads: map[ThreadKey]uint32{}, pages: map[[PageSize]byte]uint32{}, groups: map[Group]uint32{}}
+}
+
+func (m *mapInterner) GroupID(g *Group) uint32 {
+	id, ok := m.groups[*g]
+	if !ok {
+		id = uint32(len(m.gdata))
+		m.groups[*g] = id
+		m.gdata = append(m.gdata, *g)
+	}
+	return id
+}
+
+func (m *mapInterner) Group(id uint32) *Group {
+	if int(id) >= len(m.gdata) {
+		return nil
+	}
+	return &m.gdata[id]
 }
 
 func (m *mapInterner) ThreadID(t *Thread) uint32 {
@@ -217,11 +236,15 @@ func TestKeyIffEqual(t *testing.T) {
 	equalSeen, differentSeen := 0, 0
 	for i := range 20000 {
 		nt := 1 + rnd.IntN(2)
-		a := randomState(rnd, nt, 2)
+		np := 2
+		if i%2 == 1 {
+			np = 2*GroupPages + 1 + rnd.IntN(GroupPages) // keyed by groups of pages
+		}
+		a := randomState(rnd, nt, np)
 		var b *State
 		switch rnd.IntN(6) {
 		case 0: // independent
-			b = randomState(rnd, nt, 2)
+			b = randomState(rnd, nt, np)
 		case 1: // a thread's field
 			b = cloneDeep(a)
 			name := threadFields[rnd.IntN(len(threadFields))]
@@ -235,7 +258,7 @@ func TestKeyIffEqual(t *testing.T) {
 			}
 		case 3: // a byte of memory
 			b = cloneDeep(a)
-			b.Pages[rnd.IntN(2)].Data[rnd.IntN(PageSize)] ^= 1 << rnd.IntN(8)
+			b.Pages[rnd.IntN(np)].Data[rnd.IntN(PageSize)] ^= 1 << rnd.IntN(8)
 		case 4: // another number of threads
 			b = cloneDeep(a)
 			b.Threads = append(b.Threads, b.Threads[0])
@@ -270,7 +293,7 @@ func corpusMachines(t *testing.T) map[string]*Machine {
 		t.Fatalf("only %d models in ../testdata", len(files))
 	}
 	out := map[string]*Machine{}
-	for _, f := range files {
+	for i, f := range files {
 		img, err := loader.Load(f, loader.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -281,6 +304,22 @@ func corpusMachines(t *testing.T) map[string]*Machine {
 				continue // no TOC1 vector
 			}
 			out[fmt.Sprintf("%s%v", filepath.Base(f), irq)] = m
+		}
+		if i%4 == 0 {
+			// With 8 KiB of RAM more, states of 136 pages: keys name
+			// groups of pages (GroupPages).
+			img, err := loader.Load(f, loader.Options{RAM: []loader.Range{{Lo: 0x2000, Hi: 0x3FFF}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := NewMachine(img, Config{Entry: img.Entry})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(m.Initial().Pages) <= 2*GroupPages {
+				t.Fatalf("%s with 8 KiB more RAM: %d pages", f, len(m.Initial().Pages))
+			}
+			out[filepath.Base(f)+" +8K"] = m
 		}
 	}
 	return out
@@ -420,6 +459,39 @@ func TestUnpackRejects(t *testing.T) {
 		var u State
 		if err := u.Unpack(b, 3, in); !errors.Is(err, ErrPacked) {
 			t.Errorf("%s: Unpack(%x) = %v, want ErrPacked", name, b, err)
+		}
+	}
+
+	// A state of many pages, keyed by groups of them.
+	np := 2*GroupPages + 3
+	s = randomState(rand.New(rand.NewPCG(9, 10)), 1, np)
+	good = s.AppendPacked(nil, in)
+	if err := u.Unpack(good, np, in); err != nil || !u.Equal(s) {
+		t.Fatalf("a good state of %d pages: %v", np, err)
+	}
+	var short Group // the last group, of three pages, with a fourth where the state has none
+	for i := range short {
+		short[i] = NoPage
+		if 2*GroupPages+i < np {
+			short[i] = in.PageID(s.Pages[2*GroupPages+i])
+		}
+	}
+	short[3] = in.PageID(s.Pages[0])
+	grouped := map[string][]byte{
+		"group id":      append(append([]byte(nil), good[:len(good)-1]...), 0x7F),
+		"too many":      append(append([]byte(nil), good...), 0),
+		"cut":           good[:len(good)-1],
+		"page count":    nil,
+		"page in a gap": append(append([]byte(nil), good[:len(good)-1]...), byte(in.GroupID(&short))),
+	}
+	for name, b := range grouped {
+		var u State
+		want := np
+		if name == "page count" {
+			b, want = good, np+1
+		}
+		if err := u.Unpack(b, want, in); !errors.Is(err, ErrPacked) {
+			t.Errorf("grouped, %s: Unpack(%x) = %v, want ErrPacked", name, b, err)
 		}
 	}
 }
