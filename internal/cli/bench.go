@@ -20,9 +20,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/internal/memlimit"
+	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/search"
 )
 
@@ -216,7 +218,7 @@ func runBench(o *benchOptions, dir string, stdout, stderr io.Writer) error {
 		}
 	}
 	for _, r := range o.reduce {
-		if _, _, err := parseReduce(strings.ReplaceAll(r, "+", ",")); err != nil {
+		if _, _, err := check.ParseReduce(strings.ReplaceAll(r, "+", ",")); err != nil {
 			return usagef("--reduce %q: each setting is none or reductions joined by + (por, dead, por+dead); commas separate settings", r)
 		}
 	}
@@ -436,7 +438,7 @@ func benchRun(o *benchOptions, dir string, bm benchModel, strat, heur, reduce st
 	if err != nil {
 		return benchRecord{}, err
 	}
-	if cfg.Reduce, cfg.Machine.Dead, err = parseReduce(strings.ReplaceAll(reduce, "+", ",")); err != nil {
+	if cfg.Reduce, cfg.Machine.Dead, err = check.ParseReduce(strings.ReplaceAll(reduce, "+", ",")); err != nil {
 		return benchRecord{}, err
 	}
 	cfg.K, cfg.MaxStates, cfg.Timeout = o.k, o.maxStates, o.timeout
@@ -593,7 +595,7 @@ func (c cell) format(f func(float64) string) string {
 	return s
 }
 
-func intf(v float64) string { return groupDigits(int64(math.Round(v))) }
+func intf(v float64) string { return units.Count(int64(math.Round(v))) }
 
 // secf writes seconds with three decimals, or as many as two significant
 // digits of a shorter time take.
@@ -606,14 +608,6 @@ func secf(v float64) string {
 }
 func mibf(v float64) string { return strconv.FormatFloat(v/(1<<20), 'f', 0, 64) }
 
-func groupDigits(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 func writeBenchTables(w io.Writer, md bool, models []benchModel, strats []string, recs []benchRecord, workers int) {
 	tables := []struct {
 		title string
@@ -622,7 +616,7 @@ func writeBenchTables(w io.Writer, md bool, models []benchModel, strats []string
 		paper func(heuristics.PaperRow, int) string
 	}{
 		{"States generated before the error (exhaustive models: all reachable states)", func(r benchRecord) float64 { return float64(r.States) }, intf,
-			func(p heuristics.PaperRow, i int) string { return groupDigits(int64(p.States[i])) }},
+			func(p heuristics.PaperRow, i int) string { return units.Count(int64(p.States[i])) }},
 		{"Time to find the error (seconds)", func(r benchRecord) float64 { return r.Seconds }, secf,
 			func(p heuristics.PaperRow, i int) string { return secf(p.Seconds[i]) }},
 		{"Counterexample length (transitions)", func(r benchRecord) float64 {

@@ -57,14 +57,14 @@ func benchSymbolic(o *benchOptions, dir string, bm benchModel, mode, priority st
 		return benchRecord{}, usagef("%s/manifest.json: model %s: %v", dir, bm.Name, err)
 	}
 	symbolic.ReleaseMemory() // before the engine: its solver counts Z3's memory from then
-	_, e, cfg, err := prepareEngine(co, filepath.Join(dir, bm.File))
+	cs, e, cfg, err := prepareEngine(co, filepath.Join(dir, bm.File))
 	if err != nil {
 		return benchRecord{}, err
 	}
 	res := e.Check(context.Background(), []*symbolic.State{e.Initial()}, cfg)
 	st := res.Stats
 	r := benchRecord{Model: bm.Name, Verdict: res.Verdict.String(), States: st.States, Expanded: st.Images + st.Unrolled,
-		Seconds: st.Elapsed.Seconds(), PeakMemory: st.PeakMemory, Limit: co.memoryLimit(res.Limit), MaxDepth: st.MaxDepth,
+		Seconds: st.Elapsed.Seconds(), PeakMemory: st.PeakMemory, Limit: cs.Config.NameLimit(res.Limit), MaxDepth: st.MaxDepth,
 		Queries: st.Queries, SolverSecs: st.SolverTime.Seconds()}
 	if res.Violation != nil {
 		r.Kind = res.Violation.Kind.String()

@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"time"
 
@@ -166,7 +165,7 @@ func (o *checkOptions) config() (check.Config, error) {
 	if err := o.load.applyBoard(&o.machine.Device); err != nil {
 		return cfg, err
 	}
-	por, dead, err := parseReduce(o.reduce)
+	por, dead, err := check.ParseReduce(o.reduce)
 	if err != nil {
 		return cfg, err
 	}
@@ -210,6 +209,9 @@ func (o *checkOptions) config() (check.Config, error) {
 	cfg.K, cfg.GoalMem, cfg.Seed = o.k, o.goalMem, o.seed
 	cfg.Compact, cfg.All = o.compact, o.all
 	cfg.MaxStates, cfg.Timeout, cfg.MaxMemory = o.maxStates, o.timeout, o.maxMemory
+	if !o.maxMemorySet {
+		cfg.MaxMemoryDefault = o.memoryNote
+	}
 	cfg.HMC.Mode, _ = symbolic.ParseMode(o.hmc.mode) // refused when wrong (engineFlags.refuse)
 	if o.hmc.priority == "dfs" {
 		cfg.HMC.Priority = symbolic.DFS
@@ -258,7 +260,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	}
 	img, m, opts := cs.Image, cs.Machine, cs.Options
 	workersNote := o.searchWorkers(&opts)
-	if w := symbolWarning(img, &o.load, path); w != "" {
+	if w := check.SymbolWarning(img, o.load.LoadSpec, path); w != "" {
 		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
 	}
 	progress := !o.json && !o.quiet && isTerminal(stderr)
@@ -335,7 +337,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 		res = check.FromSearch(sr)
 	}
-	res.Limit = o.memoryLimit(res.Limit)
+	res.Limit = cs.Config.NameLimit(res.Limit)
 	if progress {
 		clearProgress()
 	}
@@ -457,7 +459,7 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Resu
 	case check.Incomplete:
 		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", verdictNote(props), res.Limit)
 		printReport(w, props)
-		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, coverage(img, res.Covered))
+		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, check.Coverage(img, res.Covered))
 		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
 		printUncovered(w, img, res.Covered)
 		printFirmwareCoverage(w, img, m, res, false)
@@ -483,28 +485,11 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Resu
 	}
 }
 
-// printUncovered names the function symbols no expanded state was in.
-func printUncovered(w io.Writer, img *loader.Image, covered map[uint16]bool) {
-	var never []string
-	for _, s := range img.Symbols {
-		if s.Kind != loader.SymFunc && !(s.Kind == loader.SymNone && s.Global) || strings.HasPrefix(s.Name, loader.StubPrefix) {
-			continue
-		}
-		if !covered[s.Addr] {
-			never = append(never, s.Name)
-		}
-	}
-	sort.Strings(never)
-	if len(never) > 0 {
-		fmt.Fprintf(w, "  procedures never entered: %s\n", strings.Join(never, ", "))
-	}
-}
-
 // machineKey names the firmware and every flag that shapes its states, so
 // that a saved frontier is only resumed on the same machine.
 func machineKey(img *loader.Image, o *checkOptions) string {
 	mem := img.Memory()
-	por, dead, _ := parseReduce(o.reduce)
+	por, dead, _ := check.ParseReduce(o.reduce)
 	flags, _ := json.Marshal(struct {
 		L      loadFlags
 		M      machineFlags
@@ -524,20 +509,4 @@ func saveFrontier(path string, res *search.Result) error {
 		return err
 	}
 	return f.Close()
-}
-
-// coverage says how much of the code the expanded states reached: PCs at
-// scheduling points, against the instructions of the ICFG.
-func coverage(img *loader.Image, covered map[uint16]bool) string {
-	prog, err := icfg.Build(img, icfg.Options{})
-	if err != nil || len(prog.Instrs) == 0 {
-		return fmt.Sprintf("%d distinct PCs reached", len(covered))
-	}
-	n := 0
-	for _, in := range prog.Instrs {
-		if covered[in.Addr] {
-			n++
-		}
-	}
-	return fmt.Sprintf("%d of the %d instructions in the ICFG reached at scheduling points", n, len(prog.Instrs))
 }

@@ -75,7 +75,7 @@ func (f *engineFlags) refuse(engine string) error {
 			}
 		}
 		if r := f.fs.Lookup("reduce"); r != nil && f.fs.Changed("reduce") {
-			if _, dead, _ := parseReduce(r.Value.String()); dead {
+			if _, dead, _ := check.ParseReduce(r.Value.String()); dead {
 				return usagef("--reduce %s: --engine hmc reduces by por alone (dead-data elimination's cleared stack bytes are not followed by the symbolic engine); use --reduce por or none", r.Value.String())
 			}
 		}
@@ -95,7 +95,7 @@ func (f *engineFlags) refuse(engine string) error {
 			return usagef("--search swarm: --engine auto runs one explicit search (bfs, dfs, best, astar or random; best when not given)")
 		}
 		if r := f.fs.Lookup("reduce"); r != nil {
-			if _, dead, _ := parseReduce(r.Value.String()); dead {
+			if _, dead, _ := check.ParseReduce(r.Value.String()); dead {
 				if f.fs.Changed("reduce") {
 					return usagef("--reduce %s: --engine auto cannot use dead (the symbolic engine does not follow cleared stack bytes); use --reduce por or none", r.Value.String())
 				}
@@ -141,7 +141,7 @@ func prepareEngine(o *checkOptions, path string) (*check.Check, *symbolic.Engine
 	// The heuristic, for glh, is best-first's; the reduction is por or
 	// none (refuse said so).
 	o.strategy = "best"
-	por, _, err := parseReduce(o.reduce)
+	por, _, err := check.ParseReduce(o.reduce)
 	if err != nil {
 		return nil, nil, symbolic.Config{}, err
 	}
@@ -167,7 +167,7 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		return err
 	}
 	img, m, mode := cs.Image, cs.Machine, cfg.Mode
-	if w := symbolWarning(img, &o.load, path); w != "" {
+	if w := check.SymbolWarning(img, o.load.LoadSpec, path); w != "" {
 		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
 	}
 	if !o.json && !o.quiet && isTerminal(stderr) {
@@ -200,7 +200,7 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return notReplayed(err)
 	}
-	res.Limit = o.memoryLimit(res.Limit)
+	res.Limit = cs.Config.NameLimit(res.Limit)
 	props := cs.Properties
 	props.Held = check.HeldInputs(img, m)
 	var first *search.Found

@@ -3,12 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
-	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -33,7 +31,7 @@ func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *
 		return
 	}
 	if verified {
-		fmt.Fprintf(w, "  covered: %d states, %s\n", res.Stats.StatesStored, coverage(img, res.Covered))
+		fmt.Fprintf(w, "  covered: %d states, %s\n", res.Stats.StatesStored, check.Coverage(img, res.Covered))
 		printUncovered(w, img, res.Covered)
 	}
 	waits := waitSites(img, m, res.Covered)
@@ -44,53 +42,19 @@ func printFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.Machine, res *
 	fmt.Fprintf(w, "  waits: %s\n", strings.Join(waits, "; "))
 }
 
-// waitSites lists the reached places where the firmware waits: WAI and
-// STOP, loops that branch to themselves (a BRSET or BRCLR polling a
-// register, BRA *), and the loops --sci-timing idle found it waiting in
-// (sim.Machine.WaitPCs), each with its symbol.
+// waitSites names the places where the firmware waits (check.WaitSites),
+// each with its symbol.
 func waitSites(img *loader.Image, m *sim.Machine, covered map[uint16]bool) []string {
-	found := map[uint16]bool{}
-	for _, pc := range m.WaitPCs() {
-		found[pc] = true
-	}
-	var pcs []int
-	for pc := range covered {
-		pcs = append(pcs, int(pc))
-	}
-	for pc := range found {
-		if !covered[pc] {
-			pcs = append(pcs, int(pc))
-		}
-	}
-	sort.Ints(pcs)
-	s := m.Initial()
 	var out []string
-	for _, p := range pcs {
-		pc := uint16(p)
-		var buf [5]byte
-		for i := range buf {
-			buf[i] = m.ReadMem(s, pc+uint16(i))
-		}
-		in, err := isa.Decode(buf[:])
-		if err != nil {
-			continue
-		}
-		what := ""
-		switch {
-		case in.Op == isa.WAI:
-			what = "WAI"
-		case in.Op == isa.STOP:
-			what = "STOP"
-		case (in.Op == isa.BRSET || in.Op == isa.BRCLR || in.Op == isa.BRA) && in.Target(pc) == pc:
-			_, text := m.Disasm(s, pc)
-			what = "spins: " + text
-		case found[pc]:
-			_, text := m.Disasm(s, pc)
-			what = "polls in a loop: " + text
-		default:
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s %s", cex.SymAddr(img, pc), what))
+	for _, w := range check.WaitSites(m, covered) {
+		out = append(out, cex.SymAddr(img, w.PC)+" "+w.What)
 	}
 	return out
+}
+
+// printUncovered names the procedures no expanded state was in.
+func printUncovered(w io.Writer, img *loader.Image, covered map[uint16]bool) {
+	if never := check.Uncovered(img, covered); len(never) > 0 {
+		fmt.Fprintf(w, "  procedures never entered: %s\n", strings.Join(never, ", "))
+	}
 }

@@ -1,15 +1,13 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
@@ -18,7 +16,7 @@ import (
 type loadFlags struct {
 	cex.LoadSpec
 	// Board is --board FILE until applyBoard writes what the file says
-	// into the other flags (board.go).
+	// into the other flags (check.Board).
 	Board string `json:"-"`
 }
 
@@ -33,79 +31,39 @@ func (l *loadFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&l.Board, "board", "", "FILE: the board around the chip, described once: --chip, --ram, --rom and --device lines, # comments")
 }
 
+// applyBoard reads the --board file, if one is given, into the loading
+// flags and, when devices is not nil, the --device list, and forgets the
+// file: what it said is now the flags'.
+func (l *loadFlags) applyBoard(devices *[]string) error {
+	if l.Board == "" {
+		return nil
+	}
+	b, err := check.ReadBoard(l.Board)
+	if err == nil {
+		err = b.Apply(&l.LoadSpec, devices)
+	}
+	l.Board = ""
+	return err
+}
+
 // load reads the firmware with the flags; entry is --entry ("" for none).
 // A --board file not yet applied gives its chip and ranges (a command
-// with --device applies it first: applyBoard).
+// with --device applies it first).
 func (l *loadFlags) load(path, entry string, allowNoEntry bool) (*loader.Image, error) {
-	var opts loader.Options
 	if err := l.applyBoard(nil); err != nil {
 		return nil, err
 	}
-	var err error
-	if opts.Format, err = loader.ParseFormat(l.Format); err != nil {
-		return nil, usagef("--format: %v", err)
-	}
-	if l.Base != "" {
-		if opts.Base, err = loader.ParseAddr(l.Base); err != nil {
-			return nil, usagef("--base: %v", err)
-		}
-		opts.BaseSet = true
-	}
-	opts.Symbols = l.Symbols
-	opts.Chip = l.Chip
-	opts.Entry = entry
-	opts.AllowNoEntry = allowNoEntry
-	for _, h := range l.Hooks {
-		name, addr, ok := strings.Cut(h, "=")
-		if !ok || name == "" {
-			return nil, usagef("--hook %q: want NAME=ADDR", h)
-		}
-		a, err := loader.ParseAddr(addr)
-		if err != nil {
-			return nil, usagef("--hook %q: %v", h, err)
-		}
-		if opts.Hooks == nil {
-			opts.Hooks = map[string]uint16{}
-		}
-		opts.Hooks[name] = a
-	}
-	for _, r := range l.RAM {
-		rg, err := loader.ParseRange(r)
-		if err != nil {
-			return nil, usagef("--ram %q: %v", r, err)
-		}
-		opts.RAM = append(opts.RAM, rg)
-	}
-	for _, r := range l.ROM {
-		rg, err := loader.ParseRange(r)
-		if err != nil {
-			return nil, usagef("--rom %q: %v", r, err)
-		}
-		opts.ROM = append(opts.ROM, rg)
-	}
-	img, err := loader.Load(path, opts)
+	img, err := check.LoadImage(l.LoadSpec, path, entry, allowNoEntry)
 	if err != nil {
-		var fe *loader.FormatError
-		if errors.As(err, &fe) {
-			return nil, usagef("%v", err)
-		}
-		// The firmware and the --symbols file are the files read: name
-		// the one that could not be.
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			what := pe.Path
-			if l.Symbols != "" && pe.Path == l.Symbols {
-				what = "--symbols " + pe.Path
-			}
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, usagef("%s: no such file", what)
-			}
-			return nil, usagef("%s: %v", what, pe.Err)
-		}
-		return nil, usagef("%v", err)
+		return nil, err
 	}
+	printWarnings(img)
+	return img, nil
+}
+
+// printWarnings shows what did not stop loading img.
+func printWarnings(img *loader.Image) {
 	for _, w := range img.Warnings {
 		fmt.Fprintf(os.Stderr, "hc11mc: warning: %s\n", w)
 	}
-	return img, nil
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -15,8 +14,9 @@ import (
 
 // machineFlags configure the simulated machine. The flags are a
 // cex.MachineSpec, which a trace file records so that replay builds the
-// same machine; machine reads them into the check.Machine that package
-// check builds it from (the firmware's environment: see environment.go).
+// same machine; check.MachineOf reads them into the check.Machine that
+// package check builds it from (the firmware's environment: see
+// environment.go).
 type machineFlags struct {
 	cex.MachineSpec
 	// runFeed: --sci-input is run's sequence of bytes, not an alphabet.
@@ -36,30 +36,16 @@ func (f *machineFlags) register(fs *pflag.FlagSet, preemptDefault string) {
 	f.registerEnvironment(fs)
 }
 
-// machine reads the flags into the machine's settings.
+// machine reads the flags into the machine's settings; run's --sci-input
+// is the bytes it feeds, which run reads itself.
 func (f *machineFlags) machine() (check.Machine, error) {
-	mc := check.Machine{IRQs: f.IRQ, Inputs: f.Input, Reach: f.Reach, MaxRun: f.MaxRun, IgnoreIllegal: f.IgnoreIllegal}
-	var err error
-	if mc.Preempt, err = sim.ParsePreempt(f.Preempt); err != nil {
-		return mc, usagef("%v", err)
+	spec := f.MachineSpec
+	if f.runFeed {
+		spec.SCIInput = ""
 	}
-	for _, s := range f.Stack {
-		r := sim.StackRange{Thread: -1}
-		if th, rest, ok := strings.Cut(s, ":"); ok {
-			n, err := strconv.Atoi(th)
-			if err != nil || n < 0 {
-				return mc, usagef("--stack %q: %q is not a thread number", s, th)
-			}
-			r.Thread, s = n, rest
-		}
-		rg, err := loader.ParseRange(s)
-		if err != nil {
-			return mc, usagef("--stack %q: %v", s, err)
-		}
-		r.Lo, r.Hi = rg.Lo, rg.Hi
-		mc.Stacks = append(mc.Stacks, r)
-	}
-	return mc, f.environment(&mc)
+	mc, err := check.MachineOf(spec)
+	mc.SCIFed = f.runFeed && f.SCIInput != ""
+	return mc, err
 }
 
 // newMachine builds the machine of the flags on img.
@@ -68,9 +54,5 @@ func newMachine(img *loader.Image, mf *machineFlags) (*sim.Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := check.NewMachine(img, mc)
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	return m, nil
+	return check.NewMachine(img, mc)
 }

@@ -3,11 +3,11 @@ package cli
 import (
 	"fmt"
 	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/internal/memlimit"
+	"github.com/hc11mc/hc11mc/internal/units"
 )
 
 // detectMemory finds the memory this process may use. Tests replace it to
@@ -24,24 +24,11 @@ func (o *checkOptions) registerMaxMemory(fs *pflag.FlagSet) {
 	o.memoryNote = fmt.Sprintf("%d%% of %s", memlimit.Share, in.Source())
 	def := "default: none, as this machine's memory could not be read"
 	if o.maxMemory > 0 {
-		def = fmt.Sprintf("default: %s, %s here", o.memoryNote, formatSize(o.maxMemory))
+		def = fmt.Sprintf("default: %s, %s here", o.memoryNote, units.Size(o.maxMemory))
 	}
 	fs.Var(&sizeValue{p: &o.maxMemory, set: &o.maxMemorySet}, "max-memory",
 		"stop with a report (exit 3) when the search would hold more memory than SIZE: "+sizeForms+"; with --save-frontier the search stops at four fifths of it, to leave room to save and resume ("+def+")")
 	fs.Lookup("max-memory").DefValue = "" // the usage says the default
-}
-
-// memoryLimit names the memory limit that stopped a search: the search
-// gives it in bytes; the default is named as such.
-func (o *checkOptions) memoryLimit(limit string) string {
-	if !strings.HasPrefix(limit, "--max-memory ") {
-		return limit
-	}
-	s := "--max-memory " + formatSize(o.maxMemory)
-	if !o.maxMemorySet {
-		s += ", the default: " + o.memoryNote + " (set --max-memory SIZE, or none, to change it)"
-	}
-	return s
 }
 
 // withGCLimit runs f with limit as the garbage collector's soft memory

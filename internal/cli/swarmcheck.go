@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -106,7 +107,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	}
 	cs0 := runs[0].cs
 	img, props := cs0.Image, cs0.Properties
-	if w := symbolWarning(img, &o.load, path); w != "" {
+	if w := check.SymbolWarning(img, o.load.LoadSpec, path); w != "" {
 		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
 	}
 	if !o.json {
@@ -243,9 +244,9 @@ func printMembers(w io.Writer, out *swarmOutcome, size int, single bool) {
 		switch r.res.Verdict {
 		case search.Violated:
 			fmt.Fprintf(w, "found by member %s after %s of its states in %.2fs; repeat it alone with --swarm-member %d/%d\n",
-				r.member, groupDigits(int64(st.StatesStored)), st.Seconds, r.member.Index, size)
+				r.member, units.Count(int64(st.StatesStored)), st.Seconds, r.member.Index, size)
 		case search.Verified:
-			fmt.Fprintf(w, "verified by member %s, which searched all %s reachable states\n", r.member, groupDigits(int64(st.StatesStored)))
+			fmt.Fprintf(w, "verified by member %s, which searched all %s reachable states\n", r.member, units.Count(int64(st.StatesStored)))
 		}
 	}
 	for _, r := range out.runs {
@@ -254,7 +255,7 @@ func printMembers(w io.Writer, out *swarmOutcome, size int, single bool) {
 		if s.Limit != "" {
 			what += ": " + s.Limit
 		}
-		fmt.Fprintf(w, "  member %s: %s; %s states, %.2fs\n", s.Member, what, groupDigits(int64(s.Stored)), s.Seconds)
+		fmt.Fprintf(w, "  member %s: %s; %s states, %.2fs\n", s.Member, what, units.Count(int64(s.Stored)), s.Seconds)
 	}
 }
 
@@ -262,7 +263,7 @@ func printMembers(w io.Writer, out *swarmOutcome, size int, single bool) {
 func memberLimitText(l string) string {
 	var b int64
 	if _, err := fmt.Sscanf(l, "--max-memory %d bytes", &b); err == nil && strings.HasSuffix(l, " bytes") {
-		return "--max-memory " + formatSize(b)
+		return "--max-memory " + units.Size(b)
 	}
 	return l
 }

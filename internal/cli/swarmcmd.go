@@ -20,6 +20,7 @@ import (
 
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/search"
 )
 
@@ -722,7 +723,7 @@ func printMerged(w io.Writer, m *mergedResult, rs []*memberResult, trace string)
 		if s.Limit != "" {
 			what += ": " + s.Limit
 		}
-		fmt.Fprintf(w, "  member %s: %s; %s states, %.2fs\n", s.Member, what, groupDigits(int64(s.Stored)), s.Seconds)
+		fmt.Fprintf(w, "  member %s: %s; %s states, %.2fs\n", s.Member, what, units.Count(int64(s.Stored)), s.Seconds)
 	}
 }
 
@@ -741,7 +742,7 @@ func mergedCoverage(m *mergedResult, rs []*memberResult) string {
 	}
 	var b strings.Builder
 	printUncovered(&b, img, covered)
-	return coverage(img, covered) + strings.TrimRight(strings.Replace(b.String(), "  procedures", "; procedures", 1), "\n")
+	return check.Coverage(img, covered) + strings.TrimRight(strings.Replace(b.String(), "  procedures", "; procedures", 1), "\n")
 }
 
 func joinInts(xs []int) string {

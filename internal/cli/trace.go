@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -16,24 +17,11 @@ func makeTrace(m *sim.Machine, path string, o *checkOptions, f *search.Found) *c
 }
 
 // loadTrace reads the trace file at path and builds what replaying it
-// needs: the image and the machine it was found on, and its labels.
+// needs (check.OpenTrace), showing the firmware's warnings.
 func loadTrace(path string) (*cex.Trace, *loader.Image, *sim.Machine, []sim.Label, error) {
-	tf, err := cex.ReadFile(path)
-	if err != nil {
-		return nil, nil, nil, nil, usagef("%v", err)
+	tf, img, m, labels, err := check.OpenTrace(path)
+	if img != nil {
+		printWarnings(img)
 	}
-	lf := loadFlags{LoadSpec: tf.Load}
-	img, err := lf.load(tf.Firmware, tf.Machine.Entry, false)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	m, err := newMachine(img, &machineFlags{MachineSpec: tf.Machine})
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	labels, err := tf.Labels()
-	if err != nil {
-		return nil, nil, nil, nil, usagef("%s: %v", path, err)
-	}
-	return tf, img, m, labels, nil
+	return tf, img, m, labels, err
 }
