@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/spf13/pflag"
+
+	"github.com/hc11mc/hc11mc/internal/units"
 )
 
 // Sizes, counts and durations are read exactly: a value is either read in
