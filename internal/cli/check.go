@@ -260,9 +260,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	}
 	img, m, opts := cs.Image, cs.Machine, cs.Options
 	workersNote := o.searchWorkers(&opts)
-	if w := check.SymbolWarning(img, o.load.LoadSpec, path); w != "" {
-		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
-	}
+	warnSymbols(stderr, img, o, path)
 	progress := !o.json && !o.quiet && isTerminal(stderr)
 	clearProgress := func() { fmt.Fprint(stderr, "\r\033[K") }
 	if progress {
@@ -348,15 +346,8 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if len(res.Found) > 0 {
 		first = &res.Found[0]
 	}
-	if o.trace != "" && first != nil {
-		if err := makeTrace(m, path, o, first).WriteFile(o.trace); err != nil {
-			return usagef("--trace: %v", err)
-		}
-	}
-	if o.traceSVG != "" && first != nil {
-		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, fmt.Sprintf("check --search %s, --preempt %s", opts.Strategy, m.Config.Preempt)); err != nil {
-			return usagef("--trace-svg: %v", err)
-		}
+	if err := writeCounterexample(o, path, img, m, first, fmt.Sprintf("check --search %s, --preempt %s", opts.Strategy, m.Config.Preempt)); err != nil {
+		return err
 	}
 	if o.json {
 		var more map[string]any

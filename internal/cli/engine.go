@@ -167,9 +167,7 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		return err
 	}
 	img, m, mode := cs.Image, cs.Machine, cfg.Mode
-	if w := check.SymbolWarning(img, o.load.LoadSpec, path); w != "" {
-		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
-	}
+	warnSymbols(stderr, img, o, path)
 	if !o.json && !o.quiet && isTerminal(stderr) {
 		cfg.Progress = func(s symbolic.Stats) {
 			fmt.Fprintf(stderr, "\r%d states, %d images, frontier %d, depth %d, %d solver queries in %.1fs   ",
@@ -207,15 +205,8 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if len(res.Found) > 0 {
 		first = &res.Found[0]
 	}
-	if o.trace != "" && first != nil {
-		if err := makeTrace(m, path, o, first).WriteFile(o.trace); err != nil {
-			return usagef("--trace: %v", err)
-		}
-	}
-	if o.traceSVG != "" && first != nil {
-		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, fmt.Sprintf("check --engine %s, --preempt %s", o.engine, m.Config.Preempt)); err != nil {
-			return usagef("--trace-svg: %v", err)
-		}
+	if err := writeCounterexample(o, path, img, m, first, fmt.Sprintf("check --engine %s, --preempt %s", o.engine, m.Config.Preempt)); err != nil {
+		return err
 	}
 	if o.json {
 		printEngineJSON(stdout, o, m, res, first, props)

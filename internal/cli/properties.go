@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/loader"
 )
 
 // verdictNote is the part of the verdict line that says what it covers.
@@ -30,5 +31,13 @@ func addReportJSON(out map[string]any, r check.Report) {
 	}
 	if len(r.Held) > 0 {
 		out["inputs_held"] = r.Held
+	}
+}
+
+// warnSymbols warns, on stderr, of an image loaded without the symbols
+// of its harness (check.SymbolWarning).
+func warnSymbols(stderr io.Writer, img *loader.Image, o *checkOptions, path string) {
+	if w := check.SymbolWarning(img, o.load.LoadSpec, path); w != "" {
+		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
 	}
 }

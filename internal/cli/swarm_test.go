@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hc11mc/hc11mc/portfolio"
 )
 
 // asCLI makes the test binary run the command line instead of the tests
@@ -39,36 +41,9 @@ func selfAsCLI(t *testing.T) string {
 
 const tickCounter = "../../testdata/bench/tick_counter.elf"
 
-// Members are functions of their index: the same in every swarm, distinct
-// from each other. On firmware that takes interrupts best-first search on
-// fsm comes first; on firmware that takes none, best-first search on efsm
-// (the single search's default), and the two trade places.
+// The firmware decides which search is member 0: with --irq, best-first
+// search on fsm; without, best-first search on efsm.
 func TestSwarmMembers(t *testing.T) {
-	want := []string{"best+fsm", "dfs", "best+efsm k=1", "bfs", "random seed 1", "astar+efsm k=1", "best+efsm k=2", "dfs shuffle 1",
-		"random seed 2", "dfs shuffle 2", "best+efsm k=1 shuffle 1", "best+fsm shuffle 1", "random seed 3"}
-	for _, irq := range []bool{true, false} {
-		seen := map[string]bool{}
-		for i := 0; i < 64; i++ {
-			m := memberOf(i, 64, 1, irq)
-			w := i
-			if !irq && (i == 0 || i == 2) {
-				w = 2 - i
-			}
-			if i < len(want) && m.Describe() != want[w] {
-				t.Errorf("member %d (interrupts %t): %s, want %s", i, irq, m.Describe(), want[w])
-			}
-			if m != memberOf(i, 64, 1, irq) || m.Describe() != memberOf(i, 2, 1, irq).Describe() {
-				t.Errorf("member %d differs between calls or swarm sizes", i)
-			}
-			if seen[m.Describe()] {
-				t.Errorf("member %d repeats %s", i, m.Describe())
-			}
-			seen[m.Describe()] = true
-		}
-	}
-	if got := memberOf(4, 8, 9, false).String(); got != "4/8 (random seed 9)" {
-		t.Errorf("member 4 of 8 with seed 9: %s", got)
-	}
 	// The firmware decides: with --irq, best-first search on fsm first.
 	for _, c := range []struct {
 		args []string
@@ -82,14 +57,6 @@ func TestSwarmMembers(t *testing.T) {
 			t.Errorf("%v: member %q, want %q", c.args, r.Member, c.want)
 		}
 	}
-	for _, bad := range []string{"4/4", "-1/4", "1/0", "1", "a/b", "1/4x", "+1/4", ""} {
-		if _, _, err := parseMember(bad); err == nil {
-			t.Errorf("--swarm-member %q accepted", bad)
-		}
-	}
-	if i, n, err := parseMember("3/8"); i != 3 || n != 8 || err != nil {
-		t.Errorf("3/8: %d %d %v", i, n, err)
-	}
 }
 
 type swarmJSON struct {
@@ -98,7 +65,7 @@ type swarmJSON struct {
 	Violation *struct {
 		Kind string `json:"kind"`
 	} `json:"violation"`
-	Members []memberSummary `json:"members"`
+	Members []portfolio.Summary `json:"members"`
 	Stats   struct {
 		StatesStored int `json:"states_stored"`
 	} `json:"stats"`
@@ -409,7 +376,7 @@ func TestSwarmMerge(t *testing.T) {
 	b := write("b.json", "check", counter, "--irq", "toc1", "--max-states", "3000", "--swarm-member", "2/3", "--json")
 	other := write("c.json", "check", counter, "--irq", "toc1", "--max-states", "3000", "--swarm-member", "1/4", "--json")
 	r := swarmRun(t, ExitIncomplete, "swarm", "merge", "--json", a, b)
-	var m mergedResult
+	var m portfolio.Merged
 	var out, errb bytes.Buffer
 	Main([]string{"swarm", "merge", "--json", a, b}, nil, &out, &errb)
 	json.Unmarshal(out.Bytes(), &m)

@@ -8,12 +8,26 @@ import (
 	"github.com/hc11mc/hc11mc/sim"
 )
 
-// makeTrace records check's counterexample f, found on m for the firmware
-// at path, as the trace file o.trace.
-func makeTrace(m *sim.Machine, path string, o *checkOptions, f *search.Found) *cex.Trace {
-	tf := cex.NewTrace(path, o.load.LoadSpec, o.machine.MachineSpec, m, f.Trace, f.Violation)
-	tf.Locate(o.trace)
-	return tf
+// writeCounterexample writes check's counterexample first, found on m for
+// the firmware at path, to --trace and --trace-svg where they are given;
+// subtitle heads the drawing. Without a counterexample it writes nothing.
+func writeCounterexample(o *checkOptions, path string, img *loader.Image, m *sim.Machine, first *search.Found, subtitle string) error {
+	if first == nil {
+		return nil
+	}
+	if o.trace != "" {
+		tf := cex.NewTrace(path, o.load.LoadSpec, o.machine.MachineSpec, m, first.Trace, first.Violation)
+		tf.Locate(o.trace)
+		if err := tf.WriteFile(o.trace); err != nil {
+			return usagef("--trace: %v", err)
+		}
+	}
+	if o.traceSVG != "" {
+		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, subtitle); err != nil {
+			return usagef("--trace-svg: %v", err)
+		}
+	}
+	return nil
 }
 
 // loadTrace reads the trace file at path and builds what replaying it
