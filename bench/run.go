@@ -386,15 +386,13 @@ func (o Options) runSwarm(m Model, cfg check.Config, img *loader.Image) (Record,
 }
 
 // runSymbolic runs model m under one configuration of the symbolic
-// engine (check --engine hmc --hmc-mode mode --hmc-priority priority):
-// best-first's heuristic for glh, partial-order reduction as the model's
-// flags say, no dead-data elimination.
+// engine (check --engine hmc --hmc-mode mode --hmc-priority priority),
+// with partial-order reduction as the model's flags say.
 func (o Options) runSymbolic(m Model, mode, priority string) (Record, error) {
 	cfg, img, err := o.Setup(m, mode, priority)
 	if err != nil {
 		return Record{}, err
 	}
-	cfg.Strategy, cfg.Machine.Dead = search.Best, false
 	cfg.K, cfg.MaxStates, cfg.Timeout = o.K, o.MaxStates, o.Timeout
 	symbolic.ReleaseMemory() // before the engine: its solver counts Z3's memory from then
 	cs, err := check.New(img, cfg)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/icfg"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
@@ -49,20 +50,12 @@ func Uncovered(img *loader.Image, covered map[uint16]bool) []string {
 	return never
 }
 
-// WaitSite is a place where the firmware waits, and how.
-type WaitSite struct {
-	PC uint16
-	// What is WAI, STOP, "spins: INSTRUCTION" for a branch to itself, or
-	// "polls in a loop: INSTRUCTION" for a loop --sci-timing idle found
-	// the firmware waiting in.
-	What string
-}
-
 // WaitSites lists, by address, the reached places where the firmware on m
-// waits: WAI and STOP, loops that branch to themselves (a BRSET or BRCLR
-// polling a register, BRA *), and the loops --sci-timing idle found it
-// waiting in (sim.Machine.WaitPCs).
-func WaitSites(m *sim.Machine, covered map[uint16]bool) []WaitSite {
+// waits, each with its symbol and how: WAI and STOP, loops that branch to
+// themselves ("spins: INSTRUCTION", a BRSET or BRCLR polling a register,
+// BRA *), and the loops --sci-timing idle found it waiting in ("polls in a
+// loop: INSTRUCTION", sim.Machine.WaitPCs).
+func WaitSites(m *sim.Machine, covered map[uint16]bool) []string {
 	found := map[uint16]bool{}
 	for _, pc := range m.WaitPCs() {
 		found[pc] = true
@@ -78,7 +71,7 @@ func WaitSites(m *sim.Machine, covered map[uint16]bool) []WaitSite {
 	}
 	sort.Ints(pcs)
 	s := m.Initial()
-	var out []WaitSite
+	var out []string
 	for _, p := range pcs {
 		pc := uint16(p)
 		var buf [5]byte
@@ -104,7 +97,7 @@ func WaitSites(m *sim.Machine, covered map[uint16]bool) []WaitSite {
 		default:
 			continue
 		}
-		out = append(out, WaitSite{PC: pc, What: what})
+		out = append(out, cex.SymAddr(m.Image, pc)+" "+what)
 	}
 	return out
 }

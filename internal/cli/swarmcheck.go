@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -91,7 +89,7 @@ func (o *checkOptions) refuseSwarm(fs *pflag.FlagSet) error {
 	if o.strategy != "swarm" {
 		for _, f := range []string{"workers", "swarm-member", "stop-file"} {
 			if f == "workers" {
-				continue // the workers of one search, or refused (workers.go)
+				continue // the workers of one search, or refused (refuseWorkers)
 			}
 			if fs.Changed(f) {
 				return usagef("--%s: only --search swarm runs several searches (the search is %s)", f, o.strategy)
@@ -182,8 +180,6 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		return err
 	}
 	if o.json {
-		var buf bytes.Buffer
-		printJSON(&buf, img, m, res, first, d.Report)
 		extra := map[string]any{}
 		if d.Winner != nil {
 			extra["member"] = d.Winner.Member.String()
@@ -208,11 +204,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 			}
 			extra["members"] = ms
 		}
-		line, err := addFields(buf.Bytes(), extra)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, string(line))
+		printJSON(stdout, m, res, d.Report, extra)
 	} else {
 		printResult(stdout, img, m, res, o, d.Report)
 		printMembers(stdout, out, size, single)
@@ -221,22 +213,6 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		return &exitError{code: ExitInternal, msg: d.Internal.Text()}
 	}
 	return verdictExit(res.Verdict)
-}
-
-// addFields adds fields to a JSON object.
-func addFields(obj []byte, extra map[string]any) ([]byte, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(obj, &fields); err != nil {
-		return nil, err
-	}
-	for k, v := range extra {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		fields[k] = b
-	}
-	return json.Marshal(fields)
 }
 
 // printMembers says which member decided and what each did.
@@ -259,4 +235,52 @@ func printMembers(w io.Writer, out *portfolio.Outcome, size int, single bool) {
 	for _, r := range out.Runs {
 		fmt.Fprintf(w, "  %s\n", r.Summary().Line())
 	}
+}
+
+// --workers has two meanings: the members of --search swarm (package
+// portfolio), and the workers of one breadth-first or depth-first search,
+// which share its visited set, each owning a part of the states
+// (search.Options.Workers, search/parallel.go). The default is the
+// processor count for both. The other searches rank every frontier state against the others
+// and run one worker: --workers given with them is refused (refuseSwarm).
+// A search that saves or resumes its frontier runs one worker too: with
+// the default --workers it says so in a note, an explicit --workers above
+// 1 is refused.
+
+// parallelSearch reports whether --search s can run several workers.
+func parallelSearch(s string) bool { return s == "bfs" || s == "dfs" }
+
+// refuseWorkers refuses an explicit --workers above 1 that the search
+// would not use.
+func (o *checkOptions) refuseWorkers(fs *pflag.FlagSet) error {
+	if !fs.Changed("workers") || o.swarm.workers == 1 {
+		return nil
+	}
+	switch {
+	case !parallelSearch(o.strategy):
+		return usagef("--workers: --search %s runs one search in one worker (it ranks every frontier state against the others); --workers is for --search bfs, dfs and swarm", o.strategy)
+	case o.saveTo != "":
+		return usagef("--workers %d: a search that saves its frontier (--save-frontier) runs one worker; give --workers 1", o.swarm.workers)
+	case o.resume != "":
+		return usagef("--workers %d: a resumed search (--resume) runs one worker; give --workers 1", o.swarm.workers)
+	}
+	return nil
+}
+
+// searchWorkers sets the workers of a single search from --workers, and
+// returns a note when it runs one worker where --workers, not given,
+// would have meant more.
+func (o *checkOptions) searchWorkers(opts *search.Options) (note string) {
+	opts.Workers = 1
+	if !parallelSearch(o.strategy) {
+		return ""
+	}
+	if o.saveTo != "" || o.resume != "" {
+		if o.swarm.workers > 1 {
+			return "one worker: a search that saves or resumes its frontier runs one"
+		}
+		return ""
+	}
+	opts.Workers = o.swarm.workers
+	return ""
 }

@@ -414,9 +414,11 @@ func mergedCoverage(m *portfolio.Merged, rs []*portfolio.MemberResult) string {
 	if err != nil {
 		return fmt.Sprintf("%d distinct PCs reached", m.CoveredPCs)
 	}
-	var b strings.Builder
-	printUncovered(&b, img, covered)
-	return check.Coverage(img, covered) + strings.TrimRight(strings.Replace(b.String(), "  procedures", "; procedures", 1), "\n")
+	text := check.Coverage(img, covered)
+	if never := check.Uncovered(img, covered); len(never) > 0 {
+		text += "; procedures never entered: " + strings.Join(never, ", ")
+	}
+	return text
 }
 
 func joinInts(xs []int) string {
