@@ -31,28 +31,51 @@ func TestPlanSlurm(t *testing.T) {
 	}
 }
 
-// The Kubernetes Indexed Job: the index from JOB_COMPLETION_INDEX, the
-// parallelism at most the size, memory requested and limited only when
-// given.
+// The Kubernetes manifest: an Indexed Job with the fields such a Job
+// requires and no other, parsed as JSON (valid YAML, which kubectl reads
+// either way); the index from JOB_COMPLETION_INDEX, the parallelism at
+// most the size, memory requested and limited only when given.
 func TestPlanKubernetes(t *testing.T) {
 	p := Plan{Size: 3, Firmware: "fw.elf", Binary: "hc11mc", Results: "res", Name: "job", Image: "img:1", Claim: "pvc", Parallel: 5, MaxMemory: 1 << 30}
+	text := p.Kubernetes()
+	if !strings.HasSuffix(text, "}\n") {
+		t.Errorf("no newline at the end:\n%s", text)
+	}
 	var job struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+		Metadata   struct {
+			Name   string            `json:"name"`
+			Labels map[string]string `json:"labels"`
+		} `json:"metadata"`
 		Spec struct {
 			CompletionMode string `json:"completionMode"`
-			Completions    int    `json:"completions"`
-			Parallelism    int    `json:"parallelism"`
+			Completions    *int   `json:"completions"`
+			Parallelism    *int   `json:"parallelism"`
+			BackoffLimit   *int   `json:"backoffLimit"`
 			Template       struct {
+				Metadata struct {
+					Labels map[string]string `json:"labels"`
+				} `json:"metadata"`
 				Spec struct {
-					Containers []struct {
-						Image     string   `json:"image"`
-						Command   []string `json:"command"`
-						Resources struct {
+					RestartPolicy string `json:"restartPolicy"`
+					Containers    []struct {
+						Name       string   `json:"name"`
+						Image      string   `json:"image"`
+						Command    []string `json:"command"`
+						WorkingDir string   `json:"workingDir"`
+						Resources  struct {
 							Requests map[string]string `json:"requests"`
 							Limits   map[string]string `json:"limits"`
 						} `json:"resources"`
+						VolumeMounts []struct {
+							Name      string `json:"name"`
+							MountPath string `json:"mountPath"`
+						} `json:"volumeMounts"`
 					} `json:"containers"`
 					Volumes []struct {
-						PVC struct {
+						Name string `json:"name"`
+						PVC  struct {
 							ClaimName string `json:"claimName"`
 						} `json:"persistentVolumeClaim"`
 					} `json:"volumes"`
@@ -60,15 +83,25 @@ func TestPlanKubernetes(t *testing.T) {
 			} `json:"template"`
 		} `json:"spec"`
 	}
-	text := p.Kubernetes()
-	if err := json.Unmarshal([]byte(text), &job); err != nil || !strings.HasSuffix(text, "}\n") {
-		t.Fatalf("%v:\n%s", err, text)
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&job); err != nil {
+		t.Fatalf("manifest: %v", err)
 	}
 	sp := job.Spec
-	c := sp.Template.Spec.Containers[0]
-	if sp.CompletionMode != "Indexed" || sp.Completions != 3 || sp.Parallelism != 3 || c.Image != "img:1" || sp.Template.Spec.Volumes[0].PVC.ClaimName != "pvc" ||
-		c.Resources.Requests["memory"] != "1366Mi" || c.Resources.Limits["memory"] != "1366Mi" || c.Resources.Requests["cpu"] != "1" {
-		t.Errorf("job: %+v", sp)
+	if job.APIVersion != "batch/v1" || job.Kind != "Job" || job.Metadata.Name == "" || sp.CompletionMode != "Indexed" ||
+		sp.Completions == nil || *sp.Completions != 3 || sp.Parallelism == nil || *sp.Parallelism != 3 || sp.BackoffLimit == nil {
+		t.Errorf("job: %+v", job)
+	}
+	ps := sp.Template.Spec
+	if ps.RestartPolicy != "Never" || len(ps.Containers) != 1 || len(ps.Volumes) != 1 || ps.Volumes[0].PVC.ClaimName != "pvc" {
+		t.Fatalf("pod: %+v", ps)
+	}
+	c := ps.Containers[0]
+	if c.Image != "img:1" || c.Name == "" || len(c.Command) != 3 || c.Command[0] != "/bin/sh" || c.Command[1] != "-c" ||
+		len(c.VolumeMounts) != 1 || c.VolumeMounts[0].Name != ps.Volumes[0].Name || c.VolumeMounts[0].MountPath != c.WorkingDir ||
+		c.Resources.Limits["memory"] != "1366Mi" || c.Resources.Requests["cpu"] != "1" {
+		t.Fatalf("container: %+v", c)
 	}
 	if !strings.HasPrefix(c.Command[2], "i=$JOB_COMPLETION_INDEX\nmkdir -p res\nhc11mc check fw.elf --swarm-member \"$i/3\"") {
 		t.Errorf("script:\n%s", c.Command[2])
