@@ -55,7 +55,8 @@ type Options struct {
 // searches. The command line provides it: bench reads no flags.
 type Setup func(m Model, hmcMode, hmcPriority string) (check.Config, *loader.Image, error)
 
-// Record is one run of one model under one strategy.
+// Record is one run of one model under one strategy, its fields named as
+// bench --format json names them.
 type Record struct {
 	Model       string  `json:"model"`
 	Strategy    string  `json:"strategy"`
@@ -101,8 +102,10 @@ func (r *Record) expected(m Model) {
 // Results are a benchmark's: the models run, the tables' columns, the
 // records in the order they ran.
 type Results struct {
-	Models  []Model
+	Models []Model
+	// Columns are the tables' columns (a strategy, or STRATEGY/SETTING).
 	Columns []string
+	// Records are the runs, in the order they ran.
 	Records []Record
 	// Symbolic says that a strategy ran on the symbolic engine: the
 	// tables are then the comparison of Table I of the HMC paper.

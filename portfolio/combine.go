@@ -99,8 +99,9 @@ func (r *Run) Limit() string {
 	return l
 }
 
-// Summary is one member's line in the results: its verdict, what stopped
-// it, its counts.
+// Summary is one member's line in the results: its name, its verdict,
+// what stopped it, the states it stored and expanded, its deepest depth,
+// its time and its counterexample's length, as the JSON names them.
 type Summary struct {
 	Member   string  `json:"member"`
 	Verdict  string  `json:"verdict"`
@@ -147,6 +148,7 @@ func SortedPCs(c map[uint16]bool) []int {
 
 // Decision is what the swarm's outcome says as a check's result.
 type Decision struct {
+	// Result is the swarm's as a check's.
 	Result *check.Result
 	// Report is member 0's, with the inputs held constant on any
 	// member's machine and the bounds applied to the verdict.

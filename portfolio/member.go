@@ -16,6 +16,7 @@ import (
 // Member is one search of a swarm, a function of its index (see the
 // package doc).
 type Member struct {
+	// Index is the member's place in a swarm of Size members.
 	Index, Size int
 	Search      string // bfs, dfs, best, astar, random
 	Heuristic   string // for best and astar
@@ -126,6 +127,7 @@ func takesInterrupts(m *sim.Machine) bool { return len(m.IRQs()) > 0 || m.HasDev
 
 // Run is one member's search in a swarm.
 type Run struct {
+	// Member is the member's search, Check the check it runs.
 	Member Member
 	Check  *check.Check
 	// Result is the member's, once it has stopped.

@@ -17,7 +17,8 @@ import (
 )
 
 // MemberResult is what check --swarm-member I/N --json prints: check's
-// result with the fields that merging needs.
+// result with the fields that merging needs, each named as the JSON names
+// it (docs/cli.md).
 type MemberResult struct {
 	Verdict     string            `json:"verdict"`
 	Violation   *cex.Violation    `json:"violation"`
@@ -73,7 +74,11 @@ func (r *MemberResult) findTrace() string {
 	return r.TraceFile
 }
 
-// Merged is the members' results combined, swarm merge's JSON result.
+// Merged is the members' results combined, swarm merge's JSON result:
+// the merged verdict, violation, counterexample and limit, the members'
+// counts added up, each member's summary and the members missing, the
+// swarm's size, the PCs the members covered together, what the verdict
+// covers, and the swarm's check of itself.
 type Merged struct {
 	Verdict     string            `json:"verdict"`
 	Violation   *cex.Violation    `json:"violation,omitempty"`

@@ -40,7 +40,9 @@ func (l Limits) stopFileExists() bool {
 	return err == nil
 }
 
-// Progress is a snapshot of a swarm, for a progress line.
+// Progress is a snapshot of a swarm, for a progress line: the states the
+// members stored, the members still running, the memory the process
+// holds, the time since the start.
 type Progress struct {
 	Stored, Running int
 	Memory          int64
