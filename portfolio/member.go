@@ -138,9 +138,10 @@ type Run struct {
 	Stopped string
 }
 
-// NewRun builds member i of a swarm of n of the check cfg on img; cfg's
-// Strategy, Heuristic, K and Seed are the member's own, and Seed is the
-// swarm's --seed.
+// NewRun builds member i of a swarm of n of the check cfg on img: the
+// member's search takes the place of cfg's Strategy, Heuristic, K and
+// Seed, and cfg.Seed is the swarm's --seed, from which the member's own
+// derives.
 func NewRun(img *loader.Image, cfg check.Config, i, n int) (*Run, error) {
 	sm := MemberOf(i, n, cfg.Seed, true)
 	cs, err := check.New(img, sm.Config(cfg))
