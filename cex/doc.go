@@ -8,8 +8,8 @@
 // (package internal/cli parses the flags, prints and picks exit codes), or
 // about turning the settings a trace records into a machine: a trace keeps
 // the load and machine settings as the command line gave them
-// ([LoadSpec], [MachineSpec]), and the caller that reads them builds the
-// image and the sim.Machine from them as it builds any other.
+// ([LoadSpec], [MachineSpec]), and package check, which sits above cex,
+// reads them and builds the image and the sim.Machine (check.OpenTrace).
 //
 // # The trace file
 //

@@ -6,13 +6,14 @@ import (
 	"github.com/hc11mc/hc11mc/internal/layering"
 )
 
-// TestImports: counterexamples sit above the search and below the command
-// line. Package cex and the packages under it import the simulator, the
-// search and what lies below them — never internal/cli or cmd, nor a
-// command-line library: the command line calls cex, not the other way
-// round. Test files are held to it too.
+// TestImports: counterexamples sit above the search and below everything
+// that runs checks. Package cex and the packages under it import the
+// simulator, the search and what lies below them — never the packages
+// that run checks (check, which reads the settings a trace records, hybrid,
+// portfolio, bench), internal/cli or cmd, nor a command-line library: they
+// call cex, not the other way round. Test files are held to it too.
 func TestImports(t *testing.T) {
 	below := []string{"sim", "search", "loader", "isa", "icfg", "heuristics", "devices", "cex", "internal"}
-	above := []string{"internal/cli", "cmd"}
+	above := []string{"check", "hybrid", "portfolio", "bench", "internal/cli", "cmd"}
 	layering.Check(t, below, above)
 }

@@ -30,8 +30,15 @@ type Check struct {
 	Properties Report
 }
 
-// New builds the check cfg describes on img.
+// New builds the check cfg describes on img. Under EngineHMC the
+// explicit search's order and dead-data elimination do not apply: the
+// estimate (for HMC.Priority glh) is best-first search's, and no data is
+// left out of states (the symbolic engine does not follow the stack bytes
+// it clears).
 func New(img *loader.Image, cfg Config) (*Check, error) {
+	if cfg.Engine == EngineHMC {
+		cfg.Strategy, cfg.Machine.Dead = search.Best, false
+	}
 	mc := cfg.Machine
 	// An ignored illegal opcode is not the end of the path: the machine
 	// goes on through the trap, as the hardware does.

@@ -1,10 +1,12 @@
 package check
 
 import (
+	"strings"
 	"time"
 
 	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/heuristics"
+	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 	"github.com/hc11mc/hc11mc/symbolic"
@@ -53,9 +55,27 @@ type Config struct {
 	MaxStates int
 	Timeout   time.Duration
 	MaxMemory int64
+	// MaxMemoryDefault says, when MaxMemory is the default rather than
+	// --max-memory's, what it is a share of (NameLimit); "" when the
+	// flag gave it.
+	MaxMemoryDefault string
 
 	// HMC configures the symbolic engine, for --engine hmc and auto.
 	HMC HMC
+}
+
+// NameLimit names the memory limit that stopped a check by its size —
+// the engines give it in bytes, "--max-memory N bytes" — and says when it
+// was the default; other limits pass.
+func (c Config) NameLimit(limit string) string {
+	if !strings.HasPrefix(limit, "--max-memory ") {
+		return limit
+	}
+	s := "--max-memory " + units.Size(c.MaxMemory)
+	if c.MaxMemoryDefault != "" {
+		s += ", the default: " + c.MaxMemoryDefault + " (set --max-memory SIZE, or none, to change it)"
+	}
+	return s
 }
 
 // Engine is who explores the states.

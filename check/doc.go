@@ -5,13 +5,28 @@
 // states, the explicit search's options, HMC's configuration), what a
 // verdict covers (Report: the properties checked and not, the inputs
 // held constant, the bounds of the exploration, the reductions that ran)
-// and the result itself (Result, with one Verdict for every engine).
+// and the result itself (Result, with one Verdict for every engine). It
+// also reads the settings as text (LoadImage, MachineOf, ReadBoard: see
+// below), says what a search reached of the code (Coverage, Uncovered,
+// WaitSites), and runs the firmware to a break for a heuristic's value at
+// one state (RunToBreak, hc11mc estimate).
 //
 // It is not about reading the command line (package internal/cli turns
 // the flags into a Config, prints the result and picks the exit code),
-// about loading the image (package loader), nor about running the
-// engines: the explicit search (package search), HMC (package symbolic)
-// and the two together (package hybrid) take what New builds.
+// about reading images (package loader), nor about running the engines:
+// the explicit search (package search), HMC (package symbolic), the two
+// together (package hybrid) and the swarm (package portfolio) take what
+// New builds.
+//
+// # Settings as text
+//
+// A trace file records the load and machine settings as the command line
+// gives them (cex.LoadSpec, cex.MachineSpec), so that replay builds the
+// machine a counterexample was found on; the command line keeps its flags
+// in the same form. LoadImage and MachineOf read them, OpenTrace builds a
+// trace's machine, and a board file (ReadBoard) stands for --chip, --ram,
+// --rom and --device lines. Package cex sits below check: check reads the
+// settings cex records, and names violations as cex does.
 //
 // # Settings that name the image
 //

@@ -120,3 +120,21 @@ func HeldInputs(img *loader.Image, ms ...*sim.Machine) []HeldInput {
 	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
 	return out
 }
+
+// String says which input was held and at what, and the setting that
+// gives it every value: "the firmware read PORTE (0x100A), held at 0x00 —
+// every value: --input 0x100A".
+func (h HeldInput) String() string {
+	at := fmt.Sprintf("held at 0x%02X", h.Value)
+	if h.ReadsBackWrites {
+		at = fmt.Sprintf("held at what the firmware last wrote there (0x%02X at power-up)", h.Value)
+	}
+	if h.Board != "" {
+		return fmt.Sprintf("the firmware read board hardware at %s (--device %s), %s — its values: --device %s=v1,v2,...", h.Addr, h.Board, at, h.Board)
+	}
+	what := h.Addr
+	if h.Name != "" {
+		what = fmt.Sprintf("%s (%s)", h.Name, h.Addr)
+	}
+	return fmt.Sprintf("the firmware read %s, %s — every value: --input %s", what, at, h.Addr)
+}

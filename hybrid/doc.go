@@ -11,7 +11,8 @@
 //
 // It is not about building the machine or the search's options from the
 // settings (package check) nor about printing the result (the command
-// line).
+// line), beyond what HMC did: the line and the JSON field that the
+// result's output adds (Report.Line, Report.JSON).
 //
 // # Why the verdict is the one of enumerating every choice
 //

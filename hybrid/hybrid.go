@@ -71,6 +71,41 @@ type Report struct {
 	Alone string
 }
 
+// Line says, after the check's result, what HMC did, maxBranch being
+// the widest choice the explicit search enumerated (check's text output).
+func (r *Report) Line(maxBranch int) string {
+	if r.Alone != "" {
+		return "auto: every choice enumerated by the explicit search: " + r.Alone
+	}
+	if !r.Ran {
+		return fmt.Sprintf("auto: no choice of more than %d values was met; the explicit search decided alone", maxBranch)
+	}
+	s := r.Stats
+	what := "transitions"
+	if r.States == 1 {
+		what = "transition"
+	}
+	return fmt.Sprintf("auto: %d %s with a choice of more than %d values handed to HMC: %s; %d symbolic states, %d images, %d bounded model checks, %d solver queries in %.2fs",
+		r.States, what, maxBranch, r.Verdict, s.States, s.Images, s.PRChecks, s.Queries, s.SolverTime.Seconds())
+}
+
+// JSON is the report as check --json gives it ("auto").
+func (r *Report) JSON() map[string]any {
+	out := map[string]any{"handed": r.States}
+	if r.Alone != "" {
+		out["enumerated_all"] = r.Alone
+	}
+	if r.Ran {
+		out["verdict"] = r.Verdict.String()
+		out["symbolic_states"] = r.Stats.States
+		out["hmc"] = check.NewHMCStats(r.Stats)
+		if r.Limit != "" {
+			out["limit"] = r.Limit
+		}
+	}
+	return out
+}
+
 // Run runs the check: the explicit search, then HMC from each transition
 // it handed over, and again both without stack privacy when HMC's part
 // broke it. A violation of HMC's part that does not replay on the

@@ -7,15 +7,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/bench"
 )
 
-func benchJSON(t *testing.T, args ...string) []benchRecord {
+func benchJSON(t *testing.T, args ...string) []bench.Record {
 	t.Helper()
 	var out, errb bytes.Buffer
 	if code := Main(append([]string{"bench", "../../testdata/bench", "--format", "json"}, args...), nil, &out, &errb); code != 0 {
 		t.Fatalf("bench %v: exit %d: %s", args, code, errb.String())
 	}
-	var recs []benchRecord
+	var recs []bench.Record
 	if err := json.Unmarshal(out.Bytes(), &recs); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +113,7 @@ func TestBenchSymbolic(t *testing.T) {
 	if code := Main(args, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var recs []benchRecord
+	var recs []bench.Record
 	if err := json.Unmarshal(out.Bytes(), &recs); err != nil || len(recs) != 8 {
 		t.Fatalf("%v: %d records\n%s", err, len(recs), out.String())
 	}
@@ -176,29 +178,5 @@ func TestBenchRepeat(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "swarm of 2: at most 2 × the fastest other strategy's time on ") || !strings.Contains(out.String(), " of 2 models") {
 		t.Errorf("no bound line:\n%s", out.String())
-	}
-}
-
-// The swarm's bound counts the models where its median time is at most
-// --workers times the fastest other strategy's that decided as expected,
-// and names the others.
-func TestSwarmBound(t *testing.T) {
-	rec := func(model, strat string, secs float64, ok bool) benchRecord {
-		return benchRecord{Model: model, Strategy: strat, Seconds: secs, Expected: ok, Verdict: "violation"}
-	}
-	models := []benchModel{{Name: "a"}, {Name: "b"}, {Name: "c"}}
-	recs := []benchRecord{
-		rec("a", "bfs", 1, true), rec("a", "dfs", 2, true), rec("a", "swarm", 1.9, true), rec("a", "swarm", 2.1, true), rec("a", "swarm", 1.5, true),
-		// The fastest strategy on b did not decide as expected: dfs counts.
-		rec("b", "bfs", 0.1, false), rec("b", "dfs", 1, true), rec("b", "swarm", 1.9, true),
-		rec("c", "bfs", 1, true), rec("c", "swarm", 2.5, true),
-	}
-	got := swarmBound(models, []string{"bfs", "dfs", "swarm"}, recs, "swarm", 2)
-	want := "swarm of 2: at most 2 × the fastest other strategy's time on 2 of 3 models (the most: 2.5 ×, c); more on c (2.5 × bfs)"
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-	if swarmBound(models, []string{"bfs", "swarm"}, recs, "bfs", 2) != "" {
-		t.Error("a bound for a column that is not the swarm")
 	}
 }

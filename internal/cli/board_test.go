@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -72,19 +71,5 @@ func TestBoardFileErrors(t *testing.T) {
 	if code := Main([]string{"run", monitorS19, "--board", board, "--chip", "a8"}, nil, &out, &errb); code != ExitUsage ||
 		!strings.Contains(errb.String(), "--chip a8 disagrees with the board ("+board+":1: --chip e9)") {
 		t.Errorf("--chip against the board's: exit %d, %q", code, errb.String())
-	}
-}
-
-// The shipped boards: Motorola's EVB and EVBU, each with the E9, the
-// flip-flop BUFFALO writes at 0x4000 and the ACIA range it probes.
-func TestShippedBoards(t *testing.T) {
-	for _, name := range []string{"evb", "evbu"} {
-		b, err := readBoard(filepath.Join("..", "..", "testdata", "boards", name+".board"))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if b.chip != "e9" || !slices.Equal(b.device, []string{"0x4000-0x4000", "0x9800-0x9801"}) || len(b.ram) != 0 || len(b.rom) != 0 {
-			t.Errorf("%s: chip %q, devices %v, ram %v, rom %v", name, b.chip, b.device, b.ram, b.rom)
-		}
 	}
 }

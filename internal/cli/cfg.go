@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/icfg"
 )
@@ -55,15 +56,15 @@ command, cfg also accepts --format text|json|dot for its output.`,
 	o.load.register(c.Flags())
 	countVar(c.Flags(), &o.k, "k", 0, 0, icfg.MaxK, fmt.Sprintf("calling-context bound of the AICFG (0 = the ICFG, at most %d)", icfg.MaxK))
 	c.Flags().StringVarP(&o.output, "output", "o", "text", "text, json or dot")
-	c.Flags().StringVar(&o.target, "target", "", "label vertices with their distance to the target: "+targetForms)
+	c.Flags().StringVar(&o.target, "target", "", "label vertices with their distance to the target: "+check.TargetForms)
 	c.Flags().StringVar(&o.svg, "svg", "", "render the graph as SVG into FILE (needs Graphviz's dot)")
 	return c
 }
 
 // cfgTargets resolves --target to addresses: a property's targets or one
-// symbol's (see parseTarget).
+// symbol's (see check.ParseTarget).
 func cfgTargets(prog *icfg.Program, target string) ([]uint16, string, error) {
-	p, sym, err := parseTarget(prog.Image, target)
+	p, sym, err := check.ParseTarget(prog.Image, target)
 	if err != nil {
 		return nil, "", err
 	}

@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"time"
 
@@ -17,11 +16,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/hybrid"
 	"github.com/hc11mc/hc11mc/icfg"
+	"github.com/hc11mc/hc11mc/internal/memlimit"
+	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -166,7 +166,7 @@ func (o *checkOptions) config() (check.Config, error) {
 	if err := o.load.applyBoard(&o.machine.Device); err != nil {
 		return cfg, err
 	}
-	por, dead, err := parseReduce(o.reduce)
+	por, dead, err := check.ParseReduce(o.reduce)
 	if err != nil {
 		return cfg, err
 	}
@@ -210,6 +210,9 @@ func (o *checkOptions) config() (check.Config, error) {
 	cfg.K, cfg.GoalMem, cfg.Seed = o.k, o.goalMem, o.seed
 	cfg.Compact, cfg.All = o.compact, o.all
 	cfg.MaxStates, cfg.Timeout, cfg.MaxMemory = o.maxStates, o.timeout, o.maxMemory
+	if !o.maxMemorySet {
+		cfg.MaxMemoryDefault = o.memoryNote
+	}
 	cfg.HMC.Mode, _ = symbolic.ParseMode(o.hmc.mode) // refused when wrong (engineFlags.refuse)
 	if o.hmc.priority == "dfs" {
 		cfg.HMC.Priority = symbolic.DFS
@@ -218,25 +221,19 @@ func (o *checkOptions) config() (check.Config, error) {
 	return cfg, nil
 }
 
-// setupCheck loads the firmware and builds the check the flags describe;
-// bench uses it for every run too.
+// setupCheck loads the firmware and builds the check the flags describe.
 func setupCheck(o *checkOptions, path string) (*check.Check, error) {
 	cfg, err := o.config()
 	if err != nil {
 		return nil, err
 	}
-	return o.setup(path, cfg)
-}
-
-// setup loads the firmware and builds the check cfg describes on it.
-func (o *checkOptions) setup(path string, cfg check.Config) (*check.Check, error) {
 	img, err := o.load.load(path, o.machine.Entry, false)
 	if err != nil {
 		return nil, err
 	}
 	c, err := check.New(img, cfg)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, err
 	}
 	c.Options.Key = machineKey(img, o)
 	return c, nil
@@ -258,9 +255,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	}
 	img, m, opts := cs.Image, cs.Machine, cs.Options
 	workersNote := o.searchWorkers(&opts)
-	if w := symbolWarning(img, &o.load, path); w != "" {
-		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
-	}
+	warnSymbols(stderr, img, o, path)
 	progress := !o.json && !o.quiet && isTerminal(stderr)
 	clearProgress := func() { fmt.Fprint(stderr, "\r\033[K") }
 	if progress {
@@ -329,43 +324,29 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 			return usagef("--resume %s: %v", o.resume, sr.Err)
 		}
 		if o.saveTo != "" && sr.Verdict == search.Incomplete {
-			if err := withGCLimit(opts.MaxMemory, func() error { return saveFrontier(o.saveTo, sr) }); err != nil {
+			if err := check.SaveFrontier(o.saveTo, sr, opts.MaxMemory); err != nil {
 				return usagef("--save-frontier: %v", err)
 			}
 		}
 		res = check.FromSearch(sr)
 	}
-	res.Limit = o.memoryLimit(res.Limit)
 	if progress {
 		clearProgress()
 	}
-	props := cs.Properties
-	props.Held = check.HeldInputs(img, m)
-	props.Bound(res)
-	var first *search.Found
-	if len(res.Found) > 0 {
-		first = &res.Found[0]
-	}
-	if o.trace != "" && first != nil {
-		if err := makeTrace(m, path, o, first).WriteFile(o.trace); err != nil {
-			return usagef("--trace: %v", err)
-		}
-	}
-	if o.traceSVG != "" && first != nil {
-		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, fmt.Sprintf("check --search %s, --preempt %s", opts.Strategy, m.Config.Preempt)); err != nil {
-			return usagef("--trace-svg: %v", err)
-		}
+	props := cs.Conclude(res)
+	if err := writeCounterexample(o, path, img, m, res.First(), fmt.Sprintf("check --search %s, --preempt %s", opts.Strategy, m.Config.Preempt)); err != nil {
+		return err
 	}
 	if o.json {
 		var more map[string]any
 		if rep != nil {
-			more = map[string]any{"engine": "auto", "auto": autoJSON(rep)}
+			more = map[string]any{"engine": "auto", "auto": rep.JSON()}
 		}
-		printJSON(stdout, img, m, res, first, props, more)
+		printJSON(stdout, m, res, props, more)
 	} else {
 		printResult(stdout, img, m, res, o, props)
 		if rep != nil {
-			fmt.Fprintln(stdout, autoLine(rep, o.hmc.maxBranch))
+			fmt.Fprintln(stdout, rep.Line(o.hmc.maxBranch))
 		}
 	}
 	return verdictExit(res.Verdict)
@@ -392,119 +373,11 @@ func notReplayed(err error) error {
 	return err
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-func printJSON(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Result, first *search.Found, props check.Report, more ...map[string]any) {
-	out := map[string]any{"verdict": res.Verdict.String(), "stats": res.Stats, "properties_checked": props.Checked}
-	for _, mo := range more {
-		for k, v := range mo {
-			out[k] = v
-		}
-	}
-	firmwareJSON(out, img, m, res, props)
-	addReportJSON(out, props)
-	if len(props.Reductions) > 0 {
-		out["reductions"] = props.Reductions
-	}
-	if first != nil {
-		out["violation"] = cex.NewViolation(m, first.Violation)
-		out["trace_length"] = len(first.Trace)
-	}
-	if res.Limit != "" {
-		out["limit"] = res.Limit
-	}
-	if res.Privacy != "" {
-		out["stack_privacy"] = res.Privacy
-	}
-	if res.Dead != "" {
-		out["dead_data"] = res.Dead
-	}
-	if len(res.Found) > 1 {
-		var all []*cex.Violation
-		for _, f := range res.Found {
-			all = append(all, cex.NewViolation(m, f.Violation))
-		}
-		out["violations"] = all
-	}
-	if res.Omission > 0 {
-		out["omission_probability"] = res.Omission
-	}
-	b, _ := json.Marshal(out)
-	fmt.Fprintln(w, string(b))
-}
-
-func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Result, o *checkOptions, props check.Report) {
-	for i, f := range res.Found {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "violation: %s\n  %s\n", f.Violation.Kind, cex.Describe(img, f.Violation))
-		cex.Replay(img, m, f.Trace).WriteListing(w)
-	}
-	st := res.Stats
-	switch res.Verdict {
-	case check.Verified:
-		fmt.Fprintf(w, "verified (%s): no violation in any reachable state\n", verdictNote(props))
-		printReport(w, props)
-		printFirmwareCoverage(w, img, m, res, true)
-	case check.Incomplete:
-		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", verdictNote(props), res.Limit)
-		printReport(w, props)
-		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, coverage(img, res.Covered))
-		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
-		printUncovered(w, img, res.Covered)
-		printFirmwareCoverage(w, img, m, res, false)
-	}
-	secs := fmt.Sprintf("%.2fs", st.Seconds)
-	if o.resume != "" {
-		secs += fmt.Sprintf(" (%.2fs in all runs)", st.SecondsTotal)
-	}
-	fmt.Fprintf(w, "%d states stored, %d expanded, %d transitions, max depth %d, %s, peak memory %d MiB\n",
-		st.StatesStored, st.StatesExpanded, st.Transitions, st.MaxDepth, secs, st.PeakMemory>>20)
-	printConditions(w, m, res, props.Reductions)
-	if res.Omission > 0 {
-		fmt.Fprintf(w, "hash compaction: probability that a state was missed ≤ %.3g\n", res.Omission)
-	}
-	if st.RunBoundHits > 0 {
-		fmt.Fprintf(w, "note: %d transitions were cut at --max-run %d instructions (a long local loop)\n", st.RunBoundHits, o.machine.MaxRun)
-	}
-	if res.Verdict == check.Incomplete && o.saveTo != "" {
-		fmt.Fprintf(w, "frontier saved to %s: continue with --resume %s\n", o.saveTo, o.saveTo)
-	}
-	if len(res.Found) > 0 && o.trace != "" {
-		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.trace, o.trace)
-	}
-}
-
-// printUncovered names the function symbols no expanded state was in.
-func printUncovered(w io.Writer, img *loader.Image, covered map[uint16]bool) {
-	var never []string
-	for _, s := range img.Symbols {
-		if s.Kind != loader.SymFunc && !(s.Kind == loader.SymNone && s.Global) || strings.HasPrefix(s.Name, loader.StubPrefix) {
-			continue
-		}
-		if !covered[s.Addr] {
-			never = append(never, s.Name)
-		}
-	}
-	sort.Strings(never)
-	if len(never) > 0 {
-		fmt.Fprintf(w, "  procedures never entered: %s\n", strings.Join(never, ", "))
-	}
-}
-
 // machineKey names the firmware and every flag that shapes its states, so
 // that a saved frontier is only resumed on the same machine.
 func machineKey(img *loader.Image, o *checkOptions) string {
 	mem := img.Memory()
-	por, dead, _ := parseReduce(o.reduce)
+	por, dead, _ := check.ParseReduce(o.reduce)
 	flags, _ := json.Marshal(struct {
 		L      loadFlags
 		M      machineFlags
@@ -514,30 +387,23 @@ func machineKey(img *loader.Image, o *checkOptions) string {
 	return fmt.Sprintf("%s (image %016x, flags %016x)", img.Path, xxhash.Sum64(mem[:]), xxhash.Sum64(flags))
 }
 
-func saveFrontier(path string, res *search.Result) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := res.SaveFrontier(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
+// detectMemory finds the memory this process may use. Tests replace it to
+// give the machine a size of their choosing.
+var detectMemory = memlimit.Detect
 
-// coverage says how much of the code the expanded states reached: PCs at
-// scheduling points, against the instructions of the ICFG.
-func coverage(img *loader.Image, covered map[uint16]bool) string {
-	prog, err := icfg.Build(img, icfg.Options{})
-	if err != nil || len(prog.Instrs) == 0 {
-		return fmt.Sprintf("%d distinct PCs reached", len(covered))
+// registerMaxMemory defines --max-memory with its default: memlimit.Share
+// percent of the machine's memory or of the cgroup's limit, so that a
+// search that grows without bound stops with a report (exit 3) before the
+// kernel kills it. The --help text says the figure on this machine.
+func (o *checkOptions) registerMaxMemory(fs *pflag.FlagSet) {
+	in := detectMemory()
+	o.maxMemory = in.Default()
+	o.memoryNote = fmt.Sprintf("%d%% of %s", memlimit.Share, in.Source())
+	def := "default: none, as this machine's memory could not be read"
+	if o.maxMemory > 0 {
+		def = fmt.Sprintf("default: %s, %s here", o.memoryNote, units.Size(o.maxMemory))
 	}
-	n := 0
-	for _, in := range prog.Instrs {
-		if covered[in.Addr] {
-			n++
-		}
-	}
-	return fmt.Sprintf("%d of the %d instructions in the ICFG reached at scheduling points", n, len(prog.Instrs))
+	fs.Var(&sizeValue{p: &o.maxMemory, set: &o.maxMemorySet}, "max-memory",
+		"stop with a report (exit 3) when the search would hold more memory than SIZE: "+sizeForms+"; with --save-frontier the search stops at four fifths of it, to leave room to save and resume ("+def+")")
+	fs.Lookup("max-memory").DefValue = "" // the usage says the default
 }

@@ -1,10 +1,17 @@
-// Package cli is the hc11mc command line: one cobra command per verb; the
-// verbs with many flags (check, run, cfg, estimate, bench) keep them in an
-// options struct read by a run function. The tests run every command
-// in-process through Main. Errors are printed once, here, and mapped to
-// the exit codes of the design: 0 verified, 1 violation found, 2 bad usage
-// or bad input, 3 incomplete, 4 an internal error (a trace that does not
-// replay, members of a swarm that contradict each other).
+// Package cli is the hc11mc command line: one cobra command per verb, each
+// with an options struct and a run function. It reads the flags into the
+// configuration of the packages that do the work — check (a check's
+// configuration, the settings as text), hybrid (--engine auto), portfolio
+// (the swarm, its array jobs and merge), bench (the benchmarks), cex
+// (counterexamples) — and prints their results, the progress lines and
+// the warnings. It is not where any of that is decided: a rule that is not
+// about a flag, a line of output or an exit code belongs in one of them.
+//
+// The tests run every command in-process through Main. Errors are printed
+// once, here, and mapped to the exit codes of the design: 0 verified, 1
+// violation found, 2 bad usage or bad input, 3 incomplete, 4 an internal
+// error (a trace that does not replay, members of a swarm that contradict
+// each other).
 package cli
 
 import (

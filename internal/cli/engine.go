@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -11,10 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
-	"github.com/hc11mc/hc11mc/search"
-	"github.com/hc11mc/hc11mc/sim"
 	"github.com/hc11mc/hc11mc/symbolic"
 )
 
@@ -75,7 +71,7 @@ func (f *engineFlags) refuse(engine string) error {
 			}
 		}
 		if r := f.fs.Lookup("reduce"); r != nil && f.fs.Changed("reduce") {
-			if _, dead, _ := parseReduce(r.Value.String()); dead {
+			if _, dead, _ := check.ParseReduce(r.Value.String()); dead {
 				return usagef("--reduce %s: --engine hmc reduces by por alone (dead-data elimination's cleared stack bytes are not followed by the symbolic engine); use --reduce por or none", r.Value.String())
 			}
 		}
@@ -95,7 +91,7 @@ func (f *engineFlags) refuse(engine string) error {
 			return usagef("--search swarm: --engine auto runs one explicit search (bfs, dfs, best, astar or random; best when not given)")
 		}
 		if r := f.fs.Lookup("reduce"); r != nil {
-			if _, dead, _ := parseReduce(r.Value.String()); dead {
+			if _, dead, _ := check.ParseReduce(r.Value.String()); dead {
 				if f.fs.Changed("reduce") {
 					return usagef("--reduce %s: --engine auto cannot use dead (the symbolic engine does not follow cleared stack bytes); use --reduce por or none", r.Value.String())
 				}
@@ -135,41 +131,22 @@ func (f *engineFlags) refuse(engine string) error {
 	return nil
 }
 
-// prepareEngine loads the firmware and makes the symbolic engine and its
-// configuration from check's options (the flags already refused).
-func prepareEngine(o *checkOptions, path string) (*check.Check, *symbolic.Engine, symbolic.Config, error) {
-	// The heuristic, for glh, is best-first's; the reduction is por or
-	// none (refuse said so).
-	o.strategy = "best"
-	por, _, err := parseReduce(o.reduce)
-	if err != nil {
-		return nil, nil, symbolic.Config{}, err
-	}
-	o.reduce = map[bool]string{true: "por", false: "none"}[por]
-	cs, err := setupCheck(o, path)
-	if err != nil {
-		return nil, nil, symbolic.Config{}, err
-	}
-	e, err := cs.SymbolicEngine()
-	if err != nil {
-		return nil, nil, symbolic.Config{}, usagef("--engine %s: %v", o.engine, err)
-	}
-	return cs, e, cs.SymbolicConfig(), nil
-}
-
 // runEngine is check with --engine hmc or auto.
 func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err := o.hmc.refuse(o.engine); err != nil {
 		return err
 	}
-	cs, e, cfg, err := prepareEngine(o, path)
+	cs, err := setupCheck(o, path)
 	if err != nil {
 		return err
 	}
-	img, m, mode := cs.Image, cs.Machine, cfg.Mode
-	if w := symbolWarning(img, &o.load, path); w != "" {
-		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
+	e, err := cs.SymbolicEngine()
+	if err != nil {
+		return usagef("--engine %s: %v", o.engine, err)
 	}
+	img, m, cfg := cs.Image, cs.Machine, cs.SymbolicConfig()
+	mode := cfg.Mode
+	warnSymbols(stderr, img, o, path)
 	if !o.json && !o.quiet && isTerminal(stderr) {
 		cfg.Progress = func(s symbolic.Stats) {
 			fmt.Fprintf(stderr, "\r%d states, %d images, frontier %d, depth %d, %d solver queries in %.1fs   ",
@@ -200,110 +177,18 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return notReplayed(err)
 	}
-	res.Limit = o.memoryLimit(res.Limit)
-	props := cs.Properties
-	props.Held = check.HeldInputs(img, m)
-	var first *search.Found
-	if len(res.Found) > 0 {
-		first = &res.Found[0]
-	}
-	if o.trace != "" && first != nil {
-		if err := makeTrace(m, path, o, first).WriteFile(o.trace); err != nil {
-			return usagef("--trace: %v", err)
-		}
-	}
-	if o.traceSVG != "" && first != nil {
-		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, fmt.Sprintf("check --engine %s, --preempt %s", o.engine, m.Config.Preempt)); err != nil {
-			return usagef("--trace-svg: %v", err)
-		}
+	props := cs.Conclude(res)
+	if err := writeCounterexample(o, path, img, m, res.First(), fmt.Sprintf("check --engine %s, --preempt %s", o.engine, m.Config.Preempt)); err != nil {
+		return err
 	}
 	if o.json {
-		printEngineJSON(stdout, o, m, res, first, props)
+		more := map[string]any{"engine": o.engine, "hmc_mode": o.hmc.mode, "hmc": check.NewHMCStats(*res.HMC)}
+		if o.hmc.mode != "bmc" {
+			more["hmc_priority"] = o.hmc.priority
+		}
+		printJSON(stdout, m, res, props, more)
 	} else {
-		printEngineResult(stdout, o, cs, res, first, props)
+		printEngineResult(stdout, o, cs, res, props)
 	}
 	return verdictExit(res.Verdict)
-}
-
-// hmcJSON is the engine's part of --json: the statistics of the paper's
-// Table II and the solver's.
-type hmcJSON struct {
-	Switches      int     `json:"switches"`
-	Images        int     `json:"images"`
-	PeakFrontier  int     `json:"peak_frontier"`
-	Partitions    int     `json:"partitions"`
-	Groups        int     `json:"groups"`
-	PRChecks      int     `json:"pr_checks"`
-	PRRemoved     int     `json:"pr_removed"`
-	Unrolled      int     `json:"unrolled"`
-	Forks         uint64  `json:"forks"`
-	Queries       uint64  `json:"solver_queries"`
-	SolverSeconds float64 `json:"solver_seconds"`
-}
-
-func hmcStats(s symbolic.Stats) hmcJSON {
-	return hmcJSON{s.Switches, s.Images, s.PeakFrontier, s.Partitions, s.Groups, s.PRChecks, s.PRRemoved, s.Unrolled,
-		s.Forks, s.Queries, s.SolverTime.Seconds()}
-}
-
-func printEngineJSON(w io.Writer, o *checkOptions, m *sim.Machine, res *check.Result, first *search.Found, props check.Report) {
-	out := map[string]any{"verdict": res.Verdict.String(), "engine": o.engine, "hmc_mode": o.hmc.mode, "stats": res.Stats,
-		"hmc": hmcStats(*res.HMC), "properties_checked": props.Checked}
-	if o.hmc.mode != "bmc" {
-		out["hmc_priority"] = o.hmc.priority
-	}
-	addReportJSON(out, props)
-	if len(props.Reductions) > 0 {
-		out["reductions"] = props.Reductions
-	}
-	if res.Privacy != "" {
-		out["stack_privacy"] = res.Privacy
-	}
-	if first != nil {
-		out["violation"] = cex.NewViolation(m, first.Violation)
-		out["trace_length"] = len(first.Trace)
-	}
-	if res.Limit != "" {
-		out["limit"] = res.Limit
-	}
-	b, _ := json.Marshal(out)
-	fmt.Fprintln(w, string(b))
-}
-
-func printEngineResult(w io.Writer, o *checkOptions, cs *check.Check, res *check.Result, first *search.Found, props check.Report) {
-	st := *res.HMC
-	if first != nil {
-		fmt.Fprintf(w, "violation: %s\n  %s\n", first.Violation.Kind, cex.Describe(cs.Image, first.Violation))
-		cex.Replay(cs.Image, cs.Machine, first.Trace).WriteListing(w)
-	}
-	switch res.Verdict {
-	case check.Verified:
-		fmt.Fprintf(w, "verified (%s): no violation in any reachable state, for every value of every nondeterministic choice\n", verdictNote(props))
-		printReport(w, props)
-	case check.Incomplete:
-		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", verdictNote(props), res.Limit)
-		printReport(w, props)
-		if o.hmc.mode == "bmc" {
-			fmt.Fprintf(w, "  covered: no violation within %d transitions of the initial state (every path that long)\n", st.MaxDepth)
-			fmt.Fprintf(w, "  left: the paths longer than that; %d states at depth %d, not expanded\n", st.Frontier, st.MaxDepth)
-		} else {
-			fmt.Fprintf(w, "  covered: %d symbolic states, %d images computed, depth %d\n", st.States, st.Images, st.MaxDepth)
-			fmt.Fprintf(w, "  left: %d symbolic states in the frontier, not expanded\n", st.Frontier)
-		}
-	}
-	if o.hmc.mode == "bmc" {
-		fmt.Fprintf(w, "%d states unrolled, %d instructions executed, max depth %d, %.2fs, peak memory %d MiB\n",
-			st.Unrolled, st.Instructions, st.MaxDepth, st.Elapsed.Seconds(), st.PeakMemory>>20)
-		fmt.Fprintf(w, "bmc: at most %d states at one depth; %d forks, %d solver queries in %.2fs\n",
-			st.PeakFrontier, st.Forks, st.Queries, st.SolverTime.Seconds())
-	} else {
-		fmt.Fprintf(w, "%d symbolic states, %d instructions executed, max depth %d, %.2fs, peak memory %d MiB\n",
-			st.States, st.Instructions, st.MaxDepth, st.Elapsed.Seconds(), st.PeakMemory>>20)
-		fmt.Fprintf(w, "%s: %d switches PR/ST, %d images, peak frontier %d, %d partitions, %d groups; %d bounded model checks (%d states done by them, %d states unrolled); %d forks, %d solver queries in %.2fs\n",
-			o.hmc.mode, st.Switches, st.Images, st.PeakFrontier, st.Partitions, st.Groups, st.PRChecks, st.PRRemoved, st.Unrolled, st.Forks, st.Queries, st.SolverTime.Seconds())
-	}
-	printConditions(w, cs.Machine, res, props.Reductions)
-	if first != nil && o.trace != "" {
-		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.trace, o.trace)
-	}
 }

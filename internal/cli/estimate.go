@@ -9,11 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/icfg"
-	"github.com/hc11mc/hc11mc/sim"
 )
 
 type estimateOptions struct {
@@ -69,7 +67,7 @@ return addresses from its runtime stack, innermost first.`,
 	fs := c.Flags()
 	o.load.register(fs)
 	o.machine.register(fs, "every")
-	fs.StringVar(&o.target, "target", "", "what the distance is to (required): "+targetForms)
+	fs.StringVar(&o.target, "target", "", "what the distance is to (required): "+check.TargetForms)
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "fsm, aicfg or efsm")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG")
 	fs.StringVar(&o.brk, "break", "", "SYM[#n] or ADDR[#n]: where to stop, the n-th time thread 0 gets there (required)")
@@ -109,7 +107,7 @@ func runEstimate(o *estimateOptions, path string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("--break: %v", err)
 	}
-	prop, sym, err := parseTarget(img, o.target)
+	prop, sym, err := check.ParseTarget(img, o.target)
 	if err != nil {
 		return err
 	}
@@ -117,36 +115,9 @@ func runEstimate(o *estimateOptions, path string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("--target %s: %v", o.target, err)
 	}
-	mf := o.machine
-	mf.Reach = []string{fmt.Sprintf("0x%04X", at)}
-	m, err := newMachine(img, &mf)
+	m, s, err := check.RunToBreak(img, o.machine.MachineSpec, brk, at, nth, o.steps)
 	if err != nil {
 		return err
-	}
-	s := m.Initial()
-	hits, steps := 0, uint64(0)
-	if s.Threads[0].PC == at {
-		hits++
-	}
-	for hits < nth {
-		var res sim.RunResult
-		if o.steps == 0 || steps < o.steps {
-			res = m.Run(s, sim.RunOptions{Steps: o.steps - steps}) // 0: no bound
-			steps += res.Steps
-		}
-		if res.Violation == nil && o.steps != 0 && steps >= o.steps {
-			res.Reason = fmt.Sprintf("--steps %d reached", o.steps)
-		}
-		if res.Violation == nil || res.Violation.Kind != sim.KindReach {
-			why := res.Reason
-			if res.Violation != nil {
-				why = cex.Describe(img, res.Violation)
-			}
-			return usagef("thread 0 reached --break %s %d time(s), not %d: the run stopped after %d instructions: %s", brk, hits, nth, steps, why)
-		}
-		if res.Violation.Thread == 0 {
-			hits++
-		}
 	}
 	rets := m.Returns(s, 0, nil)
 	v := h.Estimate(s.Threads[0].PC, rets)

@@ -108,29 +108,6 @@ func TestFirmwareFlagsOnModels(t *testing.T) {
 	wantLines(t, got, "verified")
 }
 
-func TestParseAlphabet(t *testing.T) {
-	for in, want := range map[string]string{
-		`A-C,0-1,\r`: "ABC01\r",
-		`a,b,a`:      "ab",
-		`\,,-`:       ",-",
-		`\x41-\x42`:  "AB",
-		`xyz`:        "xyz",
-	} {
-		got, err := parseAlphabet(in)
-		if err != nil || string(got) != want {
-			t.Errorf("parseAlphabet(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{`Z-A`, `\`, `\xZZ`, `,`} {
-		if _, err := parseAlphabet(bad); err == nil {
-			t.Errorf("parseAlphabet(%q) accepted", bad)
-		}
-	}
-	if b, err := parseBytes(`help\r\x07`); err != nil || string(b) != "help\r\x07" {
-		t.Errorf("parseBytes: %q %v", b, err)
-	}
-}
-
 // TestClearedStackRead: firmware that pulls a byte a return left (des;
 // des; pula after an RTS) and asserts on it. With the peripherals and
 // dead-data elimination those bytes are left out of state keys

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/hc11mc/hc11mc/internal/units"
 )
 
 // Sizes, counts and durations are read exactly: a value is either read in
@@ -184,7 +186,7 @@ func (v *sizeValue) String() string {
 	if *v.p == 0 {
 		return "none"
 	}
-	return formatSize(*v.p)
+	return units.Size(*v.p)
 }
 func (v *sizeValue) Type() string { return "SIZE" }
 func (v *sizeValue) Set(s string) error {
@@ -197,20 +199,6 @@ func (v *sizeValue) Set(s string) error {
 		*v.set = true
 	}
 	return nil
-}
-
-// formatSize prints a size in the largest binary unit it reaches, to a
-// tenth: 1536 MiB is 1.5 GiB.
-func formatSize(n int64) string {
-	for _, u := range []struct {
-		name string
-		m    int64
-	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.m {
-			return strings.TrimSuffix(strconv.FormatFloat(float64(n)/float64(u.m), 'f', 1, 64), ".0") + " " + u.name
-		}
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // freqValue is a frequency flag in hertz: a number with an optional

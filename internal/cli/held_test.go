@@ -11,6 +11,7 @@ import (
 
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/portfolio"
 )
 
 const (
@@ -133,7 +134,7 @@ func TestHeldInputsSwarmMerge(t *testing.T) {
 	if c := Main(append([]string{"swarm", "merge", "--json"}, files...), nil, &out, &errb); c != ExitVerified {
 		t.Fatalf("merge: exit %d: %s", c, errb.String())
 	}
-	var m mergedResult
+	var m portfolio.Merged
 	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/bench"
 )
 
-func readManifest(t *testing.T, dir string) []benchModel {
+func readManifest(t *testing.T, dir string) []bench.Model {
 	t.Helper()
-	m, err := readBenchManifest(dir)
+	m, err := bench.ReadManifest(dir)
 	if err != nil {
 		t.Fatalf("%s: %v", dir, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/hc11mc/hc11mc/bench"
 )
 
 // A flag that a command would ignore is refused, with the reason, rather
@@ -84,7 +86,7 @@ func (o *checkOptions) refuseIdle(fs *pflag.FlagSet) error {
 func (o *benchOptions) refuseIdle(fs *pflag.FlagSet) error {
 	random, contexts, swarm, explicit := false, false, false, false
 	for _, s := range o.strategies {
-		if mode, prio, ok := symbolicStrategy(s); ok {
+		if mode, prio, ok := bench.SymbolicStrategy(s); ok {
 			// glh ranks by check's default heuristic, efsm.
 			contexts = contexts || mode != "bmc" && prio == "glh"
 			continue

@@ -4,10 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
 )
 
 func newReplay(stdout, stderr io.Writer) *cobra.Command {
@@ -80,4 +85,27 @@ func runReplay(path string, stdout io.Writer, o replayOptions) error {
 		c.WriteExplanation(stdout)
 	}
 	return exitCode(ExitViolation)
+}
+
+// replaySVG draws the counterexample in the trace file tracePath into
+// svgPath (replay --svg).
+func replaySVG(tracePath, svgPath string) error {
+	_, img, m, labels, err := loadTrace(tracePath)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(svgPath, cex.SVG(img, m, labels, "replay of "+filepath.Base(tracePath)), 0o644); err != nil {
+		return usagef("--svg: %v", err)
+	}
+	return nil
+}
+
+// loadTrace reads the trace file at path and builds what replaying it
+// needs (check.OpenTrace), showing the firmware's warnings.
+func loadTrace(path string) (*cex.Trace, *loader.Image, *sim.Machine, []sim.Label, error) {
+	tf, img, m, labels, err := check.OpenTrace(path)
+	if img != nil {
+		printWarnings(img)
+	}
+	return tf, img, m, labels, err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -108,7 +109,7 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 	if o.trace {
 		ro.Trace = w
 	}
-	if ro.SCIInput, err = parseBytes(o.machine.SCIInput); err != nil {
+	if ro.SCIInput, err = check.ParseBytes(o.machine.SCIInput); err != nil {
 		return usagef("--sci-input %q: %v", o.machine.SCIInput, err)
 	}
 	// What the SCI sends is printed as it goes: raw, or with --trace as

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/portfolio"
 	"github.com/hc11mc/hc11mc/search"
 )
 
@@ -69,9 +70,9 @@ type selfCheckJSON struct {
 	Violation *struct {
 		Kind string `json:"kind"`
 	} `json:"violation"`
-	TraceFile     string         `json:"trace_file"`
-	InternalError *internalError `json:"internal_error"`
-	SelfCheck     string         `json:"self_check"`
+	TraceFile     string                   `json:"trace_file"`
+	InternalError *portfolio.InternalError `json:"internal_error"`
+	SelfCheck     string                   `json:"self_check"`
 }
 
 func mainJSON(t *testing.T, args ...string) (selfCheckJSON, int, string) {
@@ -87,7 +88,7 @@ func mainJSON(t *testing.T, args ...string) (selfCheckJSON, int, string) {
 
 // checkSettings checks the settings of the two members the internal error
 // names: dfs proved verified, best-first on efsm found the violation.
-func checkSettings(t *testing.T, what string, e *internalError, proof, viol string) {
+func checkSettings(t *testing.T, what string, e *portfolio.InternalError, proof, viol string) {
 	t.Helper()
 	if e == nil {
 		t.Fatalf("%s: no internal_error", what)
@@ -96,7 +97,7 @@ func checkSettings(t *testing.T, what string, e *internalError, proof, viol stri
 		t.Errorf("%s: message %q", what, e.Message)
 	}
 	for _, c := range []struct {
-		s    memberSettings
+		s    portfolio.Settings
 		want string
 	}{{e.VerifiedBy, proof}, {e.ViolatedBy, viol}} {
 		i := c.want[:strings.Index(c.want, " ")]
@@ -241,7 +242,7 @@ func TestSwarmSelfCheckModels(t *testing.T) {
 				code := Main(args, nil, &out, &errb)
 				var r struct {
 					selfCheckJSON
-					Members []memberSummary `json:"members"`
+					Members []portfolio.Summary `json:"members"`
 				}
 				if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 					t.Fatalf("exit %d: %v: %s", code, err, errb.String())

@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/bench"
 )
 
 // soundnessModel is an entry of testdata/soundness/manifest.json: a bench
 // manifest entry with, for a violation, the length of the breadth-first
 // counterexample of --reduce none.
 type soundnessModel struct {
-	benchModel
+	bench.Model
 	Shortest int `json:"shortest"`
 	// InputsHeld lists the input registers the verdict must say the
 	// firmware read and were held constant (none when empty).

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hc11mc/hc11mc/portfolio"
 )
 
 // asCLI makes the test binary run the command line instead of the tests
@@ -39,36 +41,9 @@ func selfAsCLI(t *testing.T) string {
 
 const tickCounter = "../../testdata/bench/tick_counter.elf"
 
-// Members are functions of their index: the same in every swarm, distinct
-// from each other. On firmware that takes interrupts best-first search on
-// fsm comes first; on firmware that takes none, best-first search on efsm
-// (the single search's default), and the two trade places.
+// The firmware decides which search is member 0: with --irq, best-first
+// search on fsm; without, best-first search on efsm.
 func TestSwarmMembers(t *testing.T) {
-	want := []string{"best+fsm", "dfs", "best+efsm k=1", "bfs", "random seed 1", "astar+efsm k=1", "best+efsm k=2", "dfs shuffle 1",
-		"random seed 2", "dfs shuffle 2", "best+efsm k=1 shuffle 1", "best+fsm shuffle 1", "random seed 3"}
-	for _, irq := range []bool{true, false} {
-		seen := map[string]bool{}
-		for i := 0; i < 64; i++ {
-			m := memberOf(i, 64, 1, irq)
-			w := i
-			if !irq && (i == 0 || i == 2) {
-				w = 2 - i
-			}
-			if i < len(want) && m.Describe() != want[w] {
-				t.Errorf("member %d (interrupts %t): %s, want %s", i, irq, m.Describe(), want[w])
-			}
-			if m != memberOf(i, 64, 1, irq) || m.Describe() != memberOf(i, 2, 1, irq).Describe() {
-				t.Errorf("member %d differs between calls or swarm sizes", i)
-			}
-			if seen[m.Describe()] {
-				t.Errorf("member %d repeats %s", i, m.Describe())
-			}
-			seen[m.Describe()] = true
-		}
-	}
-	if got := memberOf(4, 8, 9, false).String(); got != "4/8 (random seed 9)" {
-		t.Errorf("member 4 of 8 with seed 9: %s", got)
-	}
 	// The firmware decides: with --irq, best-first search on fsm first.
 	for _, c := range []struct {
 		args []string
@@ -82,14 +57,6 @@ func TestSwarmMembers(t *testing.T) {
 			t.Errorf("%v: member %q, want %q", c.args, r.Member, c.want)
 		}
 	}
-	for _, bad := range []string{"4/4", "-1/4", "1/0", "1", "a/b", "1/4x", "+1/4", ""} {
-		if _, _, err := parseMember(bad); err == nil {
-			t.Errorf("--swarm-member %q accepted", bad)
-		}
-	}
-	if i, n, err := parseMember("3/8"); i != 3 || n != 8 || err != nil {
-		t.Errorf("3/8: %d %d %v", i, n, err)
-	}
 }
 
 type swarmJSON struct {
@@ -98,7 +65,7 @@ type swarmJSON struct {
 	Violation *struct {
 		Kind string `json:"kind"`
 	} `json:"violation"`
-	Members []memberSummary `json:"members"`
+	Members []portfolio.Summary `json:"members"`
 	Stats   struct {
 		StatesStored int `json:"states_stored"`
 	} `json:"stats"`
@@ -108,7 +75,7 @@ type swarmJSON struct {
 	CoveredPCs  []int  `json:"covered_pcs"`
 	TraceFile   string `json:"trace_file"`
 	// InternalError and SelfCheck are the swarm's check of itself
-	// (selfcheck.go).
+	// (portfolio/selfcheck.go).
 	InternalError json.RawMessage `json:"internal_error"`
 	SelfCheck     string          `json:"self_check"`
 }
@@ -294,9 +261,8 @@ func TestSwarmPlanSlurm(t *testing.T) {
 	run(t, ExitViolation, "replay", trace)
 }
 
-// The Kubernetes manifest: an Indexed Job with the fields such a Job
-// requires, parsed as JSON (valid YAML, which kubectl reads either way);
-// its container's script runs here with sh, as a pod would.
+// The Kubernetes manifest: plan's flags reach the Indexed Job, and its
+// container's script runs here with sh, as a pod would.
 func TestSwarmPlanK8s(t *testing.T) {
 	exe := selfAsCLI(t)
 	var out, errb bytes.Buffer
@@ -305,69 +271,20 @@ func TestSwarmPlanK8s(t *testing.T) {
 	if code := Main(args, nil, &out, &errb); code != 0 {
 		t.Fatalf("plan: exit %d: %s", code, errb.String())
 	}
-	var job struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
-		Metadata   struct {
-			Name   string            `json:"name"`
-			Labels map[string]string `json:"labels"`
-		} `json:"metadata"`
-		Spec struct {
-			CompletionMode string `json:"completionMode"`
-			Completions    *int   `json:"completions"`
-			Parallelism    *int   `json:"parallelism"`
-			BackoffLimit   *int   `json:"backoffLimit"`
-			Template       struct {
-				Metadata struct {
-					Labels map[string]string `json:"labels"`
-				} `json:"metadata"`
-				Spec struct {
-					RestartPolicy string `json:"restartPolicy"`
-					Containers    []struct {
-						Name       string   `json:"name"`
-						Image      string   `json:"image"`
-						Command    []string `json:"command"`
-						WorkingDir string   `json:"workingDir"`
-						Resources  struct {
-							Requests map[string]string `json:"requests"`
-							Limits   map[string]string `json:"limits"`
-						} `json:"resources"`
-						VolumeMounts []struct {
-							Name      string `json:"name"`
-							MountPath string `json:"mountPath"`
-						} `json:"volumeMounts"`
-					} `json:"containers"`
-					Volumes []struct {
-						Name string `json:"name"`
-						PVC  struct {
-							ClaimName string `json:"claimName"`
-						} `json:"persistentVolumeClaim"`
-					} `json:"volumes"`
-				} `json:"spec"`
-			} `json:"template"`
-		} `json:"spec"`
-	}
-	dec := json.NewDecoder(&out)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&job); err != nil {
+	// The manifest itself is portfolio's (TestPlanKubernetes there); here
+	// the flags reach it, and its script runs.
+	var job map[string]any
+	if err := json.Unmarshal(out.Bytes(), &job); err != nil {
 		t.Fatalf("manifest: %v", err)
 	}
-	sp := job.Spec
-	if job.APIVersion != "batch/v1" || job.Kind != "Job" || job.Metadata.Name == "" || sp.CompletionMode != "Indexed" ||
-		sp.Completions == nil || *sp.Completions != 3 || sp.Parallelism == nil || *sp.Parallelism != 3 || sp.BackoffLimit == nil {
-		t.Errorf("job: %+v", job)
+	pod := job["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+	c := pod["containers"].([]any)[0].(map[string]any)
+	limits, _ := c["resources"].(map[string]any)["limits"].(map[string]any)
+	if c["image"] != "registry.example/hc11mc:1" || pod["volumes"].([]any)[0].(map[string]any)["persistentVolumeClaim"].(map[string]any)["claimName"] != "fw" ||
+		limits["memory"] != "1366Mi" || job["spec"].(map[string]any)["completions"] != 3.0 {
+		t.Fatalf("the flags do not reach the job: %v", job)
 	}
-	ps := sp.Template.Spec
-	if ps.RestartPolicy != "Never" || len(ps.Containers) != 1 || len(ps.Volumes) != 1 || ps.Volumes[0].PVC.ClaimName != "fw" {
-		t.Fatalf("pod: %+v", ps)
-	}
-	c := ps.Containers[0]
-	if c.Image != "registry.example/hc11mc:1" || c.Name == "" || len(c.Command) != 3 || c.Command[0] != "/bin/sh" || c.Command[1] != "-c" ||
-		len(c.VolumeMounts) != 1 || c.VolumeMounts[0].Name != ps.Volumes[0].Name || c.VolumeMounts[0].MountPath != c.WorkingDir ||
-		c.Resources.Limits["memory"] != "1366Mi" || c.Resources.Requests["cpu"] != "1" {
-		t.Fatalf("container: %+v", c)
-	}
-	script := c.Command[2]
+	script := c["command"].([]any)[2].(string)
 	if !strings.Contains(script, "$JOB_COMPLETION_INDEX") || !strings.Contains(script, `--swarm-member "$i/3"`) {
 		t.Errorf("script:\n%s", script)
 	}
@@ -409,7 +326,7 @@ func TestSwarmMerge(t *testing.T) {
 	b := write("b.json", "check", counter, "--irq", "toc1", "--max-states", "3000", "--swarm-member", "2/3", "--json")
 	other := write("c.json", "check", counter, "--irq", "toc1", "--max-states", "3000", "--swarm-member", "1/4", "--json")
 	r := swarmRun(t, ExitIncomplete, "swarm", "merge", "--json", a, b)
-	var m mergedResult
+	var m portfolio.Merged
 	var out, errb bytes.Buffer
 	Main([]string{"swarm", "merge", "--json", a, b}, nil, &out, &errb)
 	json.Unmarshal(out.Bytes(), &m)

@@ -1,21 +1,52 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/spf13/pflag"
 
-	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/internal/units"
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/portfolio"
 	"github.com/hc11mc/hc11mc/search"
-	"github.com/hc11mc/hc11mc/sim"
 )
+
+// check --search swarm, the default: the members of package portfolio
+// race in this process, or with --swarm-member one of them runs alone, as
+// a task of an array job does (swarmcmd.go).
+
+// swarmFlags are check's swarm flags.
+type swarmFlags struct {
+	workers  int
+	member   string // --swarm-member i/N
+	stopFile string
+}
+
+func (o *checkOptions) registerSwarm(fs *pflag.FlagSet) {
+	countVar(fs, &o.swarm.workers, "workers", runtime.GOMAXPROCS(0), 1, 1024, "members of --search swarm, each a search of its own running in parallel; with --search bfs or dfs, the workers of one search, which share its visited set (default: the processors here; 1: a search in one thread)")
+	fs.StringVar(&o.swarm.member, "swarm-member", "", "I/N: run member I of a swarm of N alone (0 ≤ I < N), as a task of an array job does; its JSON result is for hc11mc swarm merge")
+	fs.StringVar(&o.swarm.stopFile, "stop-file", "", "stop the swarm (incomplete) when FILE exists, and create FILE when it decides: the members of an array job on a shared file system stop each other")
+}
+
+// memberEndHook, when not nil, is the swarm's portfolio.Limits.EndHook.
+// Only tests set it, to make a member unsound or to order the members'
+// ends.
+var memberEndHook func(i int, res *search.Result, end func(*search.Result))
+
+// swarmKey names the firmware and every flag that the members' searches
+// depend on, so that swarm merge combines only the results of one swarm.
+func swarmKey(img *loader.Image, o *checkOptions, n int) string {
+	b := fmt.Sprintf("%s|n=%d|seed=%d|aim=%s|ignore=%s|compact=%t|max-states=%d", machineKey(img, o), n, o.seed, o.aim,
+		strings.Join(o.ignore, ","), o.compact, o.maxStates)
+	return fmt.Sprintf("%016x", xxhash.Sum64String(b))
+}
 
 // singleSearchFlags name one search: given without --search, they make
 // the default best-first search instead of the swarm.
@@ -58,7 +89,7 @@ func (o *checkOptions) refuseSwarm(fs *pflag.FlagSet) error {
 	if o.strategy != "swarm" {
 		for _, f := range []string{"workers", "swarm-member", "stop-file"} {
 			if f == "workers" {
-				continue // the workers of one search, or refused (workers.go)
+				continue // the workers of one search, or refused (refuseWorkers)
 			}
 			if fs.Changed(f) {
 				return usagef("--%s: only --search swarm runs several searches (the search is %s)", f, o.strategy)
@@ -84,185 +115,172 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	// which may be while this one sets up.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var runs []*memberRun
-	size := o.swarm.workers
-	single := o.swarm.member != ""
+	size, single := o.swarm.workers, o.swarm.member != ""
 	cfg, err := o.config()
 	if err != nil {
 		return err
 	}
+	i := 0
 	if single {
-		i, n, err := parseMember(o.swarm.member)
-		if err != nil {
+		if i, size, err = portfolio.ParseMember(o.swarm.member); err != nil {
 			return err
 		}
-		cs, sm, err := setupMember(o, cfg, path, i, n)
-		if err != nil {
-			return err
-		}
-		runs, size = []*memberRun{{member: sm, cs: cs}}, n
-	} else if runs, err = setupSwarm(o, cfg, path, size); err != nil {
+	}
+	img, err := o.load.load(path, o.machine.Entry, false)
+	if err != nil {
 		return err
 	}
-	cs0 := runs[0].cs
-	img, props := cs0.Image, cs0.Properties
-	if w := symbolWarning(img, &o.load, path); w != "" {
-		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", w)
+	var runs []*portfolio.Run
+	if single {
+		r, err := portfolio.NewRun(img, cfg, i, size)
+		if err != nil {
+			return err
+		}
+		runs = []*portfolio.Run{r}
+	} else if runs, err = portfolio.NewRuns(img, cfg, size); err != nil {
+		return err
 	}
+	warnSymbols(stderr, img, o, path)
 	if !o.json {
 		if single {
-			fmt.Fprintf(stdout, "checking %s: swarm member %s alone, preempt %s\n", path, runs[0].member, cs0.Machine.Config.Preempt)
+			fmt.Fprintf(stdout, "checking %s: swarm member %s alone, preempt %s\n", path, runs[0].Member, runs[0].Check.Machine.Config.Preempt)
 		} else {
-			fmt.Fprintf(stdout, "checking %s: swarm of %d, preempt %s\n", path, size, cs0.Machine.Config.Preempt)
+			fmt.Fprintf(stdout, "checking %s: swarm of %d, preempt %s\n", path, size, runs[0].Check.Machine.Config.Preempt)
 		}
 		for _, r := range runs {
 			note := ""
-			if r.cs.Note != "" && r.cs.Options.Estimate != nil {
-				note = " (" + r.cs.Note + ")"
+			if r.Check.Note != "" && r.Check.Options.Estimate != nil {
+				note = " (" + r.Check.Note + ")"
 			}
 			if !single {
-				fmt.Fprintf(stdout, "  member %d/%d: %s%s\n", r.member.Index, size, r.member.Describe(), note)
+				fmt.Fprintf(stdout, "  member %d/%d: %s%s\n", r.Member.Index, size, r.Member.Describe(), note)
 			} else if note != "" {
-				fmt.Fprintf(stdout, "note: %s\n", r.cs.Note)
+				fmt.Fprintf(stdout, "note: %s\n", r.Check.Note)
 			}
 		}
 	}
-	var progress func(swarmProgress)
+	var progress func(portfolio.Progress)
 	if !o.json && !o.quiet && isTerminal(stderr) {
-		progress = func(p swarmProgress) {
+		progress = func(p portfolio.Progress) {
 			fmt.Fprintf(stderr, "\r%d states (%.0f/s) in %d running members, %d MiB   ",
 				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Running, p.Memory>>20)
 		}
 	}
-	out := runSwarm(ctx, runs, swarmLimits{maxMemory: o.maxMemory, stopFile: o.swarm.stopFile}, progress)
+	out := portfolio.Race(ctx, runs, portfolio.Limits{MaxMemory: o.maxMemory, StopFile: o.swarm.stopFile, EndHook: memberEndHook}, progress)
 	if progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	res := check.FromSearch(out.res)
-	var win *memberRun
-	if out.winner >= 0 {
-		win = runs[out.winner]
+	d := out.Decide(o.seed)
+	res, m, first := d.Result, d.Machine, d.Found
+	sub := ""
+	if d.Winner != nil {
+		sub = fmt.Sprintf("check --search swarm: member %s, --preempt %s", d.Winner.Member, m.Config.Preempt)
 	}
-	var ierr *internalError
-	if c := out.conflict; c != nil {
-		proof, viol := runs[c.verified], runs[c.violated]
-		ierr = newInternalError(settingsOf(proof, o.seed), settingsOf(viol, o.seed), viol.res.Found[0].Violation.Kind.String(), proof.res.Omission)
-	}
-	m := cs0.Machine
-	if win != nil {
-		m = win.cs.Machine
-	}
-	var ms []*sim.Machine
-	for _, r := range runs {
-		ms = append(ms, r.cs.Machine)
-	}
-	props.Held = check.HeldInputs(img, ms...)
-	props.Bound(res)
-	var first *search.Found
-	if len(res.Found) > 0 && win != nil {
-		first = &res.Found[0]
-	}
-	if o.trace != "" && first != nil {
-		if err := makeTrace(m, path, o, first).WriteFile(o.trace); err != nil {
-			return usagef("--trace: %v", err)
-		}
-	}
-	if o.traceSVG != "" && first != nil {
-		sub := fmt.Sprintf("check --search swarm: member %s, --preempt %s", win.member, m.Config.Preempt)
-		if err := writeTraceSVG(o.traceSVG, img, m, first.Trace, sub); err != nil {
-			return usagef("--trace-svg: %v", err)
-		}
+	if err := writeCounterexample(o, path, img, m, first, sub); err != nil {
+		return err
 	}
 	if o.json {
-		var buf bytes.Buffer
-		printJSON(&buf, img, m, res, first, props)
 		extra := map[string]any{}
-		if win != nil {
-			extra["member"] = win.member.String()
+		if d.Winner != nil {
+			extra["member"] = d.Winner.Member.String()
 		}
-		if ierr != nil {
-			extra["internal_error"] = ierr
+		if d.Internal != nil {
+			extra["internal_error"] = d.Internal
 		}
 		if single {
-			extra["member"] = runs[0].member.String()
-			extra["settings"] = settingsOf(runs[0], o.seed)
-			extra["swarm_key"] = swarmKey(cs0, o, size)
+			extra["member"] = runs[0].Member.String()
+			extra["settings"] = portfolio.SettingsOf(runs[0], o.seed)
+			extra["swarm_key"] = swarmKey(img, o, size)
 			extra["firmware"] = path
 			extra["load"] = o.load
-			extra["covered_pcs"] = sortedPCs(res.Covered)
+			extra["covered_pcs"] = portfolio.SortedPCs(res.Covered)
 			if o.trace != "" && first != nil {
 				extra["trace_file"] = o.trace
 			}
 		} else {
-			var ms []memberSummary
+			var ms []portfolio.Summary
 			for _, r := range runs {
-				ms = append(ms, summarize(r))
+				ms = append(ms, r.Summary())
 			}
 			extra["members"] = ms
 		}
-		line, err := addFields(buf.Bytes(), extra)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, string(line))
+		printJSON(stdout, m, res, d.Report, extra)
 	} else {
-		printResult(stdout, img, m, res, o, props)
+		printResult(stdout, img, m, res, o, d.Report)
 		printMembers(stdout, out, size, single)
 	}
-	if ierr != nil {
-		return &exitError{code: ExitInternal, msg: ierr.text()}
+	if d.Internal != nil {
+		return &exitError{code: ExitInternal, msg: d.Internal.Text()}
 	}
 	return verdictExit(res.Verdict)
 }
 
-// addFields adds fields to a JSON object.
-func addFields(obj []byte, extra map[string]any) ([]byte, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(obj, &fields); err != nil {
-		return nil, err
-	}
-	for k, v := range extra {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		fields[k] = b
-	}
-	return json.Marshal(fields)
-}
-
 // printMembers says which member decided and what each did.
-func printMembers(w io.Writer, out *swarmOutcome, size int, single bool) {
+func printMembers(w io.Writer, out *portfolio.Outcome, size int, single bool) {
 	if single {
-		fmt.Fprintf(w, "swarm member %s (hc11mc swarm merge combines the members' --json results)\n", out.runs[0].member)
+		fmt.Fprintf(w, "swarm member %s (hc11mc swarm merge combines the members' --json results)\n", out.Runs[0].Member)
 		return
 	}
-	if out.winner >= 0 {
-		r := out.runs[out.winner]
-		st := r.res.Stats
-		switch r.res.Verdict {
+	if out.Winner >= 0 {
+		r := out.Runs[out.Winner]
+		st := r.Result.Stats
+		switch r.Result.Verdict {
 		case search.Violated:
 			fmt.Fprintf(w, "found by member %s after %s of its states in %.2fs; repeat it alone with --swarm-member %d/%d\n",
-				r.member, groupDigits(int64(st.StatesStored)), st.Seconds, r.member.Index, size)
+				r.Member, units.Count(int64(st.StatesStored)), st.Seconds, r.Member.Index, size)
 		case search.Verified:
-			fmt.Fprintf(w, "verified by member %s, which searched all %s reachable states\n", r.member, groupDigits(int64(st.StatesStored)))
+			fmt.Fprintf(w, "verified by member %s, which searched all %s reachable states\n", r.Member, units.Count(int64(st.StatesStored)))
 		}
 	}
-	for _, r := range out.runs {
-		s := summarize(r)
-		what := s.Verdict
-		if s.Limit != "" {
-			what += ": " + s.Limit
-		}
-		fmt.Fprintf(w, "  member %s: %s; %s states, %.2fs\n", s.Member, what, groupDigits(int64(s.Stored)), s.Seconds)
+	for _, r := range out.Runs {
+		fmt.Fprintf(w, "  %s\n", r.Summary().Line())
 	}
 }
 
-// memberLimitText turns the search's "--max-memory N bytes" into a size.
-func memberLimitText(l string) string {
-	var b int64
-	if _, err := fmt.Sscanf(l, "--max-memory %d bytes", &b); err == nil && strings.HasSuffix(l, " bytes") {
-		return "--max-memory " + formatSize(b)
+// --workers has two meanings: the members of --search swarm (package
+// portfolio), and the workers of one breadth-first or depth-first search,
+// which share its visited set, each owning a part of the states
+// (search.Options.Workers, search/parallel.go). The default is the
+// processor count for both. The other searches rank every frontier state against the others
+// and run one worker: --workers given with them is refused (refuseSwarm).
+// A search that saves or resumes its frontier runs one worker too: with
+// the default --workers it says so in a note, an explicit --workers above
+// 1 is refused.
+
+// parallelSearch reports whether --search s can run several workers.
+func parallelSearch(s string) bool { return s == "bfs" || s == "dfs" }
+
+// refuseWorkers refuses an explicit --workers above 1 that the search
+// would not use.
+func (o *checkOptions) refuseWorkers(fs *pflag.FlagSet) error {
+	if !fs.Changed("workers") || o.swarm.workers == 1 {
+		return nil
 	}
-	return l
+	switch {
+	case !parallelSearch(o.strategy):
+		return usagef("--workers: --search %s runs one search in one worker (it ranks every frontier state against the others); --workers is for --search bfs, dfs and swarm", o.strategy)
+	case o.saveTo != "":
+		return usagef("--workers %d: a search that saves its frontier (--save-frontier) runs one worker; give --workers 1", o.swarm.workers)
+	case o.resume != "":
+		return usagef("--workers %d: a resumed search (--resume) runs one worker; give --workers 1", o.swarm.workers)
+	}
+	return nil
+}
+
+// searchWorkers sets the workers of a single search from --workers, and
+// returns a note when it runs one worker where --workers, not given,
+// would have meant more.
+func (o *checkOptions) searchWorkers(opts *search.Options) (note string) {
+	opts.Workers = 1
+	if !parallelSearch(o.strategy) {
+		return ""
+	}
+	if o.saveTo != "" || o.resume != "" {
+		if o.swarm.workers > 1 {
+			return "one worker: a search that saves or resumes its frontier runs one"
+		}
+		return ""
+	}
+	opts.Workers = o.swarm.workers
+	return ""
 }

@@ -5,34 +5,22 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"os/signal"
-	"path/filepath"
-	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
-	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/portfolio"
 )
 
-// hc11mc swarm: the swarm beyond one process. A member is a function of
-// its index (see swarm.go), so the members of a swarm of N can run
-// anywhere: `swarm plan` writes the job for a cluster's scheduler (a Slurm
-// array job, a Kubernetes Indexed Job) whose task i runs
-// `hc11mc check --swarm-member i/N ... --json --trace ...`; `swarm run` runs
-// them as processes here; `swarm merge` combines their JSON results. There
-// is no cluster code of our own: the scheduler places, restarts and
-// accounts for the tasks, and the members do not talk to each other (in an
-// array job each runs to its own end; `swarm run` stops the others when one
-// decides, as the in-process swarm does).
+// hc11mc swarm: the swarm beyond one process (package portfolio). `swarm
+// plan` writes the job for a cluster's scheduler (portfolio.Plan), `swarm
+// run` runs the members as processes here (portfolio.RunProcesses), `swarm
+// merge` combines their JSON results (portfolio.Merge). Here are their
+// flags: check's flags, which each member takes, on the swarm's commands.
 
 func newSwarm(stdout, stderr io.Writer) *cobra.Command {
 	c := &cobra.Command{
@@ -125,7 +113,11 @@ func validateMember(o *checkOptions, fs *pflag.FlagSet, fw string, size int) err
 	if err != nil {
 		return err
 	}
-	_, _, err = setupMember(o, cfg, fw, 0, size)
+	img, err := o.load.load(fw, o.machine.Entry, false)
+	if err != nil {
+		return err
+	}
+	_, err = portfolio.NewRun(img, cfg, 0, size)
 	return err
 }
 
@@ -210,16 +202,14 @@ func runSwarmPlan(o *swarmPlanOptions, fs *pflag.FlagSet, fw string, stdout io.W
 	if err := validateMember(&o.check, fs, fw, o.size); err != nil {
 		return err
 	}
-	flags := o.flags.args(fs)
-	var text string
+	plan := portfolio.Plan{Size: o.size, Firmware: fw, Flags: o.flags.args(fs), Binary: o.binary, Results: o.results, Name: o.name,
+		Image: o.image, Claim: o.claim, Parallel: o.parallel, Timeout: o.check.timeout}
+	if o.check.maxMemorySet { // not this machine's default: the nodes' are their own
+		plan.MaxMemory = o.check.maxMemory
+	}
+	text := plan.Kubernetes()
 	if o.format == "slurm" {
-		text = slurmScript(o, fw, flags)
-	} else {
-		b, err := json.MarshalIndent(k8sJob(o, fw, flags), "", "  ")
-		if err != nil {
-			return err
-		}
-		text = string(b) + "\n"
+		text = plan.Slurm()
 	}
 	if o.output == "" {
 		_, err := io.WriteString(stdout, text)
@@ -229,108 +219,6 @@ func runSwarmPlan(o *swarmPlanOptions, fs *pflag.FlagSet, fw string, stdout io.W
 		return usagef("--output: %v", err)
 	}
 	return nil
-}
-
-// taskCommand is the shell command of task $idx (a shell variable).
-func taskCommand(binary, fw string, size int, flags []string, results, idx string) string {
-	parts := []string{shellQuote(binary), "check", shellQuote(fw), `--swarm-member "$` + idx + `/` + strconv.Itoa(size) + `"`}
-	for _, f := range flags {
-		parts = append(parts, shellQuote(f))
-	}
-	r := shellQuote(results)
-	parts = append(parts, "--stop-file", r+"/decided", "--json", "-q", `--trace `+r+`/trace-"$`+idx+`".json`, `> `+r+`/member-"$`+idx+`".json`)
-	return strings.Join(parts, " ")
-}
-
-var shellPlain = regexp.MustCompile(`^[A-Za-z0-9_./=:,+@%-]+$`)
-
-// shellQuote quotes s for the shell when it needs it.
-func shellQuote(s string) string {
-	if shellPlain.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// taskEnd maps check's exit code to the task's: a verdict is a result.
-const taskEnd = `code=$?
-case $code in 0|1|3) exit 0 ;; esac   # verified, violation, incomplete: results for swarm merge
-exit $code`
-
-// requestMiB is what a task asks the scheduler for when --max-memory
-// bounds its search: a third more, for the process beyond the search.
-func requestMiB(maxMemory int64) int64 {
-	return (maxMemory + maxMemory/3 + 1<<20 - 1) >> 20
-}
-
-func slurmScript(o *swarmPlanOptions, fw string, flags []string) string {
-	var b strings.Builder
-	array := fmt.Sprintf("0-%d", o.size-1)
-	if o.parallel > 0 {
-		array += fmt.Sprintf("%%%d", o.parallel)
-	}
-	fmt.Fprintf(&b, "#!/bin/bash\n")
-	fmt.Fprintf(&b, "# A swarm of %d hc11mc searches of %s: task i runs member i/%d.\n", o.size, fw, o.size)
-	fmt.Fprintf(&b, "# Submit with sbatch from the directory that holds the firmware; then\n")
-	fmt.Fprintf(&b, "#   hc11mc swarm merge %s/member-*.json\n", o.results)
-	fmt.Fprintf(&b, "#SBATCH --job-name=%s\n", o.name)
-	fmt.Fprintf(&b, "#SBATCH --array=%s\n", array)
-	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n")
-	if o.check.maxMemorySet && o.check.maxMemory > 0 { // not this machine's default: the nodes' are their own
-		fmt.Fprintf(&b, "#SBATCH --mem=%dM\n", requestMiB(o.check.maxMemory))
-	}
-	if o.check.timeout > 0 {
-		// the search's limit, and five minutes to set up and write
-		fmt.Fprintf(&b, "#SBATCH --time=%d\n", int64((o.check.timeout+time.Minute-1)/time.Minute)+5)
-	}
-	fmt.Fprintf(&b, "#SBATCH --output=%s-%%A_%%a.log\n", o.name)
-	fmt.Fprintf(&b, "\ni=$SLURM_ARRAY_TASK_ID\nmkdir -p %s\n", shellQuote(o.results))
-	fmt.Fprintf(&b, "%s\n%s\n", taskCommand(o.binary, fw, o.size, flags, o.results, "i"), taskEnd)
-	return b.String()
-}
-
-// k8sJob is the Indexed Job: Kubernetes sets JOB_COMPLETION_INDEX in each
-// pod.
-func k8sJob(o *swarmPlanOptions, fw string, flags []string) map[string]any {
-	script := "i=$JOB_COMPLETION_INDEX\nmkdir -p " + shellQuote(o.results) + "\n" +
-		taskCommand(o.binary, fw, o.size, flags, o.results, "i") + "\n" + taskEnd + "\n"
-	parallel := o.size
-	if o.parallel > 0 {
-		parallel = min(o.parallel, o.size)
-	}
-	res := map[string]any{"requests": map[string]any{"cpu": "1"}}
-	if o.check.maxMemorySet && o.check.maxMemory > 0 {
-		mem := fmt.Sprintf("%dMi", requestMiB(o.check.maxMemory))
-		res["requests"].(map[string]any)["memory"] = mem
-		res["limits"] = map[string]any{"memory": mem}
-	}
-	labels := map[string]any{"app.kubernetes.io/name": "hc11mc", "hc11mc/swarm": o.name}
-	return map[string]any{
-		"apiVersion": "batch/v1",
-		"kind":       "Job",
-		"metadata":   map[string]any{"name": o.name, "labels": labels},
-		"spec": map[string]any{
-			"completionMode": "Indexed",
-			"completions":    o.size,
-			"parallelism":    parallel,
-			"backoffLimit":   o.size, // a retry per task, on average, for pods lost with their node
-			"template": map[string]any{
-				"metadata": map[string]any{"labels": labels},
-				"spec": map[string]any{
-					"restartPolicy": "Never",
-					"containers": []any{map[string]any{
-						"name":         "member",
-						"image":        o.image,
-						"workingDir":   "/work",
-						"command":      []any{"/bin/sh", "-c", script},
-						"resources":    res,
-						"volumeMounts": []any{map[string]any{"name": "work", "mountPath": "/work"}},
-					}},
-					"volumes": []any{map[string]any{"name": "work", "persistentVolumeClaim": map[string]any{"claimName": o.claim}}},
-				},
-			},
-		},
-	}
 }
 
 type swarmRunOptions struct {
@@ -396,52 +284,9 @@ func runSwarmRun(o *swarmRunOptions, fs *pflag.FlagSet, fw string, stdout, stder
 		// The members share the memory: each gets its part.
 		flags = append(flags, fmt.Sprintf("--max-memory=%d", o.check.maxMemory/int64(o.size)))
 	}
-	// The members stop each other through a file, as an array job's tasks
-	// do: the first to decide creates it, the others see it within a
-	// tenth of a second.
-	stopFile := filepath.Join(dir, "decided")
-	if err := os.Remove(stopFile); err != nil && !os.IsNotExist(err) {
-		return usagef("--results: %v", err)
-	}
-	flags = append(flags, "--stop-file="+stopFile)
-	cmds := make([]*exec.Cmd, o.size)
-	logs := make([]strings.Builder, o.size)
-	files := make([]string, o.size)
-	for i := range cmds {
-		files[i] = filepath.Join(dir, fmt.Sprintf("member-%d.json", i))
-		f, err := os.Create(files[i])
-		if err != nil {
-			return usagef("%v", err)
-		}
-		defer f.Close()
-		args := append([]string{"check", fw, "--swarm-member", fmt.Sprintf("%d/%d", i, o.size)}, flags...)
-		args = append(args, "--json", "-q", "--trace", filepath.Join(dir, fmt.Sprintf("trace-%d.json", i)))
-		cmds[i] = exec.Command(bin, args...)
-		cmds[i].Stdout, cmds[i].Stderr = f, &logs[i]
-	}
-	// An interrupt reaches the members too (they stop and report): this
-	// process waits for them and merges what they found.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
-	for i, c := range cmds {
-		if err := c.Start(); err != nil {
-			for _, started := range cmds[:i] {
-				started.Process.Kill()
-				started.Wait()
-			}
-			return usagef("starting member %d: %v", i, err)
-		}
-	}
-	var results []string
-	for i, c := range cmds {
-		c.Wait()
-		switch code := c.ProcessState.ExitCode(); code {
-		case ExitVerified, ExitViolation, ExitIncomplete:
-			results = append(results, files[i])
-		default:
-			return usagef("member %d/%d: exit %d: %s", i, o.size, code, strings.TrimSpace(logs[i].String()))
-		}
+	results, err := portfolio.RunProcesses(bin, fw, o.size, flags, dir)
+	if err != nil {
+		return err
 	}
 	return mergeAndPrint(results, o.check.json, o.check.trace, stdout, stderr)
 }
@@ -483,180 +328,13 @@ Exit codes as check's: 0 verified, 1 violation, 2 bad input, 3 incomplete,
 	return c
 }
 
-// memberResult is what check --swarm-member --json prints.
-type memberResult struct {
-	Verdict     string            `json:"verdict"`
-	Violation   *cex.Violation    `json:"violation"`
-	Stats       search.Stats      `json:"stats"`
-	TraceLength int               `json:"trace_length"`
-	Limit       string            `json:"limit"`
-	Member      string            `json:"member"`
-	SwarmKey    string            `json:"swarm_key"`
-	Firmware    string            `json:"firmware"`
-	Load        loadFlags         `json:"load"`
-	CoveredPCs  []int             `json:"covered_pcs"`
-	TraceFile   string            `json:"trace_file"`
-	Checked     json.RawMessage   `json:"properties_checked"`
-	Unchecked   json.RawMessage   `json:"properties_unchecked"`
-	Held        []check.HeldInput `json:"inputs_held"`
-	Omission    float64           `json:"omission_probability"`
-	Settings    *memberSettings   `json:"settings"`
-
-	file        string
-	index, size int
-}
-
-var memberName = regexp.MustCompile(`^(\d+)/(\d+) \(`)
-
-func readMemberResult(path string) (*memberResult, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	r := &memberResult{file: path}
-	if err := json.Unmarshal(b, r); err != nil {
-		return nil, usagef("%s: not a result of check --json: %v", path, err)
-	}
-	m := memberName.FindStringSubmatch(r.Member)
-	if m == nil || r.SwarmKey == "" {
-		return nil, usagef("%s: not the result of a swarm member (check --swarm-member I/N --json)", path)
-	}
-	r.index, _ = strconv.Atoi(m[1])
-	r.size, _ = strconv.Atoi(m[2])
-	return r, nil
-}
-
-// mergedResult is swarm merge's JSON result.
-type mergedResult struct {
-	Verdict     string            `json:"verdict"`
-	Violation   *cex.Violation    `json:"violation,omitempty"`
-	Member      string            `json:"member,omitempty"`
-	TraceFile   string            `json:"trace_file,omitempty"`
-	TraceLength int               `json:"trace_length,omitempty"`
-	Limit       string            `json:"limit,omitempty"`
-	Stats       search.Stats      `json:"stats"`
-	Members     []memberSummary   `json:"members"`
-	Missing     []int             `json:"missing,omitempty"`
-	Size        int               `json:"size"`
-	CoveredPCs  int               `json:"covered_pc_count"`
-	Checked     json.RawMessage   `json:"properties_checked,omitempty"`
-	Unchecked   json.RawMessage   `json:"properties_unchecked,omitempty"`
-	Held        []check.HeldInput `json:"inputs_held,omitempty"`
-	Omission    float64           `json:"omission_probability,omitempty"`
-	// InternalError names two members that contradict each other: one
-	// proved verified, the other's violation replays (selfcheck.go).
-	InternalError *internalError `json:"internal_error,omitempty"`
-	// SelfCheck says why members that contradict each other could not be
-	// checked by replaying a counterexample.
-	SelfCheck string `json:"self_check,omitempty"`
-}
-
-// mergeResults combines the members' results.
-func mergeResults(files []string) (*mergedResult, []*memberResult, error) {
-	var rs []*memberResult
-	seen := map[int]string{}
-	for _, f := range files {
-		r, err := readMemberResult(f)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(rs) > 0 && (r.SwarmKey != rs[0].SwarmKey || r.size != rs[0].size) {
-			return nil, nil, usagef("%s and %s are results of different swarms (firmware, flags or size differ)", rs[0].file, f)
-		}
-		if prev, ok := seen[r.index]; ok {
-			return nil, nil, usagef("%s and %s are both results of member %d", prev, f, r.index)
-		}
-		seen[r.index] = f
-		rs = append(rs, r)
-	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].index < rs[j].index })
-	m := &mergedResult{Size: rs[0].size, Checked: rs[0].Checked, Unchecked: rs[0].Unchecked}
-	for i := 0; i < m.Size; i++ {
-		if _, ok := seen[i]; !ok {
-			m.Missing = append(m.Missing, i)
-		}
-	}
-	var win, proof *memberResult
-	var viols []*memberResult
-	covered := map[int]bool{}
-	var limits []string
-	for _, r := range rs {
-		m.Members = append(m.Members, memberSummary{Member: r.Member, Verdict: r.Verdict, Limit: r.Limit, Stored: r.Stats.StatesStored,
-			Expanded: r.Stats.StatesExpanded, Depth: r.Stats.MaxDepth, Seconds: r.Stats.Seconds, Trace: r.TraceLength})
-		st := &m.Stats
-		st.StatesStored += r.Stats.StatesStored
-		st.StatesExpanded += r.Stats.StatesExpanded
-		st.Transitions += r.Stats.Transitions
-		st.Instructions += r.Stats.Instructions
-		st.MaxDepth = max(st.MaxDepth, r.Stats.MaxDepth)
-		st.PeakMemory = max(st.PeakMemory, r.Stats.PeakMemory)
-		st.Seconds = max(st.Seconds, r.Stats.Seconds)
-		for _, pc := range r.CoveredPCs {
-			covered[pc] = true
-		}
-		for _, h := range r.Held {
-			if !slices.ContainsFunc(m.Held, func(k check.HeldInput) bool { return k.Addr == h.Addr }) {
-				m.Held = append(m.Held, h)
-			}
-		}
-		switch r.Verdict {
-		case "violation":
-			if win == nil || r.Stats.StatesExpanded < win.Stats.StatesExpanded {
-				win = r
-			}
-			viols = append(viols, r)
-		case "verified":
-			if proof == nil {
-				proof = r
-			}
-		default:
-			limits = append(limits, fmt.Sprintf("%s (member %d)", r.Limit, r.index))
-		}
-	}
-	m.Stats.SecondsTotal = m.Stats.Seconds
-	m.CoveredPCs = len(covered)
-	sort.Slice(m.Held, func(i, j int) bool { return m.Held[i].Addr < m.Held[j].Addr })
-	switch {
-	case win != nil:
-		m.Verdict, m.Violation, m.Member, m.TraceLength, m.TraceFile = "violation", win.Violation, win.Member, win.TraceLength, win.TraceFile
-		if m.TraceFile != "" {
-			m.TraceFile = findTrace(win)
-		}
-		m.Omission = win.Omission
-		if proof != nil {
-			// The merge checks the swarm (selfcheck.go): the winner's
-			// violation first.
-			sort.SliceStable(viols, func(i, j int) bool { return viols[i] == win && viols[j] != win })
-			mergeSelfCheck(m, proof, viols)
-		}
-	case proof != nil:
-		m.Verdict, m.Member, m.Omission = "verified", proof.Member, proof.Omission
-	default:
-		m.Verdict = "incomplete"
-		m.Limit = "no member finished: " + strings.Join(limits, "; ")
-		if len(m.Missing) > 0 {
-			m.Limit += fmt.Sprintf("; %d members left no result", len(m.Missing))
-		}
-	}
-	return m, rs, nil
-}
-
-// findTrace finds a member's trace: where it says, or beside its result.
-func findTrace(r *memberResult) string {
-	if _, err := os.Stat(r.TraceFile); err == nil {
-		return r.TraceFile
-	}
-	beside := filepath.Join(filepath.Dir(r.file), filepath.Base(r.TraceFile))
-	if _, err := os.Stat(beside); err == nil {
-		return beside
-	}
-	return r.TraceFile
-}
-
 func mergeAndPrint(files []string, asJSON bool, trace string, stdout, stderr io.Writer) error {
-	m, rs, err := mergeResults(files)
+	m, rs, err := portfolio.Merge(files)
 	if err != nil {
 		return err
+	}
+	for _, w := range m.Warnings {
+		fmt.Fprintf(os.Stderr, "hc11mc: warning: %s\n", w)
 	}
 	if trace != "" && m.TraceFile != "" {
 		b, err := os.ReadFile(m.TraceFile)
@@ -674,7 +352,7 @@ func mergeAndPrint(files []string, asJSON bool, trace string, stdout, stderr io.
 		printMerged(stdout, m, rs, trace)
 	}
 	if m.InternalError != nil {
-		return &exitError{code: ExitInternal, msg: m.InternalError.text()}
+		return &exitError{code: ExitInternal, msg: m.InternalError.Text()}
 	}
 	if m.SelfCheck != "" {
 		fmt.Fprintf(stderr, "hc11mc: warning: %s\n", m.SelfCheck)
@@ -688,7 +366,7 @@ func mergeAndPrint(files []string, asJSON bool, trace string, stdout, stderr io.
 	return nil
 }
 
-func printMerged(w io.Writer, m *mergedResult, rs []*memberResult, trace string) {
+func printMerged(w io.Writer, m *portfolio.Merged, rs []*portfolio.MemberResult, trace string) {
 	fmt.Fprintf(w, "swarm of %d: %d results", m.Size, len(rs))
 	if len(m.Missing) > 0 {
 		fmt.Fprintf(w, ", none from member %s", joinInts(m.Missing))
@@ -718,30 +396,29 @@ func printMerged(w io.Writer, m *mergedResult, rs []*memberResult, trace string)
 		printHeld(w, m.Held)
 	}
 	for _, s := range m.Members {
-		what := s.Verdict
-		if s.Limit != "" {
-			what += ": " + s.Limit
-		}
-		fmt.Fprintf(w, "  member %s: %s; %s states, %.2fs\n", s.Member, what, groupDigits(int64(s.Stored)), s.Seconds)
+		fmt.Fprintf(w, "  %s\n", s.Line())
 	}
 }
 
 // mergedCoverage says how much code the members reached together, against
 // the ICFG when the firmware can be read from here.
-func mergedCoverage(m *mergedResult, rs []*memberResult) string {
+func mergedCoverage(m *portfolio.Merged, rs []*portfolio.MemberResult) string {
 	covered := map[uint16]bool{}
 	for _, r := range rs {
 		for _, pc := range r.CoveredPCs {
 			covered[uint16(pc)] = true
 		}
 	}
-	img, err := rs[0].Load.load(rs[0].Firmware, "", true)
+	lf := loadFlags{LoadSpec: rs[0].Load}
+	img, err := lf.load(rs[0].Firmware, "", true)
 	if err != nil {
 		return fmt.Sprintf("%d distinct PCs reached", m.CoveredPCs)
 	}
-	var b strings.Builder
-	printUncovered(&b, img, covered)
-	return coverage(img, covered) + strings.TrimRight(strings.Replace(b.String(), "  procedures", "; procedures", 1), "\n")
+	text := check.Coverage(img, covered)
+	if never := check.Uncovered(img, covered); len(never) > 0 {
+		text += "; procedures never entered: " + strings.Join(never, ", ")
+	}
+	return text
 }
 
 func joinInts(xs []int) string {

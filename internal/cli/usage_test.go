@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/internal/memlimit"
+	"github.com/hc11mc/hc11mc/internal/units"
 )
 
 // usageLine runs hc11mc and returns its exit code and its one line of
@@ -271,15 +272,15 @@ func TestDefaultMemoryLimit(t *testing.T) {
 
 	var out, errb bytes.Buffer
 	if code := Main([]string{"check", "--help"}, nil, &out, &errb); code != 0 ||
-		!strings.Contains(out.String(), fmt.Sprintf("default: %d%% of this machine's memory, %s here", memlimit.Share, formatSize(def))) {
+		!strings.Contains(out.String(), fmt.Sprintf("default: %d%% of this machine's memory, %s here", memlimit.Share, units.Size(def))) {
 		t.Errorf("check --help does not give the default memory limit:\n%s", out.String())
 	}
 
 	img := "../../testdata/models/irq_counter.elf"
 	args := []string{"check", img, "--irq", "toc1", "--search", "bfs", "--timeout", "60s"}
 	r := checkResumeJSON(t, append(args, "--json")...)
-	if !strings.Contains(r.Limit, "--max-memory "+formatSize(def)) || !strings.Contains(r.Limit, "machine's memory") {
-		t.Errorf("limit %q, want the default memory limit, %s", r.Limit, formatSize(def))
+	if !strings.Contains(r.Limit, "--max-memory "+units.Size(def)) || !strings.Contains(r.Limit, "machine's memory") {
+		t.Errorf("limit %q, want the default memory limit, %s", r.Limit, units.Size(def))
 	}
 
 	fr := filepath.Join(t.TempDir(), "frontier")

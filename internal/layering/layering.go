@@ -3,6 +3,13 @@
 // hybrid, bench, cex → search, symbolic → heuristics → icfg, sim →
 // devices, isa, loader), with no import from outside the module.
 //
+// The packages of the layer between the command line and the engines are
+// ordered too, each importing only those before it: cex (counterexamples
+// and the settings a trace records), check (which reads those settings
+// into a check's configuration), then hybrid and portfolio (which run
+// checks with that configuration, and do not import each other), then
+// bench (which runs the swarm among its strategies).
+//
 // It is for tests: Check takes a testing.TB. Each package that guards its
 // place in the layers calls it from a TestImports of its own, with the
 // packages below it and those above it.

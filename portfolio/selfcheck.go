@@ -1,4 +1,4 @@
-package cli
+package portfolio
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -20,14 +21,14 @@ import (
 // with its counterexample, as an internal error (exit 4), and names both
 // members' settings so that each can be repeated alone.
 //
-// In one process (runSwarm) every member has stopped before the check:
-// those the winner stopped at their next expansion are incomplete, but a
-// member that decided at nearly the same time as the winner keeps its
-// verdict, and so its violation or its proof is compared too. swarm merge
-// compares the final results of all the members it is given; it replays a
-// violation from the trace file its member wrote (check --trace), and
-// says so when there is none, or when it cannot be read: the contradiction
-// is then reported as a warning, not confirmed.
+// In one process (Race) every member has stopped before the check: those
+// the winner stopped at their next expansion are incomplete, but a member
+// that decided at nearly the same time as the winner keeps its verdict,
+// and so its violation or its proof is compared too. Merge compares the
+// final results of all the members it is given; it replays a violation
+// from the trace file its member wrote (check --trace), and says so when
+// there is none, or when it cannot be read: the contradiction is then
+// reported as a warning, not confirmed.
 //
 // What is not a contradiction: a member stopped by a limit (incomplete)
 // beside a violation; a violation that does not replay (handled as
@@ -35,10 +36,10 @@ import (
 // searched again without them (search.Run), so its verified verdict
 // stands on its own like any other.
 
-// memberSettings are what repeats one member of a swarm: its search, the
+// Settings are what repeats one member of a swarm: its search, the
 // reductions and engine it ran with, and --swarm-member I/N with the
 // swarm's --seed (with the rest of the command line as it was).
-type memberSettings struct {
+type Settings struct {
 	Member     string   `json:"member"` // as results name it: "1/4 (dfs)"
 	Search     string   `json:"search"`
 	Heuristic  string   `json:"heuristic,omitempty"`
@@ -52,19 +53,19 @@ type memberSettings struct {
 	Repeat     string   `json:"repeat"`
 }
 
-// settingsOf returns the settings of a member run in this process, in a
+// SettingsOf returns the settings of a member run in this process, in a
 // swarm with --seed seed.
-func settingsOf(r *memberRun, seed uint64) memberSettings {
-	sm := r.member
-	s := memberSettings{Member: sm.String(), Search: sm.Search, Heuristic: sm.Heuristic, K: sm.K, RandomSeed: sm.Seed,
-		Shuffle: sm.Shuffle, Reductions: append([]string{}, r.cs.Properties.Reductions...), Engine: "explicit",
-		Preempt: r.cs.Machine.Config.Preempt.String(), Seed: seed}
+func SettingsOf(r *Run, seed uint64) Settings {
+	sm := r.Member
+	s := Settings{Member: sm.String(), Search: sm.Search, Heuristic: sm.Heuristic, K: sm.K, RandomSeed: sm.Seed,
+		Shuffle: sm.Shuffle, Reductions: append([]string{}, r.Check.Properties.Reductions...), Engine: "explicit",
+		Preempt: r.Check.Machine.Config.Preempt.String(), Seed: seed}
 	s.Repeat = fmt.Sprintf("--swarm-member %d/%d --seed %d", sm.Index, sm.Size, seed)
 	return s
 }
 
 // line is the settings on one line, for the message.
-func (s memberSettings) line() string {
+func (s Settings) line() string {
 	var parts []string
 	if s.Search != "" {
 		parts = append(parts, "search "+s.Search)
@@ -101,18 +102,18 @@ func (s memberSettings) line() string {
 	return text + fmt.Sprintf("; repeat it alone with check FIRMWARE %s and the same flags", s.Repeat)
 }
 
-// internalError is the result's "internal_error": two members that
+// InternalError is a result's "internal_error": two members that
 // contradict each other.
-type internalError struct {
-	Message    string         `json:"message"`
-	VerifiedBy memberSettings `json:"verified_by"`
-	ViolatedBy memberSettings `json:"violated_by"`
+type InternalError struct {
+	Message    string   `json:"message"`
+	VerifiedBy Settings `json:"verified_by"`
+	ViolatedBy Settings `json:"violated_by"`
 }
 
 // newInternalError says that the member of settings proof searched
 // exhaustively while the one of settings viol found a violation of kind
 // that replays; omission is the proof's hash-compaction bound.
-func newInternalError(proof, viol memberSettings, kind string, omission float64) *internalError {
+func newInternalError(proof, viol Settings, kind string, omission float64) *InternalError {
 	msg := fmt.Sprintf("internal error: the swarm contradicts itself: member %s searched every reachable state and found no violation, "+
 		"but member %s found a violation (%s) whose counterexample replays on the simulator without reductions; "+
 		"the search of member %s missed states, which is a bug in hc11mc (an unsound reduction or search)", proof.Member, viol.Member, kind, proof.Member)
@@ -120,19 +121,19 @@ func newInternalError(proof, viol memberSettings, kind string, omission float64)
 		msg += fmt.Sprintf(", unless hash compaction missed them (probability ≤ %.3g)", omission)
 	}
 	msg += ". The verdict is the violation. Please report this to the hc11mc maintainers with the firmware, the command line and the two members' settings."
-	return &internalError{Message: msg, VerifiedBy: proof, ViolatedBy: viol}
+	return &InternalError{Message: msg, VerifiedBy: proof, ViolatedBy: viol}
 }
 
-// text is the error as stderr shows it: the message and both members'
+// Text is the error as stderr shows it: the message and both members'
 // settings.
-func (e *internalError) text() string {
+func (e *InternalError) Text() string {
 	return e.Message + "\n  verified by " + e.VerifiedBy.line() + "\n  violated by " + e.ViolatedBy.line()
 }
 
-// swarmConflict names two members of an in-process swarm that contradict
+// Conflict names two members of a swarm in one process that contradict
 // each other, by their index in the runs.
-type swarmConflict struct {
-	verified, violated int
+type Conflict struct {
+	Verified, Violated int
 }
 
 // selfCheck compares the final results of the members (all stopped) and
@@ -141,17 +142,17 @@ type swarmConflict struct {
 // machine without reductions. The proof is the winner's when it is one;
 // the violation the winner's when it is one, else that of the member that
 // expanded the fewest states.
-func selfCheck(runs []*memberRun, winner int) *swarmConflict {
+func selfCheck(runs []*Run, winner int) *Conflict {
 	proof := -1
 	var viols []int
 	for i, r := range runs {
-		if r.res == nil {
+		if r.Result == nil {
 			continue
 		}
-		if standsVerified(r) && (proof < 0 || i == winner) {
+		if r.Result.Err == nil && r.Result.Verdict == search.Verified && (proof < 0 || i == winner) {
 			proof = i
 		}
-		if r.res.Err == nil && r.res.Verdict == search.Violated && len(r.res.Found) > 0 {
+		if r.Result.Err == nil && r.Result.Verdict == search.Violated && len(r.Result.Found) > 0 {
 			viols = append(viols, i)
 		}
 	}
@@ -163,35 +164,24 @@ func selfCheck(runs []*memberRun, winner int) *swarmConflict {
 		if (i == winner) != (j == winner) {
 			return i == winner
 		}
-		return runs[i].res.Stats.StatesExpanded < runs[j].res.Stats.StatesExpanded
+		return runs[i].Result.Stats.StatesExpanded < runs[j].Result.Stats.StatesExpanded
 	})
 	for _, i := range viols {
-		if replaysPlain(runs[i].cs.Machine, runs[i].res.Found[0]) {
-			return &swarmConflict{verified: proof, violated: i}
+		if replaysPlain(runs[i].Check.Machine, runs[i].Result.Found[0]) {
+			return &Conflict{Verified: proof, Violated: i}
 		}
 	}
 	return nil
 }
 
-// standsVerified says whether a member's verdict is a proof: verified,
-// by a search that ran to its end.
-func standsVerified(r *memberRun) bool {
-	return r.res.Err == nil && r.res.Verdict == search.Verified
-}
-
-// plainMachine is m without reductions: no dead-data elimination (of
-// registers or stack bytes), every choice enumerated; the machine replay builds
-// from a trace file.
-func plainMachine(m *sim.Machine) (*sim.Machine, error) {
+// replaysPlain says whether f's counterexample leads to its violation on
+// m without reductions: no dead-data elimination (of registers or stack
+// bytes), every choice enumerated; the machine replay builds from a trace
+// file.
+func replaysPlain(m *sim.Machine, f search.Found) bool {
 	cfg := m.Config
 	cfg.Dead, cfg.DeadStack, cfg.MaxBranch = false, false, 0
-	return sim.NewMachine(m.Image, cfg)
-}
-
-// replaysPlain says whether f's counterexample leads to its violation on
-// m without reductions.
-func replaysPlain(m *sim.Machine, f search.Found) bool {
-	plain, err := plainMachine(m)
+	plain, err := sim.NewMachine(m.Image, cfg)
 	if err != nil {
 		return false
 	}
@@ -199,36 +189,36 @@ func replaysPlain(m *sim.Machine, f search.Found) bool {
 	return err == nil && v != nil && v.Kind == f.Violation.Kind && v.PC == f.Violation.PC
 }
 
-// mergedSettings returns the settings a member's result carries, or what
-// its name says for a result that carries none.
-func mergedSettings(r *memberResult) memberSettings {
+// settings returns the settings a member's result carries, or what its
+// name says for a result that carries none.
+func (r *MemberResult) settings() Settings {
 	if r.Settings != nil {
 		return *r.Settings
 	}
-	return memberSettings{Member: r.Member, Repeat: fmt.Sprintf("--swarm-member %d/%d", r.index, r.size)}
+	return Settings{Member: r.Member, Repeat: fmt.Sprintf("--swarm-member %d/%d", r.index, r.size)}
 }
 
-// mergeSelfCheck compares the members' results for swarm merge: when a
-// member proved verified and another found a violation, the violation's
-// trace is replayed on the firmware, on the machine it records (without
+// selfCheck compares the members' results for Merge: when a member proved
+// verified and another found a violation, the violation's trace is
+// replayed on the firmware, on the machine it records (without
 // reductions). A violation that replays makes m an internal error with
 // that member's violation; when none can be replayed m.SelfCheck says why
 // the contradiction could not be checked. viols are the members with a
 // violation, the merge's winner first.
-func mergeSelfCheck(m *mergedResult, proof *memberResult, viols []*memberResult) {
+func (m *Merged) selfCheck(proof *MemberResult, viols []*MemberResult) {
 	var why []string
 	for _, r := range viols {
 		if r.TraceFile == "" {
 			why = append(why, fmt.Sprintf("member %s kept no counterexample (run its check with --trace)", r.Member))
 			continue
 		}
-		path := findTrace(r)
-		if err := replayTraceFile(path, r.Violation); err != nil {
+		path := r.findTrace()
+		if err := m.replayTraceFile(path, r.Violation); err != nil {
 			why = append(why, fmt.Sprintf("member %s's counterexample %s %v", r.Member, path, err))
 			continue
 		}
 		m.Verdict, m.Violation, m.Member, m.TraceLength, m.TraceFile, m.Omission = "violation", r.Violation, r.Member, r.TraceLength, path, r.Omission
-		m.InternalError = newInternalError(mergedSettings(proof), mergedSettings(r), r.Violation.Kind, proof.Omission)
+		m.InternalError = newInternalError(proof.settings(), r.settings(), r.Violation.Kind, proof.Omission)
 		m.SelfCheck = ""
 		return
 	}
@@ -237,13 +227,17 @@ func mergeSelfCheck(m *mergedResult, proof *memberResult, viols []*memberResult)
 }
 
 // replayTraceFile replays the trace file at path on the plain machine it
-// records and returns nil when it ends in its violation, want's.
-func replayTraceFile(path string, want *cex.Violation) error {
-	tf, _, m, labels, err := loadTrace(path)
+// records and returns nil when it ends in its violation, want's. The
+// firmware's warnings join m's.
+func (m *Merged) replayTraceFile(path string, want *cex.Violation) error {
+	tf, img, mach, labels, err := check.OpenTrace(path)
+	if img != nil {
+		m.Warnings = append(m.Warnings, img.Warnings...)
+	}
 	if err != nil {
 		return fmt.Errorf("cannot be read: %v", err)
 	}
-	_, v, err := search.Replay(m, labels)
+	_, v, err := search.Replay(mach, labels)
 	got := ""
 	if v != nil {
 		got = fmt.Sprintf("%s at 0x%04X", v.Kind, v.PC)

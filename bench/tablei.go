@@ -1,21 +1,17 @@
-package cli
+package bench
 
 import (
-	"context"
 	"fmt"
 	"html"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
-
-	"github.com/hc11mc/hc11mc/symbolic"
 )
 
-// bench on the symbolic engine: the comparison of Table I of the HMC paper
-// (Ganai, Wang & Li), bounded model checking alone, state traversal alone
-// and HMC with each prioritization, on data-heavy models
+// The symbolic engine's configurations compared as in Table I of the HMC
+// paper (Ganai, Wang & Li): bounded model checking alone, state traversal
+// alone and HMC with each prioritization, on data-heavy models
 // (testdata/models/symbolic). Each configuration is a strategy:
 //
 //	bmc            check --engine hmc --hmc-mode bmc
@@ -28,66 +24,10 @@ import (
 // reached. Memory is the Go runtime's and Z3's (symbolic.Stats.PeakMemory),
 // what earlier runs left collected before each run.
 
-// symbolicStrategy reads a strategy of the symbolic engine: its mode and
-// priority, ok false for the explicit searches' strategies.
-func symbolicStrategy(s string) (mode, priority string, ok bool) {
-	m, p, _ := strings.Cut(s, "+")
-	switch {
-	case m == "bmc" && p == "":
-		return m, "glh", true
-	case (m == "st" || m == "hmc") && (p == "" || p == "glh" || p == "dfs"):
-		if p == "" {
-			p = "glh"
-		}
-		return m, p, true
-	}
-	return "", "", false
-}
-
-// benchSymbolic runs one model under one configuration of the symbolic
-// engine.
-func benchSymbolic(o *benchOptions, dir string, bm benchModel, mode, priority string) (benchRecord, error) {
-	co, err := modelOptions(dir, bm)
-	if err != nil {
-		return benchRecord{}, err
-	}
-	co.engine, co.hmc.mode, co.hmc.priority, co.k = "hmc", mode, priority, o.k
-	co.maxStates, co.timeout = o.maxStates, o.timeout
-	if err := co.hmc.refuse(co.engine); err != nil {
-		return benchRecord{}, usagef("%s/manifest.json: model %s: %v", dir, bm.Name, err)
-	}
-	symbolic.ReleaseMemory() // before the engine: its solver counts Z3's memory from then
-	_, e, cfg, err := prepareEngine(co, filepath.Join(dir, bm.File))
-	if err != nil {
-		return benchRecord{}, err
-	}
-	res := e.Check(context.Background(), []*symbolic.State{e.Initial()}, cfg)
-	st := res.Stats
-	r := benchRecord{Model: bm.Name, Verdict: res.Verdict.String(), States: st.States, Expanded: st.Images + st.Unrolled,
-		Seconds: st.Elapsed.Seconds(), PeakMemory: st.PeakMemory, Limit: co.memoryLimit(res.Limit), MaxDepth: st.MaxDepth,
-		Queries: st.Queries, SolverSecs: st.SolverTime.Seconds()}
-	if res.Violation != nil {
-		r.Kind = res.Violation.Kind.String()
-		r.TraceLength = len(res.Trace)
-	}
-	r.Expected = r.Verdict == bm.Expect && (bm.Expect != "violation" || r.Kind == bm.Property)
-	return r, nil
-}
-
-// anySymbolic reports whether a strategy runs on the symbolic engine.
-func anySymbolic(strats []string) bool {
-	for _, s := range strats {
-		if _, _, ok := symbolicStrategy(s); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // depthCell is the paper's d*/wd: the witness depth when a counterexample
 // was found, else the deepest state reached, starred.
-func depthCell(recs []benchRecord, model, col string, md bool) string {
-	c := summarise(recs, model, col, func(r benchRecord) float64 {
+func depthCell(recs []Record, model, col string, md bool) string {
+	c := summarise(recs, model, col, func(r Record) float64 {
 		if r.Kind != "" {
 			return float64(r.TraceLength)
 		}
@@ -95,7 +35,7 @@ func depthCell(recs []benchRecord, model, col string, md bool) string {
 	})
 	witness := false
 	for _, r := range recs {
-		witness = witness || r.Model == model && r.col() == col && r.Kind != ""
+		witness = witness || r.Model == model && r.Column() == col && r.Kind != ""
 	}
 	wrong := c.wrong
 	c.limit, c.wrong = false, false // the time cell says whether a limit stopped it
@@ -116,7 +56,7 @@ func depthCell(recs []benchRecord, model, col string, md bool) string {
 
 // writeTableI prints the comparison as the paper's Table I: a row per
 // model, and per configuration T (seconds), M (MiB) and d*/wd.
-func writeTableI(w io.Writer, md bool, models []benchModel, strats []string, recs []benchRecord) {
+func writeTableI(w io.Writer, md bool, models []Model, strats []string, recs []Record) {
 	header := []string{"model", "expected"}
 	for _, s := range strats {
 		header = append(header, s+" T", s+" M", s+" d*/wd")
@@ -125,9 +65,9 @@ func writeTableI(w io.Writer, md bool, models []benchModel, strats []string, rec
 	for _, m := range models {
 		row := []string{m.Name, m.Expect}
 		for _, s := range strats {
-			sec := summarise(recs, m.Name, s, func(r benchRecord) float64 { return r.Seconds })
+			sec := summarise(recs, m.Name, s, func(r Record) float64 { return r.Seconds })
 			sec.wrong = false // the depth cell says so
-			mem := summarise(recs, m.Name, s, func(r benchRecord) float64 { return float64(r.PeakMemory) })
+			mem := summarise(recs, m.Name, s, func(r Record) float64 { return float64(r.PeakMemory) })
 			mem.limit, mem.wrong = false, false
 			row = append(row, sec.format(secf), mem.format(mibf), depthCell(recs, m.Name, s, md))
 		}
@@ -154,7 +94,7 @@ func writeTableI(w io.Writer, md bool, models []benchModel, strats []string, rec
 // writeTableIPlot draws the comparison: per model, a bar per configuration
 // of its time (log scale, left) and of its peak memory (right), the
 // witness depth or d* above each time bar.
-func writeTableIPlot(path string, models []benchModel, strats []string, recs []benchRecord) error {
+func writeTableIPlot(path string, models []Model, strats []string, recs []Record) error {
 	const (
 		left, top, bottom = 60.0, 84.0, 36.0
 		barW, gap         = 16.0, 22.0
@@ -201,11 +141,11 @@ func writeTableIPlot(path string, models []benchModel, strats []string, recs []b
 		x0    float64
 		title string
 		y     func(float64) float64
-		val   func(benchRecord) float64
+		val   func(Record) float64
 		f     func(float64) string
 	}{
-		{left, "time (s, log scale)", yT, func(r benchRecord) float64 { return r.Seconds }, secf},
-		{left + panelW + panelGap, "peak memory (MiB)", yM, func(r benchRecord) float64 { return float64(r.PeakMemory) / (1 << 20) }, func(v float64) string { return fmt.Sprintf("%.0f", v) }},
+		{left, "time (s, log scale)", yT, func(r Record) float64 { return r.Seconds }, secf},
+		{left + panelW + panelGap, "peak memory (MiB)", yM, func(r Record) float64 { return float64(r.PeakMemory) / (1 << 20) }, func(v float64) string { return fmt.Sprintf("%.0f", v) }},
 	}
 	for pi, p := range panels {
 		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-weight="bold">%s</text>`+"\n", p.x0, top-8, p.title)

@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"fmt"
@@ -8,12 +8,22 @@ import (
 	"strings"
 )
 
+// WritePlot draws the results into the SVG file path: the states per
+// strategy per model, or with the symbolic engine's configurations their
+// time and peak memory.
+func (r *Results) WritePlot(path string) error {
+	if r.Symbolic {
+		return writeTableIPlot(path, r.Models, r.Columns, r.Records)
+	}
+	return writePlot(path, r.Models, r.Columns, r.Records)
+}
+
 // plotColours are distinguishable colours for the strategies' bars.
 var plotColours = []string{"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7"}
 
 // writePlot draws a grouped bar chart of the states each strategy
 // generated per model, on a logarithmic axis, as a self-contained SVG.
-func writePlot(path string, models []benchModel, strats []string, recs []benchRecord) error {
+func writePlot(path string, models []Model, strats []string, recs []Record) error {
 	const (
 		left, right, top, bottom = 70.0, 20.0, 50.0, 110.0
 		barW, gap                = 12.0, 18.0
@@ -44,7 +54,7 @@ func writePlot(path string, models []benchModel, strats []string, recs []benchRe
 	for mi, m := range models {
 		x0 := left + gap/2 + float64(mi)*groupW
 		for si, s := range strats {
-			c := summarise(recs, m.Name, s, func(r benchRecord) float64 { return float64(r.States) })
+			c := summarise(recs, m.Name, s, func(r Record) float64 { return float64(r.States) })
 			if c.n == 0 {
 				continue
 			}

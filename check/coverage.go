@@ -1,0 +1,103 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/icfg"
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// What a search reached of the code: the PCs at which its expanded states'
+// threads were (Result.Covered), against the image's code, and, for
+// firmware with its peripherals, where it waits — so that a verdict on
+// firmware that only ever waited cannot pass unnoticed.
+
+// Coverage says how much of the code covered reached: PCs at scheduling
+// points, against the instructions of the ICFG (or, where the ICFG cannot
+// be built, as a count of PCs).
+func Coverage(img *loader.Image, covered map[uint16]bool) string {
+	prog, err := icfg.Build(img, icfg.Options{})
+	if err != nil || len(prog.Instrs) == 0 {
+		return fmt.Sprintf("%d distinct PCs reached", len(covered))
+	}
+	n := 0
+	for _, in := range prog.Instrs {
+		if covered[in.Addr] {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d of the %d instructions in the ICFG reached at scheduling points", n, len(prog.Instrs))
+}
+
+// Uncovered names, in order, the function symbols (harness stubs aside)
+// that no covered PC is the start of: the procedures never entered.
+func Uncovered(img *loader.Image, covered map[uint16]bool) []string {
+	var never []string
+	for _, s := range img.Symbols {
+		if s.Kind != loader.SymFunc && !(s.Kind == loader.SymNone && s.Global) || strings.HasPrefix(s.Name, loader.StubPrefix) {
+			continue
+		}
+		if !covered[s.Addr] {
+			never = append(never, s.Name)
+		}
+	}
+	sort.Strings(never)
+	return never
+}
+
+// WaitSites lists, by address, the reached places where the firmware on m
+// waits, each with its symbol and how: WAI and STOP, loops that branch to
+// themselves ("spins: INSTRUCTION", a BRSET or BRCLR polling a register,
+// BRA *), and the loops --sci-timing idle found it waiting in ("polls in a
+// loop: INSTRUCTION", sim.Machine.WaitPCs).
+func WaitSites(m *sim.Machine, covered map[uint16]bool) []string {
+	found := map[uint16]bool{}
+	for _, pc := range m.WaitPCs() {
+		found[pc] = true
+	}
+	var pcs []int
+	for pc := range covered {
+		pcs = append(pcs, int(pc))
+	}
+	for pc := range found {
+		if !covered[pc] {
+			pcs = append(pcs, int(pc))
+		}
+	}
+	sort.Ints(pcs)
+	s := m.Initial()
+	var out []string
+	for _, p := range pcs {
+		pc := uint16(p)
+		var buf [5]byte
+		for i := range buf {
+			buf[i] = m.ReadMem(s, pc+uint16(i))
+		}
+		in, err := isa.Decode(buf[:])
+		if err != nil {
+			continue
+		}
+		what := ""
+		switch {
+		case in.Op == isa.WAI:
+			what = "WAI"
+		case in.Op == isa.STOP:
+			what = "STOP"
+		case (in.Op == isa.BRSET || in.Op == isa.BRCLR || in.Op == isa.BRA) && in.Target(pc) == pc:
+			_, text := m.Disasm(s, pc)
+			what = "spins: " + text
+		case found[pc]:
+			_, text := m.Disasm(s, pc)
+			what = "polls in a loop: " + text
+		default:
+			continue
+		}
+		out = append(out, cex.SymAddr(m.Image, pc)+" "+what)
+	}
+	return out
+}

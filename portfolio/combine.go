@@ -1,0 +1,191 @@
+package portfolio
+
+import (
+	"cmp"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/internal/units"
+	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// combine makes the swarm's result: the winner's verdict, violation,
+// counterexample and notes on the reductions (any member's, without a
+// winner); the members' stored states, expansions and transitions added
+// up, the deepest depth, the union of the PCs they covered. Without a
+// winner the swarm is incomplete and its limit says what stopped each
+// member (limitOf).
+func combine(runs []*Run, winner int, seconds float64) *search.Result {
+	res := &search.Result{Covered: map[uint16]bool{}, Verdict: search.Incomplete}
+	st := &res.Stats
+	for _, r := range runs {
+		s := r.Result.Stats
+		st.StatesStored += s.StatesStored
+		st.StatesExpanded += s.StatesExpanded
+		st.Transitions += s.Transitions
+		st.MaxDepth = max(st.MaxDepth, s.MaxDepth)
+		st.PeakMemory = max(st.PeakMemory, s.PeakMemory)
+		st.Frontier += s.Frontier
+		st.Instructions += s.Instructions
+		st.RunBoundHits += s.RunBoundHits
+		st.Reduced += s.Reduced
+		st.Private += s.Private
+		st.StoreBytes += s.StoreBytes
+		for pc := range r.Result.Covered {
+			res.Covered[pc] = true
+		}
+	}
+	st.Seconds, st.SecondsTotal = seconds, seconds
+	if winner >= 0 {
+		w := runs[winner].Result
+		res.Verdict, res.Found, res.Omission, res.Privacy, res.Dead = w.Verdict, w.Found, w.Omission, w.Privacy, w.Dead
+		return res
+	}
+	res.Limit = limitOf(runs)
+	for _, r := range runs {
+		res.Privacy = cmp.Or(res.Privacy, r.Result.Privacy)
+		res.Dead = cmp.Or(res.Dead, r.Result.Dead)
+	}
+	return res
+}
+
+// limitOf says what stopped the members of an incomplete swarm: one
+// limit for every member, or each limit with the members it stopped.
+func limitOf(runs []*Run) string {
+	var order []string
+	who := map[string][]string{}
+	for _, r := range runs {
+		l := r.Limit()
+		if _, ok := who[l]; !ok {
+			order = append(order, l)
+		}
+		who[l] = append(who[l], strconv.Itoa(r.Member.Index))
+	}
+	if len(order) == 1 {
+		if len(runs) == 1 {
+			return order[0]
+		}
+		return order[0] + " (every member)"
+	}
+	var parts []string
+	for _, l := range order {
+		parts = append(parts, fmt.Sprintf("%s (member %s)", l, strings.Join(who[l], ", ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Limit says what stopped the member: the swarm, an error, or its own
+// limit (a memory limit by its size).
+func (r *Run) Limit() string {
+	switch {
+	case r.Stopped == "memory":
+		return "stopped to leave the memory to the other members"
+	case r.Stopped == "won":
+		return "stopped: another member decided"
+	case r.Stopped == "file":
+		return "stopped: the stop file appeared (another member decided)"
+	case r.Result.Err != nil:
+		return r.Result.Err.Error()
+	}
+	l := r.Result.Limit
+	var b int64
+	if _, err := fmt.Sscanf(l, "--max-memory %d bytes", &b); err == nil && strings.HasSuffix(l, " bytes") {
+		return "--max-memory " + units.Size(b)
+	}
+	return l
+}
+
+// Summary is one member's line in the results: its name, its verdict,
+// what stopped it, the states it stored and expanded, its deepest depth,
+// its time and its counterexample's length, as the JSON names them.
+type Summary struct {
+	Member   string  `json:"member"`
+	Verdict  string  `json:"verdict"`
+	Limit    string  `json:"limit,omitempty"`
+	Stored   int     `json:"states_stored"`
+	Expanded int     `json:"states_expanded"`
+	Depth    int     `json:"max_depth"`
+	Seconds  float64 `json:"seconds"`
+	Trace    int     `json:"trace_length,omitempty"`
+}
+
+// Summary is the member's summary, once it has stopped.
+func (r *Run) Summary() Summary {
+	s := Summary{Member: r.Member.String(), Verdict: r.Result.Verdict.String(), Stored: r.Result.Stats.StatesStored,
+		Expanded: r.Result.Stats.StatesExpanded, Depth: r.Result.Stats.MaxDepth, Seconds: r.Result.Stats.Seconds}
+	if r.Result.Verdict == search.Incomplete {
+		s.Limit = r.Limit()
+	}
+	if len(r.Result.Found) > 0 {
+		s.Trace = len(r.Result.Found[0].Trace)
+	}
+	return s
+}
+
+// Line is the summary as the text results give it: "member 1/2 (dfs):
+// incomplete: --max-states 10; 10 states, 0.01s".
+func (s Summary) Line() string {
+	what := s.Verdict
+	if s.Limit != "" {
+		what += ": " + s.Limit
+	}
+	return fmt.Sprintf("member %s: %s; %s states, %.2fs", s.Member, what, units.Count(int64(s.Stored)), s.Seconds)
+}
+
+// SortedPCs lists covered PCs in order (a member result's "covered_pcs").
+func SortedPCs(c map[uint16]bool) []int {
+	pcs := make([]int, 0, len(c))
+	for pc := range c {
+		pcs = append(pcs, int(pc))
+	}
+	sort.Ints(pcs)
+	return pcs
+}
+
+// Decision is what the swarm's outcome says as a check's result.
+type Decision struct {
+	// Result is the swarm's as a check's.
+	Result *check.Result
+	// Report is member 0's, with the inputs held constant on any
+	// member's machine and the bounds applied to the verdict.
+	Report check.Report
+	// Machine is the winner's, or member 0's without one: the machine the
+	// counterexample runs on.
+	Machine *sim.Machine
+	// Winner is the member that decided, nil for none; Found its
+	// counterexample, nil for none.
+	Winner *Run
+	Found  *search.Found
+	// Internal names two members that contradict each other (a bug in
+	// hc11mc); nil when they do not.
+	Internal *InternalError
+}
+
+// Decide makes the check's result of the outcome of a swarm with --seed
+// seed.
+func (o *Outcome) Decide(seed uint64) *Decision {
+	cs0 := o.Runs[0].Check
+	d := &Decision{Result: check.FromSearch(o.Result), Report: cs0.Properties, Machine: cs0.Machine}
+	if o.Winner >= 0 {
+		d.Winner = o.Runs[o.Winner]
+		d.Machine = d.Winner.Check.Machine
+		if len(d.Result.Found) > 0 {
+			d.Found = &d.Result.Found[0]
+		}
+	}
+	if c := o.Conflict; c != nil {
+		proof, viol := o.Runs[c.Verified], o.Runs[c.Violated]
+		d.Internal = newInternalError(SettingsOf(proof, seed), SettingsOf(viol, seed), viol.Result.Found[0].Violation.Kind.String(), proof.Result.Omission)
+	}
+	var ms []*sim.Machine
+	for _, r := range o.Runs {
+		ms = append(ms, r.Check.Machine)
+	}
+	d.Report.Held = check.HeldInputs(cs0.Image, ms...)
+	d.Report.Bound(d.Result)
+	return d
+}

@@ -1,0 +1,142 @@
+// Package portfolio is the swarm: many diversified searches of the same
+// firmware at once, the first decisive one winning (Holzmann, Joshi and
+// Groce's swarm verification) — its members, the race between them in one
+// process, the watch over the memory they share, the combination of their
+// results and the swarm's check of itself; and beyond one process, the
+// array jobs that run the members on a cluster (Plan), the members run as
+// processes here (RunProcesses) and the merge of the results they write
+// (Merge).
+//
+// It is not about the command line: package internal/cli reads the flags
+// into a check.Config, loads the firmware, prints the results and picks
+// the exit codes. Nor is it about one search (package search) or the
+// configuration of one check (package check), which it uses: a member is a
+// check.Config with its own search order, heuristic and seed.
+//
+// # Why a swarm
+//
+// No single search order suits every program: greedy best-first search on
+// the extended FSM distance finds most of the benchmarks' errors first, but
+// on a firmware whose interrupt handler increments a counter while the main
+// loop passes its assertion over and over (testdata/bench/tick_counter.s)
+// it explores millions of states near the assertion, one per value of the
+// counter, while breadth-first search finds the torn read in a few
+// hundred; on other models depth-first search is the lucky one.
+//
+// # The members
+//
+// A member is a plain search.Run with options of its own and a visited set
+// of its own. Its configuration is a function of its index, of --seed and
+// of whether the firmware takes interrupts (MemberOf): member i of a swarm
+// of N is the same search in every swarm of any size, on any machine, so
+// that `check --swarm-member i/N` repeats it and an array job's tasks need
+// nothing but their index. The order of the list puts first the two
+// searches that, together, came nearest the best single strategy on every
+// benchmark model, as a swarm of two (a small machine's default) runs only
+// them. Depth-first search is one: it wins where the heuristics wander
+// (moody3, dining3, prodcons, bakery_broken, peterson_broken). The other
+// depends on the firmware. Where it takes interrupts (--irq, or the chip's
+// peripherals), best-first search on the FSM distance: it finds the tick
+// counter's torn read at once, where efsm and DFS never do (docs/swarm.md,
+// "The heuristic's blind spot"), and irq_lostupdate's lost update first.
+// Where it takes none, best-first search on efsm, the paper's heuristic
+// and the fastest single strategy on six of the benchmark models — check's
+// single search, --search best — and members 0 and 2 trade places. With
+// best+fsm first everywhere, the swarm of two took up to 2.4 times the best
+// single strategy's time (moody2: both of its members are 1.5 times slower
+// than best+efsm there, and two searches at once on this two-processor
+// machine run each about 1.4 times slower than one alone); with best+efsm
+// and BFS first, 3 to 9 times on four models. The list, for firmware that
+// takes interrupts:
+//
+//	0  best+fsm           the paper's context-insensitive distance
+//	1  dfs                deep schedules early; cheap
+//	2  best+efsm k=1      the single search's default
+//	3  bfs                complete, shortest counterexamples; blind to the heuristic's traps
+//	4  random seed S
+//	5  astar+efsm k=1
+//	6  best+efsm k=2
+//	7  dfs shuffle S      depth-first with each state's successors shuffled
+//	8… random seed S+1, dfs shuffle S+1, best+efsm shuffle S, best+fsm shuffle S, then S+2 …
+//
+// where S is --seed (default 1). "shuffle" is search.Options.Shuffle: the
+// successors of each state enter the frontier in a seeded random order,
+// which for best-first search breaks ties between equal estimates. When the
+// firmware gives the heuristic no target, a guided member would be a copy
+// of breadth-first search; it runs as depth-first search with shuffled
+// successors instead, and says so.
+//
+// # The race
+//
+// In one process (Race; --search swarm, the default of check) the members
+// run as goroutines. The first member that finds a violation wins and the
+// others are stopped at their next expansion; when a member ends its
+// search exhaustively (verified), its verdict stands for the swarm,
+// whatever the others had left to do: each member is a complete search of
+// the same state space. When every member stops at a limit, the swarm is
+// incomplete and reports the union of what the members covered. The
+// verdict is the same whichever member wins; the counterexample is that of
+// the winner, which the output names. The swarm's time to an error is that
+// of its fastest member, slowed only by sharing the processors.
+//
+// Which member wins can differ from run to run when two are close, and
+// with it the counterexample; the verdict cannot. Each member is a
+// deterministic search, so the output's "repeat it alone with
+// --swarm-member I/N" gives the winner's counterexample again on every
+// run. An earlier version made the winner deterministic: members counted
+// their progress in expansions times a cost per search order, and the
+// member that decided at the least progress won once every other member
+// had got that far. Its price was the error in the costs, which no
+// deterministic count measures within a factor of two on every firmware
+// (expansions, transitions, states stored and instructions simulated,
+// fitted per search order over the benchmarks, are off by 30 to 40% either
+// way on some model), paid at every decision: the swarm waited for its
+// slowest member to catch up. Measured on the benchmark models in one
+// process (fifteen runs each, medians, the same members), a swarm of two
+// took up to 2.8 times the best single strategy's time with the wait and
+// up to 2.3 times as a race; a swarm of four up to 4.2 times with the
+// wait, up to 2.9 as a race.
+//
+// Once every member has stopped, the swarm checks that no member's proof
+// contradicts another's violation (selfcheck.go).
+//
+// # Separate visited sets, not a shared one
+//
+// A shared set would let a state that one member stored stop another
+// member's search there: the members would no longer be diverse (each
+// would see only the states no faster member reached), and a member that
+// ran out of frontier would not have searched exhaustively, so its end
+// would prove nothing. Measured on the benchmarks (docs/swarm.md), a set
+// shared by first claim made a swarm of two need thirty times the states
+// on naive3 and miss the tick counter's torn read within 2,000,000 states,
+// while it helped on a few small models.
+//
+// # Memory
+//
+// The limits of search.Options measure the whole process, which the
+// members share: each member gets the whole of --max-memory as its hard
+// limit (so that nothing dies by the kernel's hand), and the swarm watches
+// the process: when it passes seven eighths of the limit, the member that
+// holds the most states is stopped, its memory is collected, and the
+// others go on. --max-states and --timeout bound each member.
+//
+// # Beyond one process
+//
+// A member is a function of its index, so the members of a swarm of N can
+// run anywhere: a Plan is the job for a cluster's scheduler (a Slurm array
+// job, a Kubernetes Indexed Job) whose task i runs `hc11mc check
+// --swarm-member i/N ... --json --trace ...`; RunProcesses runs them as
+// processes here; Merge combines their JSON results. There is no cluster
+// code of our own: the scheduler places, restarts and accounts for the
+// tasks, and the members do not talk to each other (in an array job each
+// runs to its own end unless a stop file on a shared file system tells it
+// another has decided; RunProcesses stops the others when one decides, as
+// the race in one process does).
+//
+// # Its place in the layers
+//
+// Package portfolio sits beside check, hybrid, bench and cex, between the
+// command line and the engines, and within that layer above check (whose
+// configuration a member is) and cex (whose trace files Merge replays),
+// below bench (which runs the swarm as one of its strategies).
+package portfolio
