@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/loader"
@@ -140,8 +141,10 @@ func (b *Board) Apply(load *cex.LoadSpec, devices *[]string) error {
 	return nil
 }
 
-// unescape reads the next byte of s, with the escapes \r \n \t \0 \\ \,
-// \- and \xHH; escaped reports a backslash.
+// unescape reads the next byte of s, with the escapes \r \n \t \0, \a \b
+// \e (ESC) \f \v, \xHH, and \ before punctuation (\\ \, \-) for the
+// character itself; escaped reports a backslash. Another letter or digit
+// after \ is refused, not read as itself.
 func unescape(s string) (b byte, rest string, escaped bool, err error) {
 	if s[0] != '\\' {
 		return s[0], s[1:], false, nil
@@ -158,6 +161,16 @@ func unescape(s string) (b byte, rest string, escaped bool, err error) {
 		return '\t', s[2:], true, nil
 	case '0':
 		return 0, s[2:], true, nil
+	case 'a':
+		return '\a', s[2:], true, nil
+	case 'b':
+		return '\b', s[2:], true, nil
+	case 'e':
+		return 0x1B, s[2:], true, nil
+	case 'f':
+		return '\f', s[2:], true, nil
+	case 'v':
+		return '\v', s[2:], true, nil
 	case 'x':
 		if len(s) < 4 {
 			return 0, "", true, fmt.Errorf("\\x wants two hex digits")
@@ -167,6 +180,10 @@ func unescape(s string) (b byte, rest string, escaped bool, err error) {
 			return 0, "", true, fmt.Errorf("\\x%s is not a hex byte", s[2:4])
 		}
 		return byte(n), s[4:], true, nil
+	}
+	if c := s[1]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 {
+		r, _ := utf8.DecodeRuneInString(s[1:])
+		return 0, "", true, fmt.Errorf("unknown escape \\%c: the escapes are \\r \\n \\t \\0 \\a \\b \\e \\f \\v and \\xHH, and \\ before any other punctuation stands for it", r)
 	}
 	return s[1], s[2:], true, nil
 }

@@ -24,13 +24,18 @@ func TestParseAlphabet(t *testing.T) {
 			t.Errorf("ParseAlphabet(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{`Z-A`, `\`, `\xZZ`, `,`} {
+	for _, bad := range []string{`Z-A`, `\`, `\xZZ`, `,`, `\q`, `A,\9`} {
 		if _, err := ParseAlphabet(bad); err == nil {
 			t.Errorf("ParseAlphabet(%q) accepted", bad)
 		}
 	}
-	if b, err := ParseBytes(`help\r\x07`); err != nil || string(b) != "help\r\x07" {
+	if b, err := ParseBytes(`help\r\x07\b\e\\\-`); err != nil || string(b) != "help\r\x07\b\x1b\\-" {
 		t.Errorf("ParseBytes: %q %v", b, err)
+	}
+	// An unknown escape is refused, naming the escapes there are, not
+	// read as the letter.
+	if _, err := ParseBytes(`MD\qE000`); err == nil || !strings.Contains(err.Error(), `unknown escape \q`) {
+		t.Errorf("ParseBytes of an unknown escape: %v", err)
 	}
 }
 

@@ -23,6 +23,13 @@ type RunOptions struct {
 	SCIInput []byte
 	Output   func(Output)
 	Event    func(devices.EventInfo)
+	// Input, when not nil, is asked for the next byte when the firmware
+	// waits for one and SCIInput is used up (a terminal's next key); it
+	// may block, and false means there is none to come.
+	Input func() (byte, bool)
+	// Stop, when not nil, is asked every 1,024 instructions or so whether
+	// to stop the run (an interrupt at the terminal).
+	Stop func() bool
 }
 
 // RunResult is how a run ended.
@@ -66,12 +73,21 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 	}
 	defer func() {
 		if env != nil {
-			res.Received = len(opts.SCIInput) - len(env.feed)
+			res.Received = env.received
 		}
 	}()
 	cur := 0
 	var order []int
+	var askStop uint64
 	for opts.Steps == 0 || res.Steps < opts.Steps {
+		if opts.Stop != nil && res.Steps >= askStop {
+			askStop = res.Steps + 1024
+			if opts.Stop() {
+				res.Reason = "stopped by an interrupt"
+				m.finalLine(opts.Trace, s, cur, res.Cycles)
+				return res
+			}
+		}
 		if m.dev != nil {
 			v := env.due(s, &fx, res.Steps, res.Cycles)
 			flush()
@@ -266,19 +282,22 @@ const quietTicks = 256
 // turns), or at once when the firmware waits for the timer; and the run
 // stops when the firmware waits with nothing left to come.
 type runEnv struct {
-	m      *Machine
-	feed   []byte
-	cf     cycleFinder
-	busy   bool   // the transmitter is sending a byte
-	txDue  uint64 // the cycle at which it finishes
-	quiet  int    // timer events let pass for a wait since the firmware last sent or received
-	ticks  int    // timer events made so far
-	event  func(devices.EventInfo)
-	reason string // why the run stops
+	m        *Machine
+	feed     []byte
+	input    func() (byte, bool) // RunOptions.Input
+	ended    bool                // Input said there is no more
+	received int
+	cf       cycleFinder
+	busy     bool   // the transmitter is sending a byte
+	txDue    uint64 // the cycle at which it finishes
+	quiet    int    // timer events let pass for a wait since the firmware last sent or received
+	ticks    int    // timer events made so far
+	event    func(devices.EventInfo)
+	reason   string // why the run stops
 }
 
 func (m *Machine) newRunEnv(s *State, opts RunOptions, now uint64) *runEnv {
-	e := &runEnv{m: m, feed: opts.SCIInput, event: opts.Event}
+	e := &runEnv{m: m, feed: opts.SCIInput, input: opts.Input, event: opts.Event}
 	e.cf.reset()
 	if busy, frame := m.sending(s); busy {
 		e.busy, e.txDue = true, now+frame
@@ -396,12 +415,20 @@ func (e *runEnv) tick(s *State, fx *[]Output) (bool, *Violation) {
 // receive makes the next byte of the input arrive, if the receiver can
 // take it.
 func (e *runEnv) receive(s *State, fx *[]Output) (bool, *Violation) {
+	if len(e.feed) == 0 && e.input != nil {
+		if b, ok := e.input(); ok {
+			e.feed = append(e.feed, b)
+		} else {
+			e.input, e.ended = nil, true
+		}
+	}
 	if len(e.feed) == 0 {
 		return false, nil
 	}
 	ok, v := e.make(s, devices.EvReceive, e.feed[0], fx)
 	if ok {
 		e.feed = e.feed[1:]
+		e.received++
 		e.quiet = 0
 	}
 	return ok, v
@@ -484,6 +511,9 @@ func (e *runEnv) sleep(s *State, fx *[]Output, now *uint64) (bool, *Violation) {
 
 // left says what is left of the input when the firmware waits.
 func (e *runEnv) left(s *State) string {
+	if e != nil && e.ended && len(e.feed) == 0 {
+		return "its input ended, and every byte of it was received"
+	}
 	if e == nil || len(e.feed) == 0 {
 		return "every --sci-input byte was received"
 	}

@@ -26,8 +26,9 @@ func TestBoardFile(t *testing.T) {
 		"--chip e9   # the default, named\n"+
 		"device=0x4000-0x4001=0x5A\n"+
 		"--ram 0x2000-0x2FFF\n")
-	out := run(t, 0, "run", monitorS19, "--board", board, "--sci-input", `S\r`)
-	wantLines(t, out, "HC11 monitor 1.0", "> S\r\nS5A", "the firmware waits for input")
+	out, diag := runSplit(t, 0, "run", monitorS19, "--board", board, "--sci-input", `S\r`)
+	wantLines(t, out, "HC11 monitor 1.0", "> S\r\nS5A")
+	wantLines(t, diag, "the firmware waits for input")
 	// The same board on the command line's chip, and with a device of
 	// the command line's after it.
 	run(t, 0, "run", monitorS19, "--board", board, "--chip", "E9", "--device", "0x5000-0x5000")

@@ -31,6 +31,17 @@ func run(t *testing.T, code int, args ...string) string {
 	return out.String()
 }
 
+// runSplit is run for a command whose stdout and stderr are apart (run:
+// the firmware's output, and the diagnostics).
+func runSplit(t *testing.T, code int, args ...string) (stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if c := Main(args, nil, &out, &errb); c != code {
+		t.Fatalf("hc11mc %s: exit %d, want %d: %s%s", strings.Join(args, " "), c, code, errb.String(), lastLines(out.String()))
+	}
+	return out.String(), errb.String()
+}
+
 // lineWith returns the first line of out containing s, or "".
 func lineWith(out, s string) string {
 	for _, l := range strings.Split(out, "\n") {

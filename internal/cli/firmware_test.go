@@ -71,11 +71,14 @@ func TestFirmwareCommandInterpreter(t *testing.T) {
 // The monitor ROM: its board latch needs --device; run prints what it
 // sends; check explores the command loop and reports coverage.
 func TestFirmwareMonitor(t *testing.T) {
-	out := run(t, ExitViolation, "run", monitorS19)
-	wantLines(t, out, "write of 0xFF to unmapped address 0x4000")
-	out = run(t, 0, "run", monitorS19, "--device", "0x4000-0x4001=0x5A", "--sci-input", `L\rS\rD D000\r`)
-	wantLines(t, out, "HC11 monitor 1.0", "> L\r\nL01", "> S\r\nS5A", "> D D000\r\n=86",
-		"the firmware waits for input: every --sci-input byte was received")
+	_, diag := runSplit(t, ExitViolation, "run", monitorS19)
+	wantLines(t, diag, "write of 0xFF to unmapped address 0x4000")
+	out, diag := runSplit(t, 0, "run", monitorS19, "--device", "0x4000-0x4001=0x5A", "--sci-input", `L\rS\rD D000\r`)
+	wantLines(t, out, "HC11 monitor 1.0", "> L\r\nL01", "> S\r\nS5A", "> D D000\r\n=86")
+	wantLines(t, diag, "the firmware waits for input: every --sci-input byte was received")
+	if strings.Contains(out, "waits for input") || strings.Contains(diag, "HC11 monitor") {
+		t.Errorf("the firmware's output and the diagnostics are mixed:\nstdout %q\nstderr %q", out, diag)
+	}
 	out = run(t, ExitIncomplete, "check", monitorS19, "--chip", "e9", "--device", "0x4000-0x4001", "--sci-input", `L,S,\r`,
 		"--sci-timing", "idle", "--max-received", "3", "--search", "bfs", firmwareQuiet)
 	wantLines(t, out, "no violation", "covered:", "waits:", "spins: brclr 0x2e,x, #0x20")
@@ -84,13 +87,13 @@ func TestFirmwareMonitor(t *testing.T) {
 	// (BAUD = 0x30) a byte takes 2080 E cycles on the line, so when the
 	// COP's 2^15 cycles are up the sixteenth byte has just gone out, and
 	// the firmware polls TDRE for the next.
-	out = run(t, ExitViolation, "run", monitorS19, "--device", "0x4000-0x4001", "--config", "0x0B")
-	wantLines(t, out, "violation watchdog after", "at 0xD0DD")
-	if sent := strings.SplitN(out, "violation", 2)[0]; strings.TrimSpace(sent) != "HC11 monitor 1" {
-		t.Errorf("sent before the reset: %q, want the banner's first 16 bytes", sent)
+	out, diag = runSplit(t, ExitViolation, "run", monitorS19, "--device", "0x4000-0x4001", "--config", "0x0B")
+	wantLines(t, diag, "violation watchdog after", "at 0xD0DD")
+	if strings.TrimSpace(out) != "HC11 monitor 1" {
+		t.Errorf("sent before the reset: %q, want the banner's first 16 bytes", out)
 	}
 	var steps, cycles int
-	if _, err := fmt.Sscanf(out[strings.Index(out, "violation"):], "violation watchdog after %d instructions (%d cycles)", &steps, &cycles); err != nil ||
+	if _, err := fmt.Sscanf(diag[max(0, strings.Index(diag, "violation")):], "violation watchdog after %d instructions (%d cycles)", &steps, &cycles); err != nil ||
 		cycles < 1<<15 || cycles >= 1<<15+7 {
 		t.Errorf("watchdog after %d cycles (%v), want within the instruction that reached 2^15", cycles, err)
 	}

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 
@@ -26,6 +29,9 @@ type runOptions struct {
 	seed    uint64
 	seedSet bool
 	xtal    float64 // the crystal's frequency in hertz
+
+	terminal  bool   // the SCI on the terminal: stdin to the receiver, the transmitter to stdout
+	sciOutput string // where the SCI's output goes instead of stdout
 }
 
 func newRun(stdout, stderr io.Writer) *cobra.Command {
@@ -54,11 +60,25 @@ firmware waits with nothing left to come. Memory the image does not
 load reads as 0 at power-up; registers are as the reset leaves them (CCR =
 S X I set, everything else 0).
 
+--terminal puts the SCI on this terminal, as a board's serial port: each key
+typed goes to the receiver when the firmware waits for one (after the
+--sci-input bytes, if any), and what the firmware sends appears as it is
+sent; Ctrl-C ends the run with its summary. On a terminal the keys go
+unedited and unechoed (the firmware echoes what it wants shown), Enter as
+a carriage return; from a pipe or a file, each newline arrives as a
+carriage return. --sci-output FILE writes what the SCI sends to FILE
+instead of stdout.
+
+Diagnostics — why the run stopped, a violation, the instructions and
+cycles it took — go to stderr, so that stdout holds only what the firmware
+sent (or the trace).
+
 --trace prints one line per instruction before it executes:
   cyc=<decimal> thr=<n> PC=<hex4> A=<hex2> B=<hex2> X=<hex4> Y=<hex4> SP=<hex4> CCR=<hex2>
 followed by the bytes and the disassembly; a last line "final" has the same fields.`,
-		Example: "  hc11mc run fw.elf --steps 1000 --trace\n  hc11mc run fw.elf --start 0xD100 --steps 50",
-		Args:    cobra.ExactArgs(1),
+		Example: "  hc11mc run fw.elf --steps 1000 --trace\n  hc11mc run fw.elf --start 0xD100 --steps 50\n" +
+			"  hc11mc run buffalo34.s19 --board testdata/boards/evb.board --terminal",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := refused(cmd.Flags(), runIgnores); err != nil {
 				return err
@@ -66,7 +86,7 @@ followed by the bytes and the disassembly; a last line "final" has the same fiel
 			if o.start != "" && o.machine.Entry != "" {
 				return usagef("--start %s and --entry %s both say where thread 0 begins: give one", o.start, o.machine.Entry)
 			}
-			return runRun(o, args[0], stdout, stderr)
+			return runRun(o, args[0], cmd.InOrStdin(), stdout, stderr)
 		},
 	}
 	fs := c.Flags()
@@ -78,11 +98,13 @@ followed by the bytes and the disassembly; a last line "final" has the same fiel
 	uintVar(fs, &o.seed, &o.seedSet, "seed", 0, 0, math.MaxUint64, "make every choice at random with this seed (default: no random choices)")
 	o.xtal = 8e6
 	fs.Var(freqValue{&o.xtal}, "xtal", "the crystal's frequency: the E clock is a quarter of it; run reports the time the cycles took at that rate")
+	fs.BoolVar(&o.terminal, "terminal", false, "the SCI on this terminal: keys typed go to the receiver when the firmware waits for one, what it sends appears at once; Ctrl-C ends the run")
+	fs.StringVar(&o.sciOutput, "sci-output", "", "write what the SCI sends to this file instead of stdout")
 	hideIgnored(fs, runIgnores)
 	return c
 }
 
-func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
+func runRun(o *runOptions, path string, stdin io.Reader, stdout, stderr io.Writer) error {
 	entry := o.machine.Entry
 	if o.start != "" {
 		entry = o.start
@@ -102,15 +124,36 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if (o.terminal || o.sciOutput != "") && !m.HasDevice() {
+		return usagef("--terminal and --sci-output need the chip's SCI: this run has no peripherals (give --chip, or drop --peripherals off)")
+	}
 	s := m.Initial()
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	defer w.Flush()
+	sci := w // where the SCI's bytes go
+	if o.sciOutput != "" {
+		f, err := os.Create(o.sciOutput)
+		if err != nil {
+			return usagef("--sci-output: %v", err)
+		}
+		defer f.Close()
+		sci = bufio.NewWriter(f)
+		defer sci.Flush()
+	}
 	ro := sim.RunOptions{Steps: o.steps}
 	if o.trace {
 		ro.Trace = w
 	}
 	if ro.SCIInput, err = check.ParseBytes(o.machine.SCIInput); err != nil {
 		return usagef("--sci-input %q: %v", o.machine.SCIInput, err)
+	}
+	if o.terminal {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		var restore func()
+		ro.Input, restore = terminalInput(ctx, stdin)
+		defer restore()
+		ro.Stop = func() bool { return ctx.Err() != nil }
 	}
 	// What the SCI sends is printed as it goes: raw, or with --trace as
 	// lines among the instructions.
@@ -121,13 +164,13 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 			if o.trace {
 				fmt.Fprintf(w, "output%s\n", cex.OutputNote([]sim.Output{out}))
 			}
-		case o.trace:
+		case o.trace && o.sciOutput == "":
 			fmt.Fprintf(w, "SCI sends %s\n", strconv.Quote(string([]byte{out.Value})))
 		default:
-			w.WriteByte(out.Value)
+			sci.WriteByte(out.Value)
 			last = out.Value
-			if out.Value == '\n' {
-				w.Flush() // as it runs: a line at a time
+			if out.Value == '\n' || o.terminal {
+				sci.Flush() // as it runs: a line at a time, on a terminal a byte
 			}
 		}
 	}
@@ -138,17 +181,58 @@ func runRun(o *runOptions, path string, stdout, stderr io.Writer) error {
 		ro.Rand = rand.New(rand.NewPCG(o.seed, 0x68c11))
 	}
 	res := m.Run(s, ro)
-	if last != '\n' {
-		w.WriteByte('\n')
+	if last != '\n' && o.sciOutput == "" {
+		w.WriteByte('\n') // the summary begins a line of its own
 	}
+	w.Flush()
 	if res.Violation != nil {
-		fmt.Fprintf(w, "violation %s after %d instructions (%d cycles): %s\n", res.Violation.Kind, res.Steps, res.Cycles, cex.Describe(img, res.Violation))
-		w.Flush()
+		fmt.Fprintf(stderr, "violation %s after %d instructions (%d cycles): %s\n", res.Violation.Kind, res.Steps, res.Cycles, cex.Describe(img, res.Violation))
 		return exitCode(ExitViolation)
 	}
-	fmt.Fprintf(w, "%s; %d instructions, %d cycles (%s at --xtal %s)\n", res.Reason, res.Steps, res.Cycles,
+	fmt.Fprintf(stderr, "%s; %d instructions, %d cycles (%s at --xtal %s)\n", res.Reason, res.Steps, res.Cycles,
 		formatSeconds(float64(res.Cycles)*4/o.xtal), formatFreq(o.xtal))
 	return nil
+}
+
+// terminalInput is run --terminal's source of keys: stdin, raw when it is
+// a terminal (until restore), a newline from a pipe or a file
+// arriving as a carriage return. It blocks until a key comes, and says
+// there is none when stdin ends or ctx is done (Ctrl-C).
+func terminalInput(ctx context.Context, stdin io.Reader) (input func() (byte, bool), restore func()) {
+	raw := false
+	restore = func() {}
+	if f, ok := stdin.(*os.File); ok {
+		if r, ok := rawTerminal(f); ok {
+			raw, restore = true, r
+		}
+	}
+	keys := make(chan byte)
+	go func() {
+		defer close(keys)
+		r := bufio.NewReader(stdin)
+		for {
+			b, err := r.ReadByte()
+			if err != nil {
+				return
+			}
+			if b == '\n' && !raw {
+				b = '\r'
+			}
+			select {
+			case keys <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return func() (byte, bool) {
+		select {
+		case b, ok := <-keys:
+			return b, ok
+		case <-ctx.Done():
+			return 0, false
+		}
+	}, restore
 }
 
 // formatSeconds writes a time in seconds with three digits, in s, ms or µs.

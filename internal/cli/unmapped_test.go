@@ -9,7 +9,7 @@ import (
 // An unmapped access names the --device range that would map it, in run
 // and in check; a 16-bit access names both of its bytes.
 func TestUnmappedNamesDevice(t *testing.T) {
-	out := run(t, ExitViolation, "run", monitorS19)
+	_, out := runSplit(t, ExitViolation, "run", monitorS19)
 	wantLines(t, out, "write of 0xFF to unmapped address 0x4000 (board hardware there would need --device 0x4000-0x4000)")
 	out = run(t, ExitViolation, "check", monitorS19, "--search", "bfs", firmwareQuiet)
 	wantLines(t, out, "write of 0xFF to unmapped address 0x4000 (board hardware there would need --device 0x4000-0x4000)")
@@ -23,6 +23,6 @@ func TestUnmappedNamesDevice(t *testing.T) {
 	if err := os.WriteFile(file, img, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out = run(t, ExitViolation, "run", file, "--format", "bin", "--base", "0xD000")
+	_, out = runSplit(t, ExitViolation, "run", file, "--format", "bin", "--base", "0xD000")
 	wantLines(t, out, "read of unmapped address 0x9800 (board hardware there would need --device 0x9800-0x9801)")
 }
