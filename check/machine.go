@@ -41,7 +41,10 @@ func (mc Machine) simConfig(img *loader.Image) (sim.Config, error) {
 	}
 	regInputs := map[int][]uint8{}
 	for _, in := range mc.Inputs {
-		a, vals, _ := strings.Cut(in, "=")
+		a, vals, eq := strings.Cut(in, "=")
+		if eq && strings.TrimSpace(vals) == "" {
+			return cfg, fmt.Errorf("--input %q: no values after '=': list them (%s=0,1,0x80), or give %s alone for every value", in, a, a)
+		}
 		addr, ok := env.register(a)
 		if !ok {
 			if addr, err = Resolve(img, a); err != nil {

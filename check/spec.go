@@ -198,10 +198,13 @@ func readEnvironment(s cex.MachineSpec, mc *Machine) error {
 // ParseDevice reads a --device value: LO-HI, and the values a read may
 // return after "=".
 func ParseDevice(d string) (sim.BoardRange, error) {
-	rs, vals, _ := strings.Cut(d, "=")
+	rs, vals, eq := strings.Cut(d, "=")
 	rg, err := loader.ParseRange(rs)
 	if err != nil {
 		return sim.BoardRange{}, err
+	}
+	if eq && strings.TrimSpace(vals) == "" {
+		return sim.BoardRange{}, fmt.Errorf("no values after '=': list them (%s=0x00,0x5A), or give %s alone for reads of 0", rs, rs)
 	}
 	br := sim.BoardRange{Lo: rg.Lo, Hi: rg.Hi}
 	if vals != "" {

@@ -50,9 +50,25 @@ var blockPool = sync.Pool{New: func() any { return new(devices.Block) }}
 // setDevice marks the register block and the board ranges in the reset
 // layout.
 func (m *Machine) setDevice(img *loader.Image, cfg Config) error {
+	var regs, ram loader.Region
+	if cfg.Device != nil {
+		chip, err := loader.FindChip(img.Chip)
+		if err != nil {
+			return err
+		}
+		var ok, ok2 bool
+		regs, ok = chip.Registers()
+		ram, ok2 = chip.RAM()
+		if !ok || !ok2 {
+			return fmt.Errorf("chip profile %q has no on-chip peripherals", chip.Name)
+		}
+	}
 	for _, r := range cfg.Board {
 		if r.Hi < r.Lo {
 			return fmt.Errorf("--device 0x%04X-0x%04X: the range is empty", r.Lo, r.Hi)
+		}
+		if err := m.boardOverlap(r, regs, cfg.Device != nil); err != nil {
+			return err
 		}
 		for a := int(r.Lo); a <= int(r.Hi); a++ {
 			m.attr[a] = attrBoard
@@ -61,15 +77,6 @@ func (m *Machine) setDevice(img *loader.Image, cfg Config) error {
 	m.board = cfg.Board
 	if cfg.Device == nil {
 		return nil
-	}
-	chip, err := loader.FindChip(img.Chip)
-	if err != nil {
-		return err
-	}
-	regs, ok := chip.Registers()
-	ram, ok2 := chip.RAM()
-	if !ok || !ok2 {
-		return fmt.Errorf("chip profile %q has no on-chip peripherals", chip.Name)
 	}
 	m.dev = cfg.Device
 	for off := range m.observes {
@@ -80,6 +87,40 @@ func (m *Machine) setDevice(img *loader.Image, cfg Config) error {
 	m.regLo = regs.Lo
 	for a := int(regs.Lo); a <= int(regs.Hi); a++ {
 		m.attr[a] = attrIO
+	}
+	return nil
+}
+
+// boardOverlap refuses a --device range that covers memory already mapped
+// — the image's bytes, RAM, the register block (regs, with a device) — a
+// board's hardware lies where the chip and the image leave the bus free.
+// It names the first span of the range that overlaps.
+func (m *Machine) boardOverlap(r BoardRange, regs loader.Region, device bool) error {
+	what := func(a int) string {
+		switch {
+		case device && regs.Lo <= uint16(a) && uint16(a) <= regs.Hi:
+			return "the chip's register block"
+		case m.attr[a] == attrROM:
+			return "read-only memory the image loads"
+		case m.attr[a] == attrRAM || m.attr[a] == attrInput || m.attr[a] == attrHeld:
+			return "RAM"
+		case m.attr[a] == attrBoard:
+			return ""
+		case m.attr[a] != attrUnmapped:
+			return "mapped memory"
+		}
+		return ""
+	}
+	for a := int(r.Lo); a <= int(r.Hi); a++ {
+		w := what(a)
+		if w == "" {
+			continue
+		}
+		hi := a
+		for hi < int(r.Hi) && what(hi+1) == w {
+			hi++
+		}
+		return fmt.Errorf("--device 0x%04X-0x%04X covers 0x%04X-0x%04X, %s: board hardware lies where nothing else is mapped (narrow the range)", r.Lo, r.Hi, a, hi, w)
 	}
 	return nil
 }

@@ -26,3 +26,23 @@ func TestUnmappedNamesDevice(t *testing.T) {
 	_, out = runSplit(t, ExitViolation, "run", file, "--format", "bin", "--base", "0xD000")
 	wantLines(t, out, "read of unmapped address 0x9800 (board hardware there would need --device 0x9800-0x9801)")
 }
+
+// A --device range over memory already mapped — the image, RAM, the
+// register block — is refused with the overlap named, not taken over (a
+// device over the ROM once made the reset vector's code "unmapped"); an
+// '=' with no values after it, for --device and --input, is refused too.
+func TestDeviceRangeRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", monitorS19, "--device", "0x0000-0xFFFF"}, "--device 0x0000-0xFFFF covers 0x0000-0x01FF, RAM"},
+		{[]string{"run", monitorS19, "--device", "0x4000-0x4001", "--device", "0xD000-0xD0FF"}, "covers 0xD000-0xD0FF, read-only memory the image loads"},
+		{[]string{"check", monitorS19, "--device", "0x1030-0x1040"}, "covers 0x1030-0x103F, the chip's register block"},
+		{[]string{"run", monitorS19, "--device", "0x4000-0x4001="}, "no values after '='"},
+		{[]string{"check", philosophersELF, "--input", "0x0040="}, "no values after '='"},
+	} {
+		_, diag := runSplit(t, ExitUsage, c.args...)
+		wantLines(t, diag, c.want)
+	}
+}
