@@ -22,9 +22,11 @@ func Describe(img *loader.Image, v *sim.Violation) string {
 }
 
 // SymAddr prints a code address as 0xD012 <name+0x4>, or in hex alone
-// where no symbol precedes it.
+// where no code label precedes it or the address lies outside the image's
+// code and loaded bytes (a PC that ran off into unmapped memory is not
+// "stack_top+0x40f9").
 func SymAddr(img *loader.Image, a uint16) string {
-	if name, off, ok := img.SymbolAt(a); ok {
+	if name, off, ok := codeName(img, a); ok {
 		if off == 0 {
 			return fmt.Sprintf("0x%04X <%s>", a, name)
 		}
@@ -35,10 +37,20 @@ func SymAddr(img *loader.Image, a uint16) string {
 
 // symName names a code address as "main+0x3", or "".
 func symName(img *loader.Image, a uint16) string {
-	if name, off, ok := img.SymbolAt(a); ok {
+	if name, off, ok := codeName(img, a); ok {
 		return offsetName(name, off)
 	}
 	return ""
+}
+
+// codeName names a code address after the code label before it, where
+// the address is in the image's code or among the bytes it loads (code
+// copied to RAM keeps its labels); elsewhere it has no name.
+func codeName(img *loader.Image, a uint16) (string, uint16, bool) {
+	if _, loaded := img.Byte(a); !img.InCode(a) && !loaded {
+		return "", 0, false
+	}
+	return img.CodeSymbolAt(a)
 }
 
 // shortFile is a source file's name without its directory.

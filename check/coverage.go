@@ -34,13 +34,23 @@ func Coverage(img *loader.Image, covered map[uint16]bool) string {
 	return fmt.Sprintf("%d of the %d instructions in the ICFG reached at scheduling points", n, len(prog.Instrs))
 }
 
-// Uncovered names, in order, the function symbols (harness stubs aside)
-// that no covered PC is the start of: the procedures never entered.
+// Uncovered names, in order, the procedures never entered: the function
+// symbols (harness stubs aside), and the global labels of no type that an
+// assembler leaves on code, that no covered PC is the start of. A label
+// of no type counts only where code can be, in read-only memory the image
+// loads: absolute symbols (register offsets, sizes, equates) and labels
+// in RAM are data, not procedures.
 func Uncovered(img *loader.Image, covered map[uint16]bool) []string {
 	var never []string
 	for _, s := range img.Symbols {
-		if s.Kind != loader.SymFunc && !(s.Kind == loader.SymNone && s.Global) || strings.HasPrefix(s.Name, loader.StubPrefix) {
+		if strings.HasPrefix(s.Name, loader.StubPrefix) {
 			continue
+		}
+		if s.Kind != loader.SymFunc {
+			r, ok := img.Map.Lookup(s.Addr)
+			if s.Kind != loader.SymNone || !s.Global || s.Abs || !ok || r.Kind != loader.RegionROM || !loaded(img, s.Addr) {
+				continue
+			}
 		}
 		if !covered[s.Addr] {
 			never = append(never, s.Name)
@@ -100,4 +110,10 @@ func WaitSites(m *sim.Machine, covered map[uint16]bool) []string {
 		out = append(out, cex.SymAddr(m.Image, pc)+" "+what)
 	}
 	return out
+}
+
+// loaded reports whether the image loads a byte at a.
+func loaded(img *loader.Image, a uint16) bool {
+	_, ok := img.Byte(a)
+	return ok
 }
