@@ -43,14 +43,14 @@ func symName(img *loader.Image, a uint16) string {
 	return ""
 }
 
-// codeName names a code address after the code label before it, where
-// the address is in the image's code or among the bytes it loads (code
-// copied to RAM keeps its labels); elsewhere it has no name.
+// codeName names a code address after the label before it, as objdump
+// does (loader.Image.SymbolAt), where the address is in the image's code
+// or among the bytes it loads; elsewhere it has no name.
 func codeName(img *loader.Image, a uint16) (string, uint16, bool) {
 	if _, loaded := img.Byte(a); !img.InCode(a) && !loaded {
 		return "", 0, false
 	}
-	return img.CodeSymbolAt(a)
+	return img.SymbolAt(a)
 }
 
 // shortFile is a source file's name without its directory.
