@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hc11mc/hc11mc/devices"
@@ -69,6 +70,10 @@ type Counterexample struct {
 	Violation *sim.Violation
 	// Err says why the replay failed: a step that is not a transition.
 	Err error
+	// Full makes WriteListing list every transition; otherwise a loop
+	// that comes round many times in a row is listed once and folded
+	// into a line that says how often it ran (foldAt).
+	Full bool
 
 	img    *loader.Image
 	m      *sim.Machine
@@ -535,7 +540,20 @@ func (c *Counterexample) variables(add func(string, ...any)) {
 func (c *Counterexample) WriteListing(w io.Writer) {
 	fmt.Fprintf(w, "counterexample: %d transitions\n", c.labels)
 	prev := -1
-	for i := range c.steps {
+	for i := 0; i < len(c.steps); i++ {
+		if p, n := c.foldAt(i); !c.Full && n > 0 {
+			// The loop once, then what it did the other times.
+			for j := i; j < i+p; j++ {
+				c.stepLine(w, j, prev)
+				prev = c.steps[j].label.Thread
+			}
+			st := c.steps[i]
+			fmt.Fprintf(w, "   %4d–%d  thr %d  the loop at %s (%d transitions) %s more times (--full lists them)\n",
+				i+p+1, i+p*(n+1), st.label.Thread, SymAddr(c.img, st.before.Threads[st.label.Thread].PC), p, commas(n))
+			i += p*(n+1) - 1
+			prev = c.steps[i].label.Thread
+			continue
+		}
 		c.stepLine(w, i, prev)
 		prev = c.steps[i].label.Thread
 	}
@@ -544,6 +562,60 @@ func (c *Counterexample) WriteListing(w io.Writer) {
 		return
 	}
 	c.WriteExplanation(w)
+}
+
+// The folding of loops in a listing: a run of transitions that repeats a
+// block of at most foldPeriod of them — the same thread at the same PCs,
+// no environment event, interrupt or output — folds when it comes round
+// at least foldMin times and the repeats would take more than foldLines
+// lines. The registers may differ from round to round (a counter): the
+// listing shows the first round, and the state at the end shows where
+// the loop left them.
+const (
+	foldPeriod = 32
+	foldMin    = 4
+	foldLines  = 24
+)
+
+// foldAt returns the period p of a loop that starts at transition i and
+// the number n of times it comes round again after the first; n is 0
+// when there is nothing to fold.
+func (c *Counterexample) foldAt(i int) (p, n int) {
+	plain := func(j int) bool {
+		st := &c.steps[j]
+		return st.label.Event == 0 && st.label.IRQ < 0 && len(st.out) == 0 && st.after != nil
+	}
+	same := func(a, b int) bool {
+		sa, sb := &c.steps[a], &c.steps[b]
+		return sa.label.Thread == sb.label.Thread && sa.ctx == sb.ctx &&
+			sa.before.Threads[sa.label.Thread].PC == sb.before.Threads[sb.label.Thread].PC
+	}
+	for p := 1; p <= foldPeriod && i+2*p <= len(c.steps); p++ {
+		ok := true
+		for j := i; j < i+p && ok; j++ {
+			ok = plain(j)
+		}
+		if !ok {
+			continue
+		}
+		k := i + p
+		for k < len(c.steps) && plain(k) && same(k, k-p) {
+			k++
+		}
+		if reps := (k - i) / p; reps >= foldMin && (reps-1)*p > foldLines {
+			return p, reps - 1
+		}
+	}
+	return 0, 0
+}
+
+// commas writes n with thousands separated: 12,345.
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // WriteExplanation writes what the counterexample leaves at the violation:

@@ -48,6 +48,7 @@ type checkOptions struct {
 	all       bool
 	ignore    []string
 	quiet     bool
+	full      bool // list every transition of a counterexample, loops unfolded
 	aim       string
 	saveTo    string
 	resume    string
@@ -151,6 +152,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "properties not to report: "+strings.Join(sim.KindNames(), ", ")+
 		" (an ignored illegal opcode goes on through the firmware's illegal-opcode trap vector, as on the hardware)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress line")
+	fs.BoolVar(&o.full, "full", false, "list every transition of a counterexample: a loop that comes round many times is otherwise listed once, with how often it ran")
 	fs.StringVar(&o.saveTo, "save-frontier", "", "when a limit stops the search, save what is left to FILE (continue with --resume FILE)")
 	fs.StringVar(&o.resume, "resume", "", "continue the search saved in FILE by --save-frontier (same firmware, flags and --search)")
 	fs.StringArrayVar(&o.goalMem, "goal-mem", nil, "ADDR=v1,v2,...: the memory valuation --heuristic hamming aims at, bytes from ADDR on (repeatable)")

@@ -45,7 +45,9 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Resu
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "violation: %s\n  %s\n", f.Violation.Kind, cex.Describe(img, f.Violation))
-		cex.Replay(img, m, f.Trace).WriteListing(w)
+		c := cex.Replay(img, m, f.Trace)
+		c.Full = o.full
+		c.WriteListing(w)
 	}
 	st := res.Stats
 	switch res.Verdict {
@@ -190,7 +192,9 @@ func printEngineResult(w io.Writer, o *checkOptions, cs *check.Check, res *check
 	st, first := *res.HMC, res.First()
 	if first != nil {
 		fmt.Fprintf(w, "violation: %s\n  %s\n", first.Violation.Kind, cex.Describe(cs.Image, first.Violation))
-		cex.Replay(cs.Image, cs.Machine, first.Trace).WriteListing(w)
+		c := cex.Replay(cs.Image, cs.Machine, first.Trace)
+		c.Full = o.full
+		c.WriteListing(w)
 	}
 	switch res.Verdict {
 	case check.Verified:

@@ -46,7 +46,7 @@ the members' JSON results into one verdict.`,
 // memberFlagsExcluded are check's flags that a member's command line sets
 // itself or that belong to one search.
 var memberFlagsExcluded = map[string]string{
-	"search": "", "workers": "", "swarm-member": "", "stop-file": "", "json": "", "trace": "", "trace-svg": "", "quiet": "",
+	"search": "", "workers": "", "swarm-member": "", "stop-file": "", "json": "", "trace": "", "trace-svg": "", "quiet": "", "full": "",
 	"save-frontier": "", "resume": "", "all": "", "heuristic": "", "k": "", "goal-mem": "",
 }
 

@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A counterexample that runs a loop 300 times lists the loop once and
+// folds the rest into a line that says how often it ran; --full lists
+// every transition.
+func TestLoopFolded(t *testing.T) {
+	img := make([]byte, 0x3000) // 0xD000-0xFFFF
+	copy(img, []byte{
+		0x8E, 0x01, 0xFF, // lds #0x01FF
+		0xCE, 0x01, 0x2C, // ldx #300
+		0x09,       // loop: dex
+		0x26, 0xFD, // bne loop
+		0xBD, 0xD0, 0x20}) // jsr __mc_error
+	img[0x20] = 0x39 // __mc_error: rts
+	img[0x2FFE], img[0x2FFF] = 0xD0, 0x00
+	file := filepath.Join(t.TempDir(), "loop.bin")
+	if err := os.WriteFile(file, img, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", file, "--format", "bin", "--base", "0xD000", "--hook", "__mc_error=0xD020", "--search", "bfs", "-q"}
+	out := run(t, ExitViolation, args...)
+	wantLines(t, out, "counterexample: 604 transitions",
+		"      5–602  thr 0  the loop at 0xD006 (2 transitions) 299 more times (--full lists them)\n    603  thr 0  0xD009")
+	if n := strings.Count(out, "dex"); n != 1 {
+		t.Errorf("the folded listing shows dex %d times, want the loop's first round only:\n%s", n, out)
+	}
+	full := run(t, ExitViolation, append(args, "--full")...)
+	if n := strings.Count(full, "dex"); n != 300 {
+		t.Errorf("--full lists dex %d times, want 300", n)
+	}
+}
