@@ -80,7 +80,8 @@ type Counterexample struct {
 	labels int // the transitions of the trace
 	steps  []step
 	acc    []access
-	stack  []span // data symbols that hold stacks
+	local  []access // writes into the writer's own stack frame, which acc leaves out (for badReturn)
+	stack  []span   // data symbols that hold stacks
 }
 
 type span struct{ lo, hi int }
@@ -188,12 +189,16 @@ func (c *Counterexample) note(i int, st step, s, ns *sim.State, instr int) {
 		return
 	}
 	t := &s.Threads[tid]
+	ac := access{step: i, thread: tid, ctx: st.ctx, instr: instr,
+		addr: a.Addr, size: a.Size, read: a.Read, write: a.Write,
+		before: c.value(s, a.Addr, int(a.Size)), after: c.value(ns, a.Addr, int(a.Size))}
 	if top := t.InitSP; top != 0 && a.Addr > t.SP && a.Addr <= top {
+		if a.Write {
+			c.local = append(c.local, ac)
+		}
 		return // a local in the thread's own stack frame
 	}
-	c.acc = append(c.acc, access{step: i, thread: tid, ctx: st.ctx, instr: instr,
-		addr: a.Addr, size: a.Size, read: a.Read, write: a.Write,
-		before: c.value(s, a.Addr, int(a.Size)), after: c.value(ns, a.Addr, int(a.Size))})
+	c.acc = append(c.acc, ac)
 }
 
 func (c *Counterexample) value(s *sim.State, a uint16, n int) uint16 {
@@ -408,6 +413,9 @@ func (c *Counterexample) printMemory(w io.Writer) {
 		add("  the address the violation names:")
 		add("    %-24s %s", memAddr(c.img, v.Addr), formatValue(c.value(c.Final, v.Addr, 1), 1))
 	}
+	if v != nil && (v.Kind == sim.KindUnmapped || v.Kind == sim.KindIllegal) {
+		c.badReturn(add)
+	}
 	if v != nil && v.Thread >= 0 && v.Kind != sim.KindDeadlock {
 		c.recentReads(v.Thread, add)
 	}
@@ -419,6 +427,62 @@ func (c *Counterexample) printMemory(w io.Writer) {
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}
+}
+
+// badReturn says, when the violating thread came to the bad PC by RTS or
+// RTI, where that return address came from: the stack bytes it pulled and
+// the last store to them along the trace (a buffer overrun, a stack that
+// ran into data), or that nothing in the trace wrote them.
+func (c *Counterexample) badReturn(add func(string, ...any)) {
+	v := c.Violation
+	if v.Thread < 0 {
+		return
+	}
+	var own []int // the violating thread's instruction transitions, the last two
+	for i := len(c.steps) - 1; i >= 0 && len(own) < 2; i-- {
+		if l := c.steps[i].label; l.Thread == v.Thread && l.Event == 0 && l.IRQ < 0 {
+			own = append(own, i)
+		}
+	}
+	if len(own) < 2 || c.steps[own[0]].before.Threads[v.Thread].PC != v.PC || c.steps[own[1]].after == nil {
+		return
+	}
+	ret := c.steps[own[1]]
+	rt := &ret.before.Threads[v.Thread]
+	_, text := c.m.Disasm(ret.before, rt.PC)
+	var at uint16 // where the return address was pulled from
+	switch {
+	case strings.HasPrefix(text, "rts"):
+		at = rt.SP + 1
+	case strings.HasPrefix(text, "rti"):
+		at = rt.SP + 8
+	default:
+		return
+	}
+	pulled := c.value(ret.before, at, 2)
+	if pulled != ret.after.Threads[v.Thread].PC {
+		return // a step of more than one instruction: not this RTS's
+	}
+	op := strings.ToUpper(text[:3])
+	add("  where the bad return address came from:")
+	add("    %s at %s pulled 0x%04X from %s-0x%04X", op, SymAddr(c.img, rt.PC), pulled, memAddr(c.img, at), at+1)
+	last := -1 // the last write of either byte, in acc or local
+	var by access
+	for _, list := range [][]access{c.acc, c.local} {
+		for _, a := range list {
+			if a.write && a.step < own[1] && a.step > last && int(a.addr)+int(a.size) > int(at) && a.addr <= at+1 {
+				last, by = a.step, a
+			}
+		}
+	}
+	if last < 0 {
+		add("    nothing along the trace wrote it: the stack held it from the start")
+		return
+	}
+	st := c.steps[last]
+	pc := st.before.Threads[by.thread].PC
+	_, txt := c.m.Disasm(st.before, pc)
+	add("    last written by %s at transition %d: %s %s", who(by.thread, by.ctx), last+1, SymAddr(c.img, pc), txt)
 }
 
 // recentReads lists what the context that violated the property read in

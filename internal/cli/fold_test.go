@@ -36,3 +36,27 @@ func TestLoopFolded(t *testing.T) {
 		t.Errorf("--full lists dex %d times, want 300", n)
 	}
 }
+
+// Execution that an RTS sent somewhere bad says where the return address
+// came from: the stack bytes RTS pulled and the store that last wrote
+// them.
+func TestBadReturnNamesTheStore(t *testing.T) {
+	img := make([]byte, 0x3000)
+	copy(img, []byte{
+		0x8E, 0x01, 0xFF, // lds #0x01FF
+		0xBD, 0xD0, 0x10, // jsr 0xD010
+		0x20, 0xFE}) // bra *
+	copy(img[0x10:], []byte{
+		0xCC, 0x41, 0x35, // ldd #0x4135
+		0xFD, 0x01, 0xFE, // std 0x01FE: over the return address
+		0x39}) // rts
+	img[0x2FFE], img[0x2FFF] = 0xD0, 0x00
+	file := filepath.Join(t.TempDir(), "badret.bin")
+	if err := os.WriteFile(file, img, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := run(t, ExitViolation, "check", file, "--format", "bin", "--base", "0xD000", "--search", "bfs", "-q")
+	wantLines(t, out, "execution at unmapped address 0x4135", "where the bad return address came from:\n"+
+		"    RTS at 0xD016 pulled 0x4135 from 0x01FE-0x01FF\n"+
+		"    last written by thread 0 at transition 4: 0xD013 std 0x1fe")
+}
