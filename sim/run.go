@@ -92,7 +92,9 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 			v := env.due(s, &fx, res.Steps, res.Cycles)
 			flush()
 			if v == nil {
+				c := threadCycles(s)
 				v = m.runDeviceInterrupt(s, &fx)
+				res.Cycles += threadCycles(s) - c // the entry's 14
 				flush()
 			}
 			if v != nil {
@@ -103,7 +105,10 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 			x.lay = m.layoutOf(s)
 		}
 		if opts.Rand != nil && len(m.irqs) > 0 && opts.Rand.IntN(16) == 0 {
-			if m.randomInterrupt(s, opts.Rand, &res) {
+			c := threadCycles(s)
+			taken := m.randomInterrupt(s, opts.Rand, &res)
+			res.Cycles += threadCycles(s) - c
+			if taken {
 				continue
 			}
 		}
@@ -266,6 +271,16 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 	res.Reason = "stopped at the --steps bound"
 	m.finalLine(opts.Trace, s, cur, res.Cycles)
 	return res
+}
+
+// threadCycles is the E cycles the threads of s have run, interrupt
+// entries (14 each: nine bytes stacked, the vector fetched) included.
+func threadCycles(s *State) uint64 {
+	var n uint64
+	for i := range s.Threads {
+		n += s.Threads[i].Cycles
+	}
+	return n
 }
 
 // quietTicks is how many timer events a plain simulation lets pass while
@@ -568,6 +583,8 @@ func (m *Machine) runOrder(s *State, r *rand.Rand, cur int, order []int) []int {
 
 // anyInterrupt takes an interrupt when one can wake the system.
 func (m *Machine) anyInterrupt(s *State, r *rand.Rand, res *RunResult) bool {
+	c := threadCycles(s)
+	defer func() { res.Cycles += threadCycles(s) - c }() // the entry's 14
 	if r != nil {
 		return m.randomInterrupt(s, r, res)
 	}

@@ -180,3 +180,41 @@ func firstDiff(a, b string) string {
 	}
 	return fmt.Sprintf("%d lines and %d", len(la), len(lb))
 }
+
+// TestRunCountsInterruptEntry: the cycles run reports (and --trace's cyc=)
+// include each interrupt's entry, 14 E cycles (nine bytes stacked, the
+// vector fetched: the M68HC11 Reference Manual's section 5, Resets and
+// Interrupts): the handler's first instruction starts 14 cycles after the
+// instruction before it ends.
+func TestRunCountsInterruptEntry(t *testing.T) {
+	code := b(0x8E, 0x01, 0xFF, // lds #0x01FF
+		0x86, 0x40, 0xB7, 0x10, 0x24, // ldaa #RTII; staa TMSK2
+		0x0E,       // cli
+		0x20, 0xFE) // bra *
+	handler := b(0x86, 0x40, 0xB7, 0x10, 0x25, // ldaa #RTIF; staa TFLG2
+		0x3B) // rti
+	m := deviceMachine(t, code, map[uint16][]byte{0xD100: handler, 0xFFF0: {0xD1, 0x00}}, devices.Options{}, Config{})
+	s := m.Initial()
+	var tr strings.Builder
+	res := m.Run(s, RunOptions{Steps: 3000, Trace: &tr})
+	var prevCyc, prevPC, entries int
+	for _, l := range strings.Split(tr.String(), "\n") {
+		var cyc, thr, pc int
+		if _, err := fmt.Sscanf(l, "cyc=%d thr=%d PC=%x", &cyc, &thr, &pc); err != nil {
+			continue
+		}
+		if pc == 0xD100 {
+			entries++
+			if prevPC != 0xD009 || cyc != prevCyc+3+14 {
+				t.Errorf("the handler starts at cyc=%d after PC=%04X at cyc=%d; want the BRA's 3 cycles and the entry's 14 after it", cyc, prevPC, prevCyc)
+			}
+		}
+		prevCyc, prevPC = cyc, pc
+	}
+	if entries == 0 {
+		t.Fatalf("no interrupt taken in %d steps:\n%s", res.Steps, tr.String()[:min(2000, tr.Len())])
+	}
+	if res.Cycles != threadCycles(s) {
+		t.Errorf("run reports %d cycles, the thread ran %d", res.Cycles, threadCycles(s))
+	}
+}
