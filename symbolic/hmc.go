@@ -191,12 +191,13 @@ type entry struct {
 
 // add puts st into the frontier, merged (Group) with a state of the same
 // control part reached from the same start state when the result stays
-// within TSize and neither is concrete (mergeable).
+// within TSize, neither is concrete (mergeable) and their data allow it
+// (joinable, merge.go).
 func (h *hmc) add(st *State, start int) {
 	ctl := controlHash(st)
 	n := size(st)
 	for _, en := range h.byCtl[ctl] {
-		if en.start == start && en.size+n <= h.cfg.TSize && mergeable(en.st, st) && sameControl(en.st, st) {
+		if en.start == start && en.size+n <= h.cfg.TSize && mergeable(en.st, st) && sameControl(en.st, st) && h.e.joinable(en.st, st) {
 			en.st = h.e.merge(en.st, st)
 			h.total -= en.size
 			en.size = size(en.st)
@@ -527,7 +528,11 @@ func (h *hmc) st() *Result {
 			succ, err = e.ample(en.st, func(out []Succ) bool {
 				ok := true
 				for _, o := range out {
-					for _, p := range e.partition(e.settle(o.State, len(en.st.Path)), h.cfg.TSize) {
+					parts, err := h.store(o.State, len(en.st.Path))
+					if err != nil {
+						return false // expanded in full, where the error comes back
+					}
+					for _, p := range parts {
 						ok = h.provisoAccept(p) && ok
 					}
 				}
@@ -567,10 +572,10 @@ func (h *hmc) st() *Result {
 				}
 				continue
 			}
-			// Settle (pin.go), then Partition (Section V-A): a successor
-			// that grew past TSize goes into the frontier as parts below
-			// it.
-			parts := e.partition(e.settle(s.State, len(en.st.Path)), h.cfg.TSize)
+			parts, err := h.store(s.State, len(en.st.Path))
+			if err != nil {
+				return h.failed(err)
+			}
 			if len(parts) > 1 {
 				h.stats.Partitions++
 			}
@@ -587,6 +592,22 @@ func (h *hmc) st() *Result {
 		}
 		h.stats.PeakFrontier = max(h.stats.PeakFrontier, h.f.Len())
 	}
+}
+
+// store returns the states ST keeps for s, a successor of a state whose
+// path had from conjuncts: s settled (pin.go, unjoin.go), then
+// partitioned (Section V-A), a state that grew past TSize going into the
+// frontier as parts below it.
+func (h *hmc) store(s *State, from int) ([]*State, error) {
+	settled, err := h.e.settle(s, from)
+	if err != nil {
+		return nil, err
+	}
+	var parts []*State
+	for _, p := range settled {
+		parts = append(parts, h.e.partition(p, h.cfg.TSize)...)
+	}
+	return parts, nil
 }
 
 // pr runs bounded model checks from frontier states, in priority order,
