@@ -86,7 +86,10 @@
 // total size passes FSize (doubled at each switch). With glh's estimate,
 // ST expands the state closest to a violation first, its position
 // breaking ties (on concurrent models, whose threads loop, position first
-// ran ahead along the loops; see frontier in hmc.go). Otherwise it expands
+// ran ahead along the loops; see frontier in hmc.go), except that the
+// other side of that state's latest branch, when it is in the frontier
+// and behind, goes first, so that the two meet at the join (catchUp in
+// hmc.go). Otherwise it expands
 // the state that is furthest behind in the program first — the sum of its threads'
 // positions in a reverse postorder of the code — so that paths of unequal
 // length through an if-else meet at the join, where Group merges them;

@@ -1,15 +1,21 @@
 package symbolic
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
 )
 
 // The expected verdicts of secret6, crc16_ok, crc16_bad and race_input
 // (testdata/models/symbolic), computed in plain Go over every input, not
-// by an engine: each test checks the manifest's entry against that.
+// by an engine: each test checks the manifest's entry against that, then
+// runs HMC on the image and checks that the counterexample's inputs are
+// the ones found here.
 
 // symbolicDir is testdata/models/symbolic.
 var symbolicDir = filepath.Join("..", "testdata", "models", "symbolic")
@@ -24,6 +30,42 @@ func expectEntry(t *testing.T, name string) manifestEntry {
 	}
 	t.Fatalf("no model %s in %s/manifest.json", name, symbolicDir)
 	return manifestEntry{}
+}
+
+// hmcChoices runs HMC (glh on the CLI's estimate, and dfs) on a model of
+// symbolicDir, checks the verdict against the manifest and that a trace
+// replays, and returns, for each run, the choices its trace makes that
+// are not 0 (the values of __mc_nondet, the indices of --input reads,
+// which are the values read when every byte may be: the inputs these
+// tests expect are never 0).
+func hmcChoices(t *testing.T, c manifestEntry) [][]uint64 {
+	t.Helper()
+	var out [][]uint64
+	for _, p := range []Priority{GLH, DFS} {
+		m := machineFor(t, filepath.Join(symbolicDir, c.File), c.Flags)
+		cfg := Config{Priority: p, Timeout: time.Minute, Ignore: ignored(c.Flags)}
+		if p == GLH {
+			est, err := heuristics.NewStateEstimate(m, heuristics.StateConfig{Kind: heuristics.EFSM, K: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Estimate = func(s *sim.State) (int, bool) { return est.Estimate(s), true }
+		}
+		e, err := NewEngine(m, Options{Reduce: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := e.Check(context.Background(), []*State{e.Initial()}, cfg)
+		expectResult(t, m, c, res)
+		var ch []uint64
+		for _, l := range res.Trace {
+			if l.Choice != 0 {
+				ch = append(ch, l.Choice)
+			}
+		}
+		out = append(out, ch)
+	}
+	return out
 }
 
 // crc16 is CRC-16/CCITT-FALSE (polynomial 0x1021, initial value 0xFFFF,
@@ -45,7 +87,8 @@ func crc16(p ...byte) uint16 {
 
 // TestExpectedCRC16: over all 65,536 two-byte messages, the CRC of the
 // message with its CRC appended is 0 (crc16_ok: verified), and the CRC of
-// the message is 0 for FF FF alone (crc16_bad: a violation).
+// the message is 0 for FF FF alone (crc16_bad: a violation, whose trace
+// draws FF FF).
 func TestExpectedCRC16(t *testing.T) {
 	if crc16([]byte("123456789")...) != 0x29B1 {
 		t.Fatal("crc16 is not CRC-16/CCITT-FALSE: its check value is not 0x29B1")
@@ -68,11 +111,18 @@ func TestExpectedCRC16(t *testing.T) {
 	if (len(zero) > 0) != (bad.Expect == "violation") || len(zero) != 1 || zero[0] != [2]byte{0xFF, 0xFF} {
 		t.Fatalf("crc16_bad: the messages whose CRC is 0 are %x; the manifest says %s", zero, bad.Expect)
 	}
+	hmcChoices(t, expectEntry(t, "crc16_ok"))
+	for _, ch := range hmcChoices(t, bad) {
+		if len(ch) != 2 || ch[0] != 0xFF || ch[1] != 0xFF {
+			t.Errorf("crc16_bad: the trace draws %x, want ff ff", ch)
+		}
+	}
 }
 
 // TestExpectedSecret6: each of the six comparisons of code_ok holds for
 // one key value alone (the ROM's code byte xor 0x5A), and they are
-// independent, so one sequence of the 2^48 opens the door (a violation).
+// independent, so one sequence of the 2^48 opens the door (a violation);
+// the trace reads it from PORTC.
 func TestExpectedSecret6(t *testing.T) {
 	c := expectEntry(t, "secret6")
 	img, err := loader.Load(filepath.Join(symbolicDir, c.File), loader.Options{})
@@ -98,7 +148,13 @@ func TestExpectedSecret6(t *testing.T) {
 		keys = append(keys, match[0])
 	}
 	if c.Expect != "violation" {
-		t.Fatalf("one sequence (%x) opens the door; the manifest says %s", keys, c.Expect)
+		t.Fatalf("one sequence opens the door; the manifest says %s", c.Expect)
+	}
+	for _, ch := range hmcChoices(t, c) {
+		if len(ch) != 6 || ch[0] != keys[0] || ch[1] != keys[1] || ch[2] != keys[2] ||
+			ch[3] != keys[3] || ch[4] != keys[4] || ch[5] != keys[5] {
+			t.Errorf("the trace reads %x, want %x", ch, keys)
+		}
 	}
 }
 
@@ -106,7 +162,8 @@ func TestExpectedSecret6(t *testing.T) {
 // interleaving of the two sensor tasks' accesses to shared memory (each
 // an atomic step: the instructions between them touch registers only)
 // and the supervisor's check after both: it fails exactly where both
-// readings are above the limit, for some interleaving (a violation).
+// readings are above the limit, for some interleaving (a violation); the
+// trace's readings are such a pair.
 func TestExpectedRaceInput(t *testing.T) {
 	const limit = 0xC0
 	type shared struct{ alarms, trip0, trip1 byte }
@@ -165,5 +222,10 @@ func TestExpectedRaceInput(t *testing.T) {
 	c := expectEntry(t, "race_input")
 	if (failing > 0) != (c.Expect == "violation") || failing != 63*63 {
 		t.Fatalf("%d pairs of readings fail; the manifest says %s", failing, c.Expect)
+	}
+	for _, ch := range hmcChoices(t, c) {
+		if len(ch) != 2 || ch[0] <= limit || ch[1] <= limit {
+			t.Errorf("the trace reads %x, want two readings above %#x", ch, limit)
+		}
 	}
 }

@@ -219,7 +219,7 @@ func TestUnjoinLoop(t *testing.T) {
 			case k != 3:
 				replays(t, m, m.Initial(), res.Trace, sim.KindAssert)
 			}
-			if c.name == "st" && (e.joins == 0 || e.unjoins == 0) {
+			if e.joins == 0 || e.unjoins == 0 {
 				t.Errorf("%s: %d merges of different data, %d split back: the test no longer tests them", c.name, e.joins, e.unjoins)
 			}
 		}
