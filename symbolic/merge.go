@@ -38,8 +38,10 @@ import (
 // symbolic that the explicit exploration keeps concrete and recognises
 // when it repeats (a concurrent model's loops would then not end). The
 // I, X and S bits of the CCR, which decide whether an interrupt or STOP
-// can happen, must be equal in any case, and so must the I/O registers,
-// which cannot hold a term.
+// can happen, must be equal in any case, and so must any byte that
+// cannot hold a term (one sim.Machine.WriteMem refuses: none on the
+// machines the engine takes, without the chip's peripherals, whose I/O
+// registers are plain memory; the check is for when it does).
 
 // sameControl reports whether a and b have the same control part: their
 // threads' PCs, SPs, statuses, stack tops, critical-section depths and
@@ -95,7 +97,7 @@ func partAtBranch(a, b *State) bool {
 
 // memDiff returns the addresses of the bytes that are concrete in both a
 // and b and differ, in address order; ok is false when one of them cannot
-// hold a term (an I/O register).
+// hold a term (see above).
 func (e *Engine) memDiff(a, b *State) (addrs []uint16, ok bool) {
 	same := true
 	for i, p := range a.S.Pages {

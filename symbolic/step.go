@@ -62,8 +62,8 @@ type Engine struct {
 
 	// writable lists the addresses whose bytes a state keeps (RAM, I/O
 	// registers, inputs), in order; termable says which of them can hold
-	// a term (every one but the I/O registers). Group compares them where
-	// two states' memories differ (merge.go).
+	// a term (those sim.Machine.WriteMem writes). Group compares them
+	// where two states' memories differ (merge.go).
 	writable []uint16
 	termable map[uint16]bool
 	// joins counts the merges of states whose concrete data differed,
