@@ -66,10 +66,18 @@
 // choices), so it repeats as the explicit engine's state would, and
 // Group never merges it. ST computes the image of a frontier state
 // (Expand: every transition, the forks checked with the solver), adds the
-// new states, and groups the frontier: two states with equal concrete
+// new states, and groups the frontier: two states with equal control
 // parts merge into one whose data are if-then-else terms — on the branch
 // condition where the two paths part at a branch (no new variable), else
-// on a fresh 1-bit variable — so that the union is exact. The size of a
+// on a fresh 1-bit variable — so that the union is exact. States parted
+// by a branch merge even where their concrete data differ (the two sides
+// of an if-else on symbolic data, at its join, in the same turn of every
+// loop: merge.go), which keeps a loop that branches on data at each turn
+// one state, as a CRC's bit loop; others only with equal concrete data.
+// A merged state whose data come down to if-then-elses of constants,
+// once the values that made them symbolic are gone, is split back into
+// concrete states (unjoin.go), which repeat as the explicit engine's do.
+// The size of a
 // state is its number of symbolic locations and path conjuncts (Eq. 16);
 // Group stops at TSize; an image state that has grown to TSize since its
 // merges is split back (Partition, partition.go: on its latest merge's
@@ -78,7 +86,10 @@
 // total size passes FSize (doubled at each switch). With glh's estimate,
 // ST expands the state closest to a violation first, its position
 // breaking ties (on concurrent models, whose threads loop, position first
-// ran ahead along the loops; see frontier in hmc.go). Otherwise it expands
+// ran ahead along the loops; see frontier in hmc.go), except that the
+// other side of that state's latest branch, when it is in the frontier
+// and behind, goes first, so that the two meet at the join (catchUp in
+// hmc.go). Otherwise it expands
 // the state that is furthest behind in the program first — the sum of its threads'
 // positions in a reverse postorder of the code — so that paths of unequal
 // length through an if-else meet at the join, where Group merges them;

@@ -101,6 +101,12 @@ func (e *Engine) transition(st *State, i int) (out []Succ, blocked *term.Term, p
 		steps := r.steps + 1
 		for _, o := range outs {
 			private = private && o.private
+			if (o.kind == outOK || o.kind == outViolation) && o.st != r.st {
+				o.st.back, o.st.joined = r.st.back, r.st.joined
+				if e.rankOf(o.st.S.Threads[i].PC) <= e.rankOf(r.st.S.Threads[i].PC) {
+					o.st.back++ // a back edge, or a return
+				}
+			}
 			label := sim.Label{Thread: i, IRQ: -1, Steps: steps}
 			switch o.kind {
 			case outBlocked:
@@ -178,7 +184,7 @@ func (e *Engine) interrupt(st *State, i, v int) (out []Succ, untaken *term.Term,
 			e.setMem(n, w.addr, w.val)
 		}
 		n.Trace = &Step{Prev: st.Trace, Label: sim.Label{Thread: i, IRQ: v}}
-		n.Depth = st.Depth + 1
+		n.Depth, n.back, n.joined = st.Depth+1, st.back+1, st.joined
 		out = append(out, Succ{State: n, Violation: viol})
 	}
 	return out, untaken, nil

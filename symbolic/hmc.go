@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/symbolic/term"
 )
 
 // Priority says which frontier state PR works from first (Section V-B).
@@ -185,19 +187,25 @@ type entry struct {
 	pos, prio int64
 	size      int
 	ctl       uint64
+	// side is the key of the state's side of the latest branch on its
+	// path (see catchUp), 0 for a state with no path.
+	side uint64
 	// idx is the entry's index in the frontier's heap.
 	idx int
 }
 
 // add puts st into the frontier, merged (Group) with a state of the same
 // control part reached from the same start state when the result stays
-// within TSize and neither is concrete (mergeable).
+// within TSize, neither is concrete (mergeable) and their data allow it
+// (joinable, merge.go).
 func (h *hmc) add(st *State, start int) {
 	ctl := controlHash(st)
 	n := size(st)
 	for _, en := range h.byCtl[ctl] {
-		if en.start == start && en.size+n <= h.cfg.TSize && mergeable(en.st, st) && sameControl(en.st, st) {
+		if en.start == start && en.size+n <= h.cfg.TSize && mergeable(en.st, st) && sameControl(en.st, st) && h.e.joinable(en.st, st) {
+			h.unside(en)
 			en.st = h.e.merge(en.st, st)
+			h.side(en)
 			h.total -= en.size
 			en.size = size(en.st)
 			h.total += en.size
@@ -208,6 +216,7 @@ func (h *hmc) add(st *State, start int) {
 	en := &entry{st: st, start: start, pos: h.e.position(st), prio: h.priority(st), size: n, ctl: ctl}
 	heap.Push(h.f, en)
 	h.byCtl[ctl] = append(h.byCtl[ctl], en)
+	h.side(en)
 	h.total += n
 }
 
@@ -226,9 +235,12 @@ func (h *hmc) add(st *State, start int) {
 // transitions deep late or never. With the estimate first, ST is the
 // explicit engine's best-first search where the data are concrete, and
 // found those violations after a few hundred to a few ten thousand
-// images; the paths of an if-else on data still meet where their
-// estimates do (the CRC of testdata/models/symbolic/crc8.s merges 94
-// times where it merged 64, and takes 892 images instead of 455).
+// images. The paths of an if-else on data met only where their estimates
+// happened to (the CRC of testdata/models/symbolic/crc8.s merged 94
+// times where position first merges 64, and took 892 images instead of
+// 455; crc16_ok.s's never met), until the side behind was let catch up
+// (catchUp below): now both take position first's 64 merges and 455
+// images.
 type frontier struct {
 	l        []*entry
 	estimate bool // order by the estimate (glh) first
@@ -273,18 +285,114 @@ func (h *hmc) remove(k int) *entry {
 	} else {
 		h.byCtl[en.ctl] = l
 	}
+	h.unside(en)
 	h.total -= en.size
 	return en
 }
 
+// The two sides of a branch on symbolic data meet at the join, where
+// Group merges them, only when the side that is behind gets there before
+// the other moves on. Position first (see frontier) does that by itself.
+// Under glh, where the estimate comes first, the side closer to a
+// violation went on alone, through the join and round the loop, every
+// time: in a loop that branches on data at each turn (a CRC's bit loop)
+// the paths never met again and their number doubled at each turn
+// (crc16_ok.s: 2^16 paths, a minute and more where the explicit engine
+// takes seconds). So ST lets the side behind catch up: when the state
+// the frontier's order gives has its latest branch's other side in the
+// frontier too — a state whose path is the same up to that branch and
+// then takes the other way, with as many back edges taken (State.back:
+// the same turn of a loop) — and that state is further behind in the
+// program, ST expands that one first. Everything else keeps glh's order;
+// in particular a state whose branch's other side has gone on (or is
+// gone) is not held back.
+
+// sideKey returns the key of st's side of the latest branch on its path:
+// its start, its back edges, the path before the branch and the branch
+// condition, whichever way it went; neg says which way. 0 when st has no
+// path.
+func sideKey(st *State, start int) (key uint64, neg bool) {
+	n := len(st.Path)
+	if n == 0 {
+		return 0, false
+	}
+	c := st.Path[n-1]
+	if c.Op == term.OpNot {
+		c, neg = c.Args[0], true
+	}
+	h := uint64(start)*0x9e3779b97f4a7c15 ^ uint64(st.back)<<32 ^ uint64(c.ID())
+	for _, p := range st.Path[:n-1] {
+		h = h*1000003 ^ uint64(p.ID())
+	}
+	return h | 1, neg
+}
+
+// side files en under its branch side's key.
+func (h *hmc) side(en *entry) {
+	if !h.f.estimate {
+		return
+	}
+	en.side, _ = sideKey(en.st, en.start)
+	if en.side != 0 {
+		h.bySide[en.side] = append(h.bySide[en.side], en)
+	}
+}
+
+// unside takes en out of its branch side's list.
+func (h *hmc) unside(en *entry) {
+	if en.side == 0 {
+		return
+	}
+	l := h.bySide[en.side]
+	for j, x := range l {
+		if x == en {
+			l[j] = l[len(l)-1]
+			l = l[:len(l)-1]
+			break
+		}
+	}
+	if len(l) == 0 {
+		delete(h.bySide, en.side)
+	} else {
+		h.bySide[en.side] = l
+	}
+	en.side = 0
+}
+
+// catchUp returns the entry ST expands instead of en, the first in the
+// frontier's order (see above): the state furthest behind in the program
+// on the other side of en's latest branch, when it is behind en; else en.
+func (h *hmc) catchUp(en *entry) *entry {
+	if en.side == 0 {
+		return en
+	}
+	_, neg := sideKey(en.st, en.start)
+	n := len(en.st.Path)
+	best := en
+	for _, x := range h.bySide[en.side] {
+		if x == en || len(x.st.Path) != n || x.pos >= best.pos {
+			continue
+		}
+		if _, xneg := sideKey(x.st, x.start); xneg == neg || !complement(x.st.Path[n-1], en.st.Path[n-1]) ||
+			!slices.Equal(x.st.Path[:n-1], en.st.Path[:n-1]) {
+			continue
+		}
+		best = x
+	}
+	return best
+}
+
 type hmc struct {
-	e       *Engine
-	cfg     Config
-	ctx     context.Context
-	begin   time.Time
-	last    time.Time
-	f       *frontier
-	byCtl   map[uint64][]*entry
+	e     *Engine
+	cfg   Config
+	ctx   context.Context
+	begin time.Time
+	last  time.Time
+	f     *frontier
+	byCtl map[uint64][]*entry
+	// bySide lists, under glh with an estimate, the frontier's states by
+	// the key of their latest branch's side (catchUp).
+	bySide  map[uint64][]*entry
 	total   int // the frontier's size
 	visited map[uint64][]*State
 	// flags are the cycle proviso's on the concrete states seen (package
@@ -348,7 +456,7 @@ func (e *Engine) check(ctx context.Context, start []*State, cfg Config, private 
 		defer cancel()
 	}
 	h := &hmc{e: e, cfg: cfg, ctx: ctx, begin: time.Now(), visited: map[uint64][]*State{}, flags: map[*State]uint8{}, fsize: cfg.FSize,
-		byCtl: map[uint64][]*entry{}, f: &frontier{estimate: cfg.Priority == GLH && cfg.Estimate != nil}, private: private}
+		byCtl: map[uint64][]*entry{}, bySide: map[uint64][]*entry{}, f: &frontier{estimate: cfg.Priority == GLH && cfg.Estimate != nil}, private: private}
 	e.stop = func() bool { return ctx.Err() != nil }
 	defer func() { e.stop = nil }()
 	// Ctrl-C, --timeout: a solver query running then is interrupted.
@@ -515,8 +623,9 @@ func (h *hmc) st() *Result {
 			h.fsize *= 2
 			return nil
 		}
-		// The first in the frontier's order (see frontier).
-		en := h.remove(0)
+		// The first in the frontier's order (see frontier), or the
+		// other side of its latest branch when that is behind it.
+		en := h.remove(h.catchUp(h.f.l[0]).idx)
 		// One thread alone where partial-order reduction allows it
 		// (reduce.go), every successor new (the cycle proviso); else
 		// every transition.
@@ -527,7 +636,11 @@ func (h *hmc) st() *Result {
 			succ, err = e.ample(en.st, func(out []Succ) bool {
 				ok := true
 				for _, o := range out {
-					for _, p := range e.partition(e.settle(o.State, len(en.st.Path)), h.cfg.TSize) {
+					parts, err := h.store(o.State, len(en.st.Path))
+					if err != nil {
+						return false // expanded in full, where the error comes back
+					}
+					for _, p := range parts {
 						ok = h.provisoAccept(p) && ok
 					}
 				}
@@ -567,10 +680,10 @@ func (h *hmc) st() *Result {
 				}
 				continue
 			}
-			// Settle (pin.go), then Partition (Section V-A): a successor
-			// that grew past TSize goes into the frontier as parts below
-			// it.
-			parts := e.partition(e.settle(s.State, len(en.st.Path)), h.cfg.TSize)
+			parts, err := h.store(s.State, len(en.st.Path))
+			if err != nil {
+				return h.failed(err)
+			}
 			if len(parts) > 1 {
 				h.stats.Partitions++
 			}
@@ -587,6 +700,22 @@ func (h *hmc) st() *Result {
 		}
 		h.stats.PeakFrontier = max(h.stats.PeakFrontier, h.f.Len())
 	}
+}
+
+// store returns the states ST keeps for s, a successor of a state whose
+// path had from conjuncts: s settled (pin.go, unjoin.go), then
+// partitioned (Section V-A), a state that grew past TSize going into the
+// frontier as parts below it.
+func (h *hmc) store(s *State, from int) ([]*State, error) {
+	settled, err := h.e.settle(s, from)
+	if err != nil {
+		return nil, err
+	}
+	var parts []*State
+	for _, p := range settled {
+		parts = append(parts, h.e.partition(p, h.cfg.TSize)...)
+	}
+	return parts, nil
 }
 
 // pr runs bounded model checks from frontier states, in priority order,

@@ -118,7 +118,7 @@ type manifestEntry struct {
 }
 
 // readManifest reads dir/manifest.json.
-func readManifest(t *testing.T, dir string) []manifestEntry {
+func readManifest(t testing.TB, dir string) []manifestEntry {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {

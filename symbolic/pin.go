@@ -38,8 +38,9 @@ import (
 
 // settle returns st with the terms fixed by its path conjuncts from index
 // from on (those its transition added) replaced by their values in its
-// data, and then pinned.
-func (e *Engine) settle(st *State, from int) *State {
+// data, split back where a merge's if-then-elses of constants are all
+// that is symbolic in its data (unjoin.go), and then pinned.
+func (e *Engine) settle(st *State, from int) ([]*State, error) {
 	var vals map[*term.Term]uint64
 	for _, c := range st.Path[min(from, len(st.Path)):] {
 		vals = e.fixed(c, vals)
@@ -47,7 +48,14 @@ func (e *Engine) settle(st *State, from int) *State {
 	if len(vals) > 0 {
 		st = e.subst(st, vals)
 	}
-	return e.pin(st)
+	parts, err := e.unjoin(st)
+	if err != nil {
+		return nil, err
+	}
+	for k, p := range parts {
+		parts[k] = e.pin(p)
+	}
+	return parts, nil
 }
 
 // fixed adds to vals what the 1-bit c, a path conjunct, fixes: the t of
@@ -130,7 +138,7 @@ func (e *Engine) pin(st *State) *State {
 		return st
 	}
 	n := *st
-	n.Path = nil
+	n.Path, n.joined = nil, nil
 	n.Trace = &Step{Prev: st.Trace, Pin: conj(e, st.Path)}
 	return &n
 }

@@ -33,6 +33,15 @@ type State struct {
 	// Trace is the last transition that led here; nil at the initial state.
 	Trace *Step
 	Depth int
+	// back counts the back edges the path to the state took: steps of a
+	// thread to an instruction no later than its own in the program's
+	// reverse postorder (order.go), and interrupts taken. Group merges two
+	// states whose concrete data differ only where the counts are equal
+	// (merge.go). joined lists the conditions of such merges since the
+	// state's data were last all concrete (unjoin.go). Like Depth, neither
+	// is part of the state's identity.
+	back   uint32
+	joined []*term.Term
 	// Only, when above 0, restricts the state's transitions to thread
 	// Only-1's (a state handed over by another engine, Engine.Handoff):
 	// no other thread, interrupt or deadlock is this engine's to follow

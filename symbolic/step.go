@@ -60,6 +60,16 @@ type Engine struct {
 	// Expand then returns errStopped.
 	stop func() bool
 
+	// writable lists the addresses whose bytes a state keeps (RAM, I/O
+	// registers, inputs), in order; termable says which of them can hold
+	// a term (those sim.Machine.WriteMem writes). Group compares them
+	// where two states' memories differ (merge.go).
+	writable []uint16
+	termable map[uint16]bool
+	// joins counts the merges of states whose concrete data differed,
+	// unjoins the splits of unjoin.go.
+	joins, unjoins uint64
+
 	nvars    int
 	rank     []int32
 	code     *sim.State // the initial state, for reading code
@@ -80,7 +90,18 @@ func NewEngine(m *sim.Machine, opts Options) (*Engine, error) {
 		opts.MaxSplit = 256
 	}
 	b := term.NewBuilder()
-	return &Engine{M: m, B: b, D: term.Domain{Builder: b}, Sol: NewSolver(b, opts.SolverTimeout), Opts: opts}, nil
+	e := &Engine{M: m, B: b, D: term.Domain{Builder: b}, Sol: NewSolver(b, opts.SolverTimeout), Opts: opts,
+		termable: map[uint16]bool{}}
+	s := m.Initial()
+	for a := 0; a <= 0xFFFF; a++ {
+		if m.Writable(uint16(a)) {
+			e.writable = append(e.writable, uint16(a))
+			// The byte written back as it is: whether setMem can put a
+			// term there.
+			e.termable[uint16(a)] = m.WriteMem(s, uint16(a), m.ReadMem(s, uint16(a)))
+		}
+	}
+	return e, nil
 }
 
 // Initial returns the machine's initial state, all concrete.
@@ -214,7 +235,8 @@ func (e *Engine) byteAt(st *State, a uint16) *term.Term {
 // derive makes the successor of st whose concrete part is ns.
 func (st *State) derive(ns *sim.State) *State {
 	n := &State{S: ns, Regs: append([]Regs(nil), st.Regs...), Mem: make(map[uint16]*term.Term, len(st.Mem)),
-		Path: st.Path[:len(st.Path):len(st.Path)], Trace: st.Trace, Depth: st.Depth}
+		Path: st.Path[:len(st.Path):len(st.Path)], Trace: st.Trace, Depth: st.Depth, back: st.back,
+		joined: st.joined[:len(st.joined):len(st.joined)]}
 	for a, t := range st.Mem {
 		n.Mem[a] = t
 	}

@@ -25,7 +25,9 @@ var (
 // caughtElsewhere names, for the faults that another differential test
 // catches on programs of its own, that test.
 var caughtElsewhere = map[mutation.Fault]string{
-	mutation.SkipHandoff: "hybrid.TestDifferentialCatches (programs that draw wide values)",
+	mutation.SkipHandoff:  "hybrid.TestDifferentialCatches (programs that draw wide values)",
+	mutation.JoinConcrete: "symbolic.TestJoinDifferentialCatches (programs of if-elses on drawn values)",
+	mutation.UnjoinOne:    "symbolic.TestJoinDifferentialCatches (programs of if-elses on drawn values)",
 	// The generator's --stack ranges cover whole stack areas, so none of
 	// its steps that a reduction follows alone is itself a violation.
 	mutation.VisibleAlone: "search.TestInvisibility",
@@ -118,6 +120,7 @@ var goName = map[mutation.Fault]string{
 	mutation.UnseenOther: "UnseenOther", mutation.ClearWrite: "ClearWrite", mutation.StubEntry: "StubEntry",
 	mutation.IRQCandidate: "IRQCandidate", mutation.NoIntrusion: "NoIntrusion", mutation.NoProviso: "NoProviso",
 	mutation.VisibleAlone: "VisibleAlone", mutation.IgnoreReliance: "IgnoreReliance", mutation.SkipHandoff: "SkipHandoff",
+	mutation.JoinConcrete: "JoinConcrete", mutation.UnjoinOne: "UnjoinOne",
 }
 
 // TestMutationScan finds, for each fault, programs that catch it: those

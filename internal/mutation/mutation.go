@@ -20,8 +20,10 @@ type Fault int32
 // The faults. The first five are the classes of unsound reduction that
 // were once in the tool; the rest each drop one condition of the ample-set
 // argument (sim/reduce.go, sim/private.go) or of dead-data elimination
-// (sim/live.go, sim/deadstack.go); the last drops the symbolic part of
-// --engine auto (package hybrid).
+// (sim/live.go, sim/deadstack.go); SkipHandoff drops the symbolic part of
+// --engine auto (package hybrid), and JoinConcrete and UnjoinOne break the
+// symbolic engine's merge of the two sides of a branch and its split back
+// (package symbolic).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -62,12 +64,21 @@ const (
 	// SkipHandoff: --engine auto takes the transitions its explicit
 	// search hands over for followed, without HMC following them.
 	SkipHandoff
+	// JoinConcrete: where the symbolic engine's Group merges two states
+	// whose paths part at a branch, a register or memory byte that is
+	// concrete in both and differs keeps the first state's value instead
+	// of becoming an if-then-else on the branch condition.
+	JoinConcrete
+	// UnjoinOne: where the symbolic engine splits a merged state back
+	// into states with concrete data, on a condition, the part where the
+	// condition is false is dropped.
+	UnjoinOne
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff"}
+	"skip-handoff", "join-concrete", "unjoin-one"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
