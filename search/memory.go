@@ -93,9 +93,8 @@ func (w *memWatch) start(st *store, f *frontier) {
 // (store.added, store.addPage, ctxTable.intern, append).
 func (w *memWatch) need(st *store, f *frontier, inUse int64) int64 {
 	need := inUse
-	size := st.tab.size
-	at := size*4/5 + 1
-	size += size / 2
+	at, size := growAt(st.tab.size, st.compact)
+	at++
 	if w.tab.soon(st.n, at) {
 		need += int64(size+slack(size)) * 8
 	}

@@ -557,24 +557,42 @@ func (st *store) insertRef(k int, parent uint64, l sim.Label) (uint32, bool) {
 	return id, true
 }
 
-// added counts a new state and grows the table when it is full enough: at
-// 80%, by half. It stays at least 53% full, under 16 bytes per state in
-// either mode, and a growth holds the old table and the new one at once
-// for 25 bytes per state at the moment it happens (at two thirds and
-// twofold it was 36, the largest part of a large search's peak memory,
-// for runs half as long).
+// added counts a new state and grows the table when it is full enough
+// (growAt).
 func (st *store) added() {
 	st.n++
 	if st.n > len(st.recent) && len(st.recent) < recentSize {
 		st.recent = make([]uint64, 2*len(st.recent))
 	}
-	if st.n*5 > st.tab.size*4 {
+	if at, size := growAt(st.tab.size, st.compact); st.n > at {
 		old := st.tab.t
-		st.tab.grow(st.tab.size + st.tab.size/2)
+		st.tab.grow(size)
 		if !st.compact {
 			st.recycle(old)
 		}
 	}
+}
+
+// bigTable is the table size, in entries (512 KiB), from which an exact
+// store's table grows as a compact one's does.
+const bigTable = 1 << 16
+
+// growAt returns how many states a table of the given size holds before
+// it grows, and its size then. A compact table, and an exact one of
+// bigTable entries or more, grows at 80% by half: it stays at least 53%
+// full, under 16 bytes per state, and a growth holds the old table and
+// the new at once for 25 bytes per state at that moment, where growing at
+// two thirds twofold took 36 — the largest part of a large search's peak
+// memory. A smaller exact table (a search of up to about 40,000 states)
+// grows at two thirds twofold: runs half as long (fewer entries to skip,
+// compare and shift per probe); growing at 80% throughout cost such small
+// searches 5–7% of their states per second (BenchmarkWorkloads:
+// philo5/default, dining3/best), where memory does not matter.
+func growAt(size int, compact bool) (at, next int) {
+	if compact || size >= bigTable {
+		return size * 4 / 5, size + size/2
+	}
+	return size * 2 / 3, 2 * size
 }
 
 // recycle keeps the memory of a table the store has grown out of, to hold
