@@ -122,6 +122,15 @@ func partID(pages []*Page, k, g int, in Interner) uint32 {
 // off, when not nil, where each starts.
 func appendParts(b []byte, pages []*Page, in Interner, off *[]int32) []byte {
 	g := groupSize(len(pages))
+	if g == 1 {
+		for _, p := range pages {
+			if off != nil {
+				*off = append(*off, int32(len(b)))
+			}
+			b = binary.AppendUvarint(b, uint64(in.PageID(p)))
+		}
+		return b
+	}
 	for k := 0; k*g < len(pages); k++ {
 		if off != nil {
 			*off = append(*off, int32(len(b)))
@@ -139,6 +148,14 @@ func appendParts(b []byte, pages []*Page, in Interner, off *[]int32) []byte {
 func appendWrittenParts(b, enc []byte, parts []int32, s *State, written []int, in Interner) []byte {
 	g := groupSize(len(s.Pages))
 	at := parts[0]
+	if g == 1 {
+		for _, i := range written {
+			b = append(b, enc[at:parts[i]]...)
+			b = binary.AppendUvarint(b, uint64(in.PageID(s.Pages[i])))
+			at = parts[i+1]
+		}
+		return append(b, enc[at:]...)
+	}
 	last := -1
 	for _, i := range written {
 		k := i / g
