@@ -35,7 +35,9 @@ type Options struct {
 	// the rounds of every run, for the median time.
 	Runs, Repeat int
 	// MaxStates and Timeout bound each run; K is the calling-context
-	// bound of aicfg and efsm; Workers the members of the swarm.
+	// bound of aicfg and efsm; Workers the members of the swarm, and
+	// one more where it races the symbolic engine, as in check's default
+	// swarm (portfolio.SymbolicMember).
 	MaxStates int
 	Timeout   time.Duration
 	K         int
@@ -368,7 +370,15 @@ func (o Options) runExplicit(m Model, strat, heur, reduce string, seed uint64) (
 // from the members' start, without their set-up, as for the other
 // strategies.
 func (o Options) runSwarm(m Model, cfg check.Config, img *loader.Image) (Record, error) {
-	runs, err := portfolio.NewRuns(img, cfg, o.Workers)
+	sym, _, err := portfolio.SymbolicMember(img, cfg)
+	if err != nil {
+		return Record{}, err
+	}
+	n := o.Workers
+	if sym {
+		n++
+	}
+	runs, err := portfolio.NewRuns(img, cfg, n, sym)
 	if err != nil {
 		return Record{}, err
 	}

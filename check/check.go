@@ -151,6 +151,15 @@ func (c *Check) SymbolicEngine() (*symbolic.Engine, error) {
 	return symbolic.NewEngine(c.Machine, opts)
 }
 
+// SymbolicChecks reports whether the symbolic engine reports violations
+// of property k. It executes every instruction, harness call and
+// interrupt with the simulator's step (its data as terms beside it), so
+// it sees every property the step raises — assert, error, mutex, unlock,
+// illegal-opcode, rom-write, unmapped, stack and the reach goal — and it
+// decides deadlock on its symbolic states; not watchdog and output, which
+// need the chip's peripherals, a machine it refuses (SymbolicEngine).
+func SymbolicChecks(k sim.Kind) bool { return k != sim.KindWatchdog && k != sim.KindOutput }
+
 // SymbolicConfig is HMC's configuration for the check: its mode, the
 // limits, and for the glh priority the check's estimate.
 func (c *Check) SymbolicConfig() symbolic.Config {

@@ -2,6 +2,7 @@ package portfolio
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -163,6 +164,10 @@ type Decision struct {
 	// Internal names two members that contradict each other (a bug in
 	// hc11mc); nil when they do not.
 	Internal *InternalError
+	// NotReplayed is the symbolic member's counterexample that did not
+	// replay on the simulator (a bug in hc11mc, which decided nothing);
+	// nil when there is none.
+	NotReplayed *check.NotReplayed
 }
 
 // Decide makes the check's result of the outcome of a swarm with --seed
@@ -173,8 +178,16 @@ func (o *Outcome) Decide(seed uint64) *Decision {
 	if o.Winner >= 0 {
 		d.Winner = o.Runs[o.Winner]
 		d.Machine = d.Winner.Check.Machine
+		// The reductions of the search that decided (the symbolic
+		// member's are partial-order reduction alone).
+		d.Report.Reductions = d.Winner.Check.Properties.Reductions
 		if len(d.Result.Found) > 0 {
 			d.Found = &d.Result.Found[0]
+		}
+	}
+	for _, r := range o.Runs {
+		if nr := (*check.NotReplayed)(nil); r.Result != nil && errors.As(r.Result.Err, &nr) {
+			d.NotReplayed = nr
 		}
 	}
 	if c := o.Conflict; c != nil {
@@ -183,7 +196,9 @@ func (o *Outcome) Decide(seed uint64) *Decision {
 	}
 	var ms []*sim.Machine
 	for _, r := range o.Runs {
-		ms = append(ms, r.Check.Machine)
+		if !r.detached {
+			ms = append(ms, r.Check.Machine)
+		}
 	}
 	d.Report.Held = check.HeldInputs(cs0.Image, ms...)
 	d.Report.Bound(d.Result)

@@ -26,7 +26,7 @@
 // # The members
 //
 // A member is a plain search.Run with options of its own and a visited set
-// of its own. Its configuration is a function of its index, of --seed and
+// of its own (or HMC, see "The symbolic member"). Its configuration is a function of its index, of --seed and
 // of whether the firmware takes interrupts (MemberOf): member i of a swarm
 // of N is the same search in every swarm of any size, on any machine, so
 // that `check --swarm-member i/N` repeats it and an array job's tasks need
@@ -65,6 +65,110 @@
 // firmware gives the heuristic no target, a guided member would be a copy
 // of breadth-first search; it runs as depth-first search with shuffled
 // successors instead, and says so.
+//
+// # The symbolic member
+//
+// Where the firmware draws nondeterministic data and the symbolic engine
+// models its machine (SymbolicMember), check's default swarm has one more
+// member: member 1 is HMC (package symbolic) from the initial state, each
+// value drawn a symbol, and the explicit members from 1 on move up one
+// place (MemberIn; --engine explicit runs the explicit list alone, as
+// before). The firmware draws data where some code calls __mc_nondet —
+// the image holds the stub's address as a 16-bit word (an operand of JSR,
+// JMP or LDX #, an entry of a table of routines) or a relative branch or
+// BSR reaches it — or --input makes an address an input. The symbolic
+// engine does not model the chip's peripherals (their SCI input, their
+// events) or board hardware: firmware that runs with them has no
+// symbolic member. Each choice among N values multiplies an explicit
+// search's states by N; HMC's states do not grow with the width of the
+// data. On testdata/models/symbolic (secret4: one of 2^32 inputs fails;
+// crc8, crc8_table: a CRC check that never fails; torn16: a torn 16-bit
+// store that one of 65536 periods exposes) every explicit search runs
+// past a minute or stops incomplete, and HMC decides in 0.02 to 0.3 s.
+//
+// Why HMC and not --engine auto (package hybrid). Auto is one more
+// explicit search, breadth-first, that hands HMC only the choices wider
+// than --max-branch: where the choices are narrow it enumerates them, as
+// the explicit members already do, and where the data come as many
+// narrow choices (a byte read a nibble at a time) it multiplies its
+// states as they do, while HMC makes every value a symbol whatever its
+// width. Where both decide, they take about as long: measured whole
+// process on this two-processor machine (medians of five), secret4 0.026
+// and 0.027 s, crc8_table 0.023 and 0.022, torn16 0.30 and 0.38, race
+// input of two sensors 0.15 and 0.09, crc8 0.15 and 0.07. (Package hybrid
+// and this one do not import each other, either.)
+//
+// Sizing. The default --workers is the processors, and the swarm gets the
+// symbolic member on top: three members on this machine's two
+// processors. Measured the same way, the symbolic member in place of the
+// depth-first member (a swarm of two) made race_input take 0.083 s
+// instead of 0.020 (depth-first search finds its lost update first, as it
+// finds the errors of moody3 and bakery_broken), while beside it (a swarm
+// of three) it costs the processors' share: torn16 0.79 s instead of 0.59,
+// crc8 0.27 instead of 0.23, against 0.30 and 0.15 for HMC alone. A
+// member too many costs at most its share of the processors; a member
+// missing costs what only it finds. With --workers N the swarm has N
+// members, the symbolic one among them from N = 2 on. Memory does not size
+// the swarm: the members share --max-memory, and the watch (below) counts
+// Z3's memory.
+//
+// The symbolic member starts 10 ms after the others: the explicit
+// searches decide most small models in less (the benchmark models take
+// 0.1 to 30 ms to their error), where a Z3 context alone takes 7 ms of a
+// processor and 17 MiB. Once the race is decided it does not wait for a
+// symbolic member inside a call of Z3 that cannot be interrupted (making
+// its context, taking in a large formula): the member is told to stop,
+// counts as stopped, and nothing of it is read again.
+//
+// # Why the symbolic member's verdict may decide
+//
+// A verdict of the swarm is its winner's, and it must hold under the
+// check's conditions: the properties the check lists, the bounds, the
+// inputs held, the reductions' notes. The symbolic member's verdict holds
+// under the same conditions as an explicit member's, or it decides
+// nothing (symbolicResult):
+//
+//   - The same machine. Its check is built from the check's
+//     configuration (the image, --preempt, --irq, --input, --stack,
+//     --reach, --entry, --max-run, --ignore), and HMC executes every
+//     instruction, harness call and interrupt with that machine's step,
+//     the data beside it as terms: the interleavings are the explicit
+//     engine's, and a value drawn is a symbol constrained to what the
+//     explicit engine enumerates ([0, N] for __mc_nondet, the --input
+//     list).
+//   - The same properties, or it does not prove. HMC reports what the
+//     simulator's step raises and decides deadlock on its symbolic
+//     states: every property but watchdog and output, which need the
+//     peripherals (check.SymbolicChecks). Its verified verdict decides
+//     only when every property the check checks is among these;
+//     otherwise the member ends incomplete and says which properties its
+//     proof leaves out.
+//   - Bounds. The bounds of an exploration (bytes received, timer events)
+//     need the peripherals, where there is no symbolic member; and a
+//     bounded check's verified verdict is made incomplete whoever proves
+//     it (check.Report.Bound).
+//   - Inputs held. An input that nothing drives reads as the same
+//     constant on its machine as on the explicit members'; the verdict
+//     lists the inputs every member's machine saw read (but that of a
+//     member the race did not wait for).
+//   - Reductions. HMC reduces by partial-order reduction alone, its ample
+//     sets the explicit ones lifted to symbolic states (symbolic/reduce.go,
+//     sound by the same argument), never by dead-data elimination; like
+//     the explicit members' reductions it keeps the verdicts of --reduce
+//     none, and the result names the winner's reductions.
+//   - Violations replay. Its counterexample is concrete (the solver's
+//     model gives every choice), and before it can win it is replayed on
+//     the simulator: on the member's machine (check.FromSymbolic, as
+//     --engine hmc does) and on a fresh machine without reductions, as
+//     the self-check does. One that does not replay decides nothing: it
+//     is a bug in hc11mc, which check reports as an internal error (exit
+//     4) after the verdict of the others.
+//   - Incomplete decides nothing: a limit, the solver giving up, a split
+//     wider than the engine allows.
+//
+// The self-check (below) compares the symbolic member with the others as
+// it compares explicit members: its proof against a violation that
+// replays, its violation against a proof.
 //
 // # The race
 //
@@ -117,8 +221,15 @@
 // members share: each member gets the whole of --max-memory as its hard
 // limit (so that nothing dies by the kernel's hand), and the swarm watches
 // the process: when it passes seven eighths of the limit, the member that
-// holds the most states is stopped, its memory is collected, and the
-// others go on. --max-states and --timeout bound each member.
+// holds the most memory is stopped, its memory is collected, and the
+// others go on. Z3's memory is C memory, which the Go runtime does not
+// count and the explicit searches' limits do not see: the watch adds it
+// (symbolic.Z3Memory), the symbolic member is taken to hold it and the
+// explicit members to share the runtime's in proportion to the states
+// they store; a symbolic member stopped so, or by its own limit (HMC's
+// counts Z3's memory), collects until Z3 has freed its contexts before it
+// leaves (symbolic.ReleaseMemory). --max-states and --timeout bound each
+// member.
 //
 // # Beyond one process
 //

@@ -11,6 +11,7 @@ import (
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/symbolic"
 )
 
 // Member is one search of a swarm, a function of its index (see the
@@ -18,16 +19,36 @@ import (
 type Member struct {
 	// Index is the member's place in a swarm of Size members.
 	Index, Size int
-	Search      string // bfs, dfs, best, astar, random
-	Heuristic   string // for best and astar
-	K           int    // for efsm
-	Seed        uint64 // for random
-	Shuffle     uint64 // search.Options.Shuffle
-	NoTarget    string // set when a guided member runs unguided: what it stands in for
+	// Engine is "" for an explicit-state search, "hmc" for the symbolic
+	// engine (HMC from the initial state), whose member has no search
+	// order, heuristic or seed of its own.
+	Engine    string
+	Search    string // bfs, dfs, best, astar, random
+	Heuristic string // for best and astar
+	K         int    // for efsm
+	Seed      uint64 // for random
+	Shuffle   uint64 // search.Options.Shuffle
+	NoTarget  string // set when a guided member runs unguided: what it stands in for
 }
 
-// MemberOf returns member i of a swarm of n with the swarm's seed, on
-// firmware that takes interrupts or not.
+// MemberIn returns member i of a swarm of n with the swarm's seed, on
+// firmware that takes interrupts or not, in a swarm with a symbolic
+// member or not. With one, member 1 is HMC and member i > 1 is the
+// explicit search MemberOf makes member i-1 (under the name i/n).
+func MemberIn(i, n int, seed uint64, interrupts, symbolic bool) Member {
+	switch {
+	case !symbolic || i < 1:
+		return MemberOf(i, n, seed, interrupts)
+	case i == 1:
+		return Member{Index: i, Size: n, Engine: "hmc"}
+	}
+	m := MemberOf(i-1, n, seed, interrupts)
+	m.Index = i
+	return m
+}
+
+// MemberOf returns member i of a swarm of n explicit-state searches with
+// the swarm's seed, on firmware that takes interrupts or not.
 func MemberOf(i, n int, seed uint64, interrupts bool) Member {
 	m := Member{Index: i, Size: n}
 	if !interrupts && (i == 0 || i == 2) {
@@ -70,6 +91,9 @@ func MemberOf(i, n int, seed uint64, interrupts bool) Member {
 // Describe names the member's search: best+efsm k=1, random seed 3, dfs
 // shuffle 2, ...
 func (m Member) Describe() string {
+	if m.Engine != "" {
+		return m.Engine
+	}
 	s := m.Search
 	if m.Heuristic != "" {
 		s += "+" + m.Heuristic
@@ -105,8 +129,18 @@ func ParseMember(s string) (i, n int, err error) {
 	return i, n, nil
 }
 
-// Config is the check of member m: cfg with the member's search.
+// Config is the check of member m: cfg with the member's search. The
+// symbolic member's is --engine hmc's with its defaults: its bounded
+// model checks start from the frontier state closest to a violation by
+// the extended FSM distance (k = 1), and it reduces by partial-order
+// reduction alone, as cfg says (check.New leaves dead-data elimination
+// out).
 func (m Member) Config(cfg check.Config) check.Config {
+	if m.Engine == "hmc" {
+		cfg.Engine, cfg.Strategy, cfg.Heuristic, cfg.K, cfg.Seed = check.EngineHMC, search.Best, heuristics.EFSM, 1, 1
+		cfg.Compact, cfg.All = false, false
+		return cfg
+	}
 	cfg.Strategy, _ = search.ParseStrategy(m.Search) // the names of MemberOf
 	cfg.Heuristic, cfg.K, cfg.Seed = heuristics.None, 1, 1
 	if m.Heuristic != "" {
@@ -130,25 +164,38 @@ type Run struct {
 	// Member is the member's search, Check the check it runs.
 	Member Member
 	Check  *check.Check
-	// Result is the member's, once it has stopped.
+	// Result is the member's, once it has stopped; the symbolic member's
+	// as its decision for the swarm (symbolicResult).
 	Result *search.Result
+	// HMC are the symbolic engine's statistics, the symbolic member's
+	// once it has stopped; nil for the others.
+	HMC *symbolic.Stats
 	// Stopped says why the swarm stopped the member: "won" (another
 	// member decided), "memory" (to leave the memory to the others),
 	// "file" (the stop file appeared); "" when it ended by itself.
 	Stopped string
+	// detached: the race was decided while this symbolic member was in
+	// Z3, and did not wait for it (race.go); its machine may still be in
+	// use.
+	detached bool
 }
 
-// NewRun builds member i of a swarm of n of the check cfg on img: the
-// member's search takes the place of cfg's Strategy, Heuristic, K and
-// Seed, and cfg.Seed is the swarm's --seed, from which the member's own
-// derives.
-func NewRun(img *loader.Image, cfg check.Config, i, n int) (*Run, error) {
-	sm := MemberOf(i, n, cfg.Seed, true)
+// NewRun builds member i of a swarm of n of the check cfg on img, sym
+// saying whether the swarm has a symbolic member (SymbolicMember; false:
+// explicit-state searches alone, check --engine explicit): the member's
+// search takes the place of cfg's Strategy, Heuristic, K and Seed (the
+// symbolic member's, of its Engine too), and cfg.Seed is the swarm's
+// --seed, from which the member's own derives.
+func NewRun(img *loader.Image, cfg check.Config, i, n int, sym bool) (*Run, error) {
+	sm := MemberIn(i, n, cfg.Seed, true, sym)
 	cs, err := check.New(img, sm.Config(cfg))
 	if err != nil {
 		return nil, err
 	}
-	if quiet := MemberOf(i, n, cfg.Seed, takesInterrupts(cs.Machine)); quiet != sm {
+	if sm.Engine != "" {
+		return &Run{Member: sm, Check: cs}, nil
+	}
+	if quiet := MemberIn(i, n, cfg.Seed, takesInterrupts(cs.Machine), sym); quiet != sm {
 		// Members 0 and 2 trade places on firmware that takes no
 		// interrupt: both are best-first searches, on another distance.
 		sm = quiet
@@ -171,13 +218,13 @@ func NewRun(img *loader.Image, cfg check.Config, i, n int) (*Run, error) {
 }
 
 // NewRuns builds the n members of a swarm of the check cfg on img, in
-// parallel.
-func NewRuns(img *loader.Image, cfg check.Config, n int) ([]*Run, error) {
+// parallel; sym says whether member 1 is the symbolic member (NewRun).
+func NewRuns(img *loader.Image, cfg check.Config, n int, sym bool) ([]*Run, error) {
 	runs := make([]*Run, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range runs {
-		wg.Go(func() { runs[i], errs[i] = NewRun(img, cfg, i, n) })
+		wg.Go(func() { runs[i], errs[i] = NewRun(img, cfg, i, n, sym) })
 	}
 	wg.Wait()
 	for _, err := range errs {

@@ -104,16 +104,16 @@ func TestMemberConfig(t *testing.T) {
 // heuristic a guided member runs as shuffled depth-first search.
 func TestNewRun(t *testing.T) {
 	cfg := check.Config{Machine: check.Machine{Preempt: sim.PreemptEvery}, Seed: 1}
-	r, err := NewRun(load(t, assertFail), cfg, 0, 2)
+	r, err := NewRun(load(t, assertFail), cfg, 0, 2, false)
 	if err != nil || r.Member.String() != "0/2 (best+efsm k=1)" || r.Check.Options.Strategy != search.Best || r.Check.Options.Estimate == nil {
 		t.Fatalf("%+v, %v", r, err)
 	}
 	irq := cfg
 	irq.Machine.IRQs = []string{"toc1"}
-	if r, err = NewRun(load(t, irqCounter), irq, 0, 2); err != nil || r.Member.String() != "0/2 (best+fsm)" || r.Check.Config.Heuristic != heuristics.FSM {
+	if r, err = NewRun(load(t, irqCounter), irq, 0, 2, false); err != nil || r.Member.String() != "0/2 (best+fsm)" || r.Check.Config.Heuristic != heuristics.FSM {
 		t.Fatalf("with interrupts: %+v, %v", r, err)
 	}
-	runs, err := NewRuns(load(t, illegal), cfg, 4)
+	runs, err := NewRuns(load(t, illegal), cfg, 4, false)
 	if err != nil || len(runs) != 4 {
 		t.Fatal(err)
 	}

@@ -2,14 +2,17 @@ package portfolio
 
 import (
 	"context"
+	"errors"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/hc11mc/hc11mc/internal/memlimit"
 	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/symbolic"
 )
 
 // Limits are what the members of a swarm in one process share: the
@@ -144,11 +147,12 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 	type done struct {
 		i   int
 		res *search.Result
+		hmc *symbolic.Stats
 	}
 	ch := make(chan done, n)
 	var mu sync.Mutex
 	stored := make([]int, n)
-	cancels := make([]context.CancelFunc, n)
+	cancels := make([]context.CancelCauseFunc, n)
 	running := make([]bool, n)
 	if lim.stopFileExists() {
 		// Decided before this swarm started: stop at once.
@@ -158,9 +162,13 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 		cancelAll()
 	}
 	share := n > runtime.GOMAXPROCS(0)
+	withZ3, z3 := false, int64(0) // a symbolic member, and what Z3 holds
+	for _, r := range runs {
+		withZ3 = withZ3 || r.Member.Engine != ""
+	}
 	member := make([]func(), n)
 	for i, r := range runs {
-		mctx, cancel := context.WithCancel(ctx)
+		mctx, cancel := context.WithCancelCause(ctx)
 		cancels[i], running[i] = cancel, true
 		opts := r.Check.Options
 		opts.Progress = func(p search.Progress) {
@@ -171,12 +179,27 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 		if n > 1 {
 			opts.Pause = rc.pauser(share)
 		}
-		end := func(res *search.Result) {
-			rc.leave(i, res)
-			ch <- done{i, res}
-		}
 		member[i] = func() {
-			res := search.Run(mctx, r.Check.Machine, opts)
+			// The member writes nothing but its own locals: the
+			// watcher keeps its result (a symbolic member may still be
+			// leaving when Race returns).
+			var res *search.Result
+			var hmc *symbolic.Stats
+			if r.Member.Engine != "" && n > 1 && !startLate(mctx) {
+				res = &search.Result{Verdict: search.Incomplete, Limit: "interrupted"}
+			} else {
+				res, hmc = r.search(mctx, opts)
+			}
+			end := func(res *search.Result) {
+				rc.leave(i, res)
+				ch <- done{i, res, hmc}
+			}
+			if hmc != nil && !rc.done.Load() && (memoryLimited(res) || errors.Is(context.Cause(mctx), errMemory)) {
+				// Stopped for memory while the others go on: Z3's
+				// memory, which finalizers free, goes back before the
+				// member leaves the race.
+				symbolic.ReleaseMemory()
+			}
 			if lim.EndHook != nil {
 				lim.EndHook(i, res, end)
 				return
@@ -200,9 +223,16 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 			select {
 			case d := <-ch:
 				left--
-				cancels[d.i]()
+				cancels[d.i](nil)
 				running[d.i] = false
-				runs[d.i].Result = d.res
+				runs[d.i].Result, runs[d.i].HMC = d.res, d.hmc
+				if rc.done.Load() {
+					// Decided: a symbolic member still in a call of Z3
+					// that cannot be interrupted (making its context,
+					// taking in a formula) is not waited for. It stops
+					// as soon as it returns, and nothing of it is read.
+					left -= detach(runs, running)
+				}
 			case now := <-tick.C:
 				decided := rc.done.Load()
 				if !decided && lim.stopFileExists() {
@@ -213,7 +243,13 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 					}
 					cancelAll()
 				}
-				mem, _ := memlimit.Held() // as the search's own limit measures it
+				held, _ := memlimit.Held() // as the search's own limit measures it
+				mem := held
+				if withZ3 {
+					// Z3's memory is C memory, outside the runtime's count.
+					z3 = symbolic.Z3Memory()
+					mem += z3
+				}
 				live := 0
 				for _, r := range running {
 					if r {
@@ -221,20 +257,15 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 					}
 				}
 				if maxMemory > 0 && live > 1 && !decided && mem > maxMemory-maxMemory/8 && now.Sub(lastStop) >= time.Second {
-					// The member with the most states leaves its memory
-					// to the others; among equals the later one, so that
-					// the first members run longest.
-					big := -1
+					// The member that holds the most memory leaves it to
+					// the others; among equals the later one, so that the
+					// first members run longest.
 					mu.Lock()
-					for j := range runs {
-						if running[j] && runs[j].Stopped == "" && (big < 0 || stored[j] >= stored[big]) {
-							big = j
-						}
-					}
+					big := biggest(runs, running, stored, held, z3)
 					mu.Unlock()
 					if big >= 0 {
 						runs[big].Stopped = "memory"
-						cancels[big]()
+						cancels[big](errMemory)
 						lastStop = now
 					}
 				}
@@ -272,4 +303,86 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 	}
 	out.Result = combine(runs, out.Winner, seconds.Seconds())
 	return out
+}
+
+// biggest returns the running member, not yet stopped, that holds the
+// most memory, or -1: the symbolic member holds what Z3 has allocated,
+// z3, and the explicit members share held, what the Go runtime holds, in
+// proportion to the states they have stored. Among equals it is the later
+// member. Without a symbolic member that is the member with the most
+// states.
+func biggest(runs []*Run, running []bool, stored []int, held, z3 int64) int {
+	total := 0
+	for j, r := range runs {
+		if r.Member.Engine == "" {
+			total += stored[j]
+		}
+	}
+	big, most := -1, -1.0
+	for j, r := range runs {
+		if !running[j] || r.Stopped != "" {
+			continue
+		}
+		m := float64(z3)
+		if r.Member.Engine == "" {
+			m = 0
+			if total > 0 {
+				m = float64(held) * float64(stored[j]) / float64(total)
+			}
+		}
+		if big < 0 || m >= most {
+			big, most = j, m
+		}
+	}
+	return big
+}
+
+// detach leaves out of the race the symbolic members still running once
+// every explicit member has left: each is stopped (its context is
+// cancelled), counts as interrupted, and is not read again. It returns
+// how many it left out.
+func detach(runs []*Run, running []bool) int {
+	for j, r := range runs {
+		if running[j] && r.Member.Engine == "" {
+			return 0
+		}
+	}
+	n := 0
+	for j, r := range runs {
+		if running[j] {
+			running[j], r.detached = false, true
+			r.Result = &search.Result{Verdict: search.Incomplete, Limit: "interrupted"}
+			n++
+		}
+	}
+	return n
+}
+
+// errMemory is why the swarm stops a member to leave the memory to the
+// others.
+var errMemory = errors.New("stopped to leave the memory to the other members")
+
+// memoryLimited says whether a memory limit ended the search of res.
+func memoryLimited(res *search.Result) bool {
+	return strings.HasPrefix(res.Limit, "--max-memory")
+}
+
+// symbolicStart is how long the symbolic member of a swarm waits before
+// it starts: the explicit searches decide most small models in less (the
+// benchmark models take 0.1 to 30 ms to their error), where the symbolic
+// member's set-up alone, a Z3 context, takes 7 ms of a processor and 17
+// MiB, which they would share. Tests set it.
+var symbolicStart = 10 * time.Millisecond
+
+// startLate waits symbolicStart, and says whether the member is to start:
+// false when ctx ended first (another member decided).
+func startLate(ctx context.Context) bool {
+	t := time.NewTimer(symbolicStart)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }

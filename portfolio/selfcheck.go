@@ -1,6 +1,7 @@
 package portfolio
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
@@ -58,7 +59,7 @@ type Settings struct {
 func SettingsOf(r *Run, seed uint64) Settings {
 	sm := r.Member
 	s := Settings{Member: sm.String(), Search: sm.Search, Heuristic: sm.Heuristic, K: sm.K, RandomSeed: sm.Seed,
-		Shuffle: sm.Shuffle, Reductions: append([]string{}, r.Check.Properties.Reductions...), Engine: "explicit",
+		Shuffle: sm.Shuffle, Reductions: append([]string{}, r.Check.Properties.Reductions...), Engine: cmp.Or(sm.Engine, "explicit"),
 		Preempt: r.Check.Machine.Config.Preempt.String(), Seed: seed}
 	s.Repeat = fmt.Sprintf("--swarm-member %d/%d --seed %d", sm.Index, sm.Size, seed)
 	return s

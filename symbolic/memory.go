@@ -16,6 +16,11 @@ import (
 // its contexts (Z3_get_estimated_alloc_size).
 func z3Allocated() int64 { return int64(C.Z3_get_estimated_alloc_size()) }
 
+// Z3Memory is the memory Z3 has allocated now, in all its contexts: C
+// memory, which the Go runtime's figures (internal/memlimit.Held) do not
+// include. The swarm's watch over memory adds it.
+func Z3Memory() int64 { return z3Allocated() }
+
 // memoryNow is the memory in use now — the Go runtime's and what Z3
 // allocated since the solver was made (other contexts freed meanwhile may
 // make that negative: it counts as 0) — which it records for the peak.

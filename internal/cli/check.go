@@ -115,6 +115,7 @@ internal error (members of the swarm that contradict each other).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.defaultSearch(cmd.Flags())
+			o.swarm.workersSet = cmd.Flags().Changed("workers")
 			if err := o.refuseIdle(cmd.Flags()); err != nil {
 				return err
 			}
@@ -144,7 +145,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
 	fs.StringVar(&o.traceSVG, "trace-svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
-	fs.StringVar(&o.engine, "engine", "explicit", "explicit (the explicit-state search), hmc (symbolic data: every nondeterministic value a symbol, Z3 decides; HMC) or auto (one explicit search that hands each choice among more than --max-branch values, with its state, to HMC)")
+	fs.StringVar(&o.engine, "engine", "", "force one engine: explicit (the explicit-state searches alone), hmc (symbolic data: every nondeterministic value a symbol, Z3 decides; HMC) or auto (one explicit search that hands each choice among more than --max-branch values, with its state, to HMC); default: the swarm's explicit searches race HMC where the firmware draws nondeterministic data")
 	o.hmc.register(fs)
 	fs.StringVar(&o.reduce, "reduce", "por,dead", reduceHelp)
 	fs.BoolVar(&o.compact, "hash-compact", false, "store 64-bit fingerprints only (less memory; a state may be missed with the printed probability)")
@@ -178,7 +179,7 @@ func (o *checkOptions) config() (check.Config, error) {
 		}
 	}
 	switch o.engine {
-	case "explicit":
+	case "", "explicit":
 	case "hmc":
 		cfg.Engine = check.EngineHMC
 	case "auto":

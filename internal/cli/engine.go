@@ -53,12 +53,13 @@ func (f *engineFlags) refuse(engine string) error {
 	switch {
 	case f.fs == nil:
 		return nil
-	case engine != "explicit" && engine != "hmc" && engine != "auto":
+	case engine != "" && engine != "explicit" && engine != "hmc" && engine != "auto":
 		return usagef("--engine %q: use explicit, hmc or auto", engine)
-	case engine == "explicit":
+	case engine == "" || engine == "explicit":
+		// The default's symbolic member runs HMC with its defaults.
 		for _, n := range engineOnly {
 			if f.fs.Changed(n) {
-				return usagef("--%s: only the symbolic engine uses it (--engine hmc or auto)", n)
+				return usagef("--%s: it configures the symbolic engine when it runs alone (--engine hmc or auto)", n)
 			}
 		}
 		return nil

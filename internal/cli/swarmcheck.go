@@ -12,6 +12,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/spf13/pflag"
 
+	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/portfolio"
@@ -27,12 +28,26 @@ type swarmFlags struct {
 	workers  int
 	member   string // --swarm-member i/N
 	stopFile string
+	// workersSet says --workers was given: the swarm is that size,
+	// without one more for the symbolic member.
+	workersSet bool
 }
 
 func (o *checkOptions) registerSwarm(fs *pflag.FlagSet) {
 	countVar(fs, &o.swarm.workers, "workers", runtime.GOMAXPROCS(0), 1, 1024, "members of --search swarm, each a search of its own running in parallel; with --search bfs or dfs, the workers of one search, which share its visited set (default: the processors here; 1: a search in one thread)")
 	fs.StringVar(&o.swarm.member, "swarm-member", "", "I/N: run member I of a swarm of N alone (0 ≤ I < N), as a task of an array job does; its JSON result is for hc11mc swarm merge")
 	fs.StringVar(&o.swarm.stopFile, "stop-file", "", "stop the swarm (incomplete) when FILE exists, and create FILE when it decides: the members of an array job on a shared file system stop each other")
+}
+
+// symbolic says whether check's swarm on img has a symbolic member: not
+// under --engine explicit, else where the firmware draws nondeterministic
+// data that the symbolic engine can follow (portfolio.SymbolicMember).
+func (o *checkOptions) symbolic(img *loader.Image, cfg check.Config) (bool, error) {
+	if o.engine == "explicit" {
+		return false, nil
+	}
+	sym, _, err := portfolio.SymbolicMember(img, cfg)
+	return sym, err
 }
 
 // memberEndHook, when not nil, is the swarm's portfolio.Limits.EndHook.
@@ -43,8 +58,8 @@ var memberEndHook func(i int, res *search.Result, end func(*search.Result))
 // swarmKey names the firmware and every flag that the members' searches
 // depend on, so that swarm merge combines only the results of one swarm.
 func swarmKey(img *loader.Image, o *checkOptions, n int) string {
-	b := fmt.Sprintf("%s|n=%d|seed=%d|aim=%s|ignore=%s|compact=%t|max-states=%d", machineKey(img, o), n, o.seed, o.aim,
-		strings.Join(o.ignore, ","), o.compact, o.maxStates)
+	b := fmt.Sprintf("%s|n=%d|seed=%d|aim=%s|ignore=%s|compact=%t|max-states=%d|engine=%s", machineKey(img, o), n, o.seed, o.aim,
+		strings.Join(o.ignore, ","), o.compact, o.maxStates, o.engine)
 	return fmt.Sprintf("%016x", xxhash.Sum64String(b))
 }
 
@@ -130,14 +145,21 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	sym, err := o.symbolic(img, cfg)
+	if err != nil {
+		return err
+	}
+	if sym && !single && !o.swarm.workersSet {
+		size++ // the symbolic member, beside one search per processor
+	}
 	var runs []*portfolio.Run
 	if single {
-		r, err := portfolio.NewRun(img, cfg, i, size)
+		r, err := portfolio.NewRun(img, cfg, i, size, sym)
 		if err != nil {
 			return err
 		}
 		runs = []*portfolio.Run{r}
-	} else if runs, err = portfolio.NewRuns(img, cfg, size); err != nil {
+	} else if runs, err = portfolio.NewRuns(img, cfg, size, sym); err != nil {
 		return err
 	}
 	warnSymbols(stderr, img, o, path)
@@ -212,6 +234,9 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if d.Internal != nil {
 		return &exitError{code: ExitInternal, msg: d.Internal.Text()}
 	}
+	if d.NotReplayed != nil {
+		return notReplayed(d.NotReplayed)
+	}
 	return verdictExit(res.Verdict)
 }
 
@@ -229,6 +254,11 @@ func printMembers(w io.Writer, out *portfolio.Outcome, size int, single bool) {
 			fmt.Fprintf(w, "found by member %s after %s of its states in %.2fs; repeat it alone with --swarm-member %d/%d\n",
 				r.Member, units.Count(int64(st.StatesStored)), st.Seconds, r.Member.Index, size)
 		case search.Verified:
+			if r.HMC != nil {
+				fmt.Fprintf(w, "verified by member %s, which covered every path for every value of every nondeterministic choice (%s symbolic states)\n",
+					r.Member, units.Count(int64(st.StatesStored)))
+				break
+			}
 			fmt.Fprintf(w, "verified by member %s, which searched all %s reachable states\n", r.Member, units.Count(int64(st.StatesStored)))
 		}
 	}

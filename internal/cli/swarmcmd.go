@@ -117,7 +117,11 @@ func validateMember(o *checkOptions, fs *pflag.FlagSet, fw string, size int) err
 	if err != nil {
 		return err
 	}
-	_, err = portfolio.NewRun(img, cfg, 0, size)
+	sym, err := o.symbolic(img, cfg)
+	if err != nil {
+		return err
+	}
+	_, err = portfolio.NewRun(img, cfg, 0, size, sym)
 	return err
 }
 
