@@ -74,25 +74,9 @@ func (e *Engine) bipartition(st *State) (a, b *State, ok bool) {
 			}
 			return e.B.Subst(t, repl, memo)
 		}
-		n := st.derive(st.S.Clone())
-		for i := range n.S.Threads {
-			c := e.cpuOf(st, i)
-			c.A, c.B, c.X, c.Y, c.CCR = fix(c.A), fix(c.B), fix(c.X), fix(c.Y), fix(c.CCR)
-			e.setCPU(n, i, c)
-		}
-		for _, addr := range st.memAddrs() {
-			e.setMem(n, addr, fix(st.Mem[addr]))
-		}
-		n.Path = nil
-		for _, p := range st.Path {
-			q := fix(p)
-			if x, ok := q.IsConst(); ok {
-				if x == 0 {
-					return nil
-				}
-				continue
-			}
-			n.Path = append(n.Path, q)
+		n := e.rewrite(st, fix, true)
+		if n == nil {
+			return nil
 		}
 		if g.Op != term.OpVar {
 			c := g

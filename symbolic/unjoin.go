@@ -163,9 +163,27 @@ func (e *Engine) assign(st *State, g *term.Term, v uint64) *State {
 	repl := map[*term.Term]uint64{g: v, e.B.Not(g): v ^ 1}
 	memo := map[uint32]*term.Term{}
 	fix := func(t *term.Term) *term.Term { return e.B.Subst(t, repl, memo) }
+	n := e.rewrite(st, fix, false)
+	if n == nil {
+		return nil
+	}
+	lit := g
+	if v == 0 {
+		lit = e.B.Not(g)
+	}
+	n.Path = append(n.Path, lit)
+	return n
+}
+
+// rewrite returns a copy of st with fix applied to its registers, the
+// bytes of memory it holds as terms and its path condition, the
+// conditions that fold to true dropped; nil when one folds to false.
+// Threads whose registers are all concrete are rewritten only with all
+// (fix must then take nil, a concrete register).
+func (e *Engine) rewrite(st *State, fix func(*term.Term) *term.Term, all bool) *State {
 	n := st.derive(st.S.Clone())
 	for i := range n.S.Threads {
-		if st.Regs[i] == (Regs{}) {
+		if !all && st.Regs[i] == (Regs{}) {
 			continue
 		}
 		c := e.cpuOf(st, i)
@@ -186,10 +204,5 @@ func (e *Engine) assign(st *State, g *term.Term, v uint64) *State {
 		}
 		n.Path = append(n.Path, q)
 	}
-	lit := g
-	if v == 0 {
-		lit = e.B.Not(g)
-	}
-	n.Path = append(n.Path, lit)
 	return n
 }
