@@ -228,8 +228,11 @@ func TestResumeLimitsApplyToThisRun(t *testing.T) {
 	if !strings.Contains(first.Limit, "--timeout") || first.Stats.Seconds < 1 {
 		t.Fatalf("first run: %+v", first)
 	}
+	// Had the first run's second counted, the resumed run would stop at
+	// once; how long past its 500 ms it takes to notice depends on the
+	// machine's load, and is not asserted.
 	rest := checkResumeJSON(t, append(base, "--timeout", "500ms", "--resume", fr)...)
-	if !strings.Contains(rest.Limit, "--timeout") || rest.Stats.Seconds < 0.45 || rest.Stats.Seconds >= first.Stats.Seconds {
+	if !strings.Contains(rest.Limit, "--timeout") || rest.Stats.Seconds < 0.45 {
 		t.Errorf("resumed with --timeout 500ms: ran %.2fs (%+v)", rest.Stats.Seconds, rest)
 	}
 	if want := first.Stats.Seconds + rest.Stats.Seconds; rest.Stats.SecondsTotal < want-0.01 || rest.Stats.SecondsTotal > want+0.01 {
