@@ -112,7 +112,7 @@
 // the swarm: the members share --max-memory, and the watch (below) counts
 // Z3's memory.
 //
-// The symbolic member starts 10 ms after the others: the explicit
+// The symbolic member starts 5 ms after the others: the explicit
 // searches decide most small models in less (the benchmark models take
 // 0.1 to 30 ms to their error), where a Z3 context alone takes 7 ms of a
 // processor and 17 MiB. Once the race is decided it does not wait for a

@@ -174,6 +174,12 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 			if r.Check.Note != "" && r.Check.Options.Estimate != nil {
 				note = " (" + r.Check.Note + ")"
 			}
+			if r.Member.Engine != "" {
+				note = " (the symbolic engine: every value drawn a symbol; " + strings.TrimPrefix(note, " (")
+				if r.Check.Options.Estimate == nil {
+					note = strings.TrimSuffix(note, "; ") + ")"
+				}
+			}
 			if !single {
 				fmt.Fprintf(stdout, "  member %d/%d: %s%s\n", r.Member.Index, size, r.Member.Describe(), note)
 			} else if note != "" {
