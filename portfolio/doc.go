@@ -100,19 +100,27 @@
 //
 // Sizing. The default --workers is the processors, and the swarm gets the
 // symbolic member on top: three members on this machine's two
-// processors. Measured the same way, the symbolic member in place of the
-// depth-first member (a swarm of two) made race_input take 0.083 s
-// instead of 0.020 (depth-first search finds its lost update first, as it
-// finds the errors of moody3 and bakery_broken), while beside it (a swarm
-// of three) it costs the processors' share: torn16 0.79 s instead of 0.59,
-// crc8 0.27 instead of 0.23, against 0.30 and 0.15 for HMC alone. A
-// member too many costs at most its share of the processors; a member
-// missing costs what only it finds. With --workers N the swarm has N
-// members, the symbolic one among them from N = 2 on. Memory does not size
-// the swarm: the members share --max-memory, and the watch (below) counts
-// Z3's memory.
+// processors. Measured the same way (medians of seven), the symbolic
+// member in place of the depth-first member (a swarm of two) made
+// race_input, two sensor tasks counting alarms, take 0.082 s instead of
+// 0.019 (depth-first search finds its lost update first, as it finds the
+// errors of moody3 and bakery_broken), while beside it (a swarm of three)
+// it costs the processors' share: torn16 0.46 s instead of 0.37, crc8
+// 0.24 instead of 0.18, against 0.29 and 0.13 for HMC alone. A member too
+// many costs at most its share of the processors; a member missing costs
+// what only it finds. With --workers N the swarm has N members, the
+// symbolic one among them from N = 2 on. Memory does not size the swarm:
+// the members share --max-memory, and the watch (below) counts Z3's
+// memory.
 //
-// The symbolic member starts 10 ms after the others: the explicit
+// Sharing the processors evenly is deliberate. Giving the symbolic member
+// a processor of its own while it runs (the explicit members taking turns
+// on the other) would make the models it decides up to 1.5 times faster
+// and those an explicit member decides up to 2 times slower than the
+// explicit searches alone, where an even share costs each side at most
+// 1.5 times.
+//
+// The symbolic member starts 5 ms after the others: the explicit
 // searches decide most small models in less (the benchmark models take
 // 0.1 to 30 ms to their error), where a Z3 context alone takes 7 ms of a
 // processor and 17 MiB. Once the race is decided it does not wait for a

@@ -372,7 +372,7 @@ func memoryLimited(res *search.Result) bool {
 // benchmark models take 0.1 to 30 ms to their error), where the symbolic
 // member's set-up alone, a Z3 context, takes 7 ms of a processor and 17
 // MiB, which they would share. Tests set it.
-var symbolicStart = 10 * time.Millisecond
+var symbolicStart = 5 * time.Millisecond
 
 // startLate waits symbolicStart, and says whether the member is to start:
 // false when ctx ended first (another member decided).

@@ -613,6 +613,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	var packBuf []byte
 	var shuffle *rand.Rand
 	var order []int
+	made := 0 // successors made since the collector's hold was last looked at
 	if opts.Shuffle != 0 {
 		shuffle = rand.New(rand.NewPCG(opts.Shuffle, opts.Shuffle^0x2545f4914f6cdd1d))
 	}
@@ -676,6 +677,14 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			dl := exp.ExpandBatch(n.s, &simStats, func(b []sim.Succ) {
 				if stop {
 					return
+				}
+				if made += len(b); made >= 1024 && gcHeld() {
+					// One expansion can make more than the hold allows
+					// (a choice among 65536 values), before the check
+					// every 1024 expansions would release it.
+					made = 0
+					mem, _ := memoryInUse()
+					gcGrown(mem)
 				}
 				st.reserve(len(b))
 				for i := range b {

@@ -51,7 +51,8 @@ Strategies are SEARCH or SEARCH+HEURISTIC: bfs, dfs, random, best+fsm,
 best+efsm, best+aicfg, astar+efsm, ... Random runs use seeds 1..--runs and
 report the median and the spread (min-max). Every other strategy is
 deterministic: its counts are the same on every run. swarm is check's
-default, --workers searches at once (see check --help): its states are
+default, --workers searches at once and, where the firmware draws
+nondeterministic data, the symbolic engine beside them (see check --help): its states are
 those all members stored, its time that to the winner's decision; the
 tables then say on how many models the swarm took at most --workers
 times the time of the fastest other strategy. Which member wins a close
@@ -103,7 +104,7 @@ models, four nondeterministic bytes each, for it.`,
 	fs.StringSliceVar(&o.kinds, "kinds", []string{"bug", "exhaustive"}, "manifest kinds to run (bug, exhaustive, throughput)")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound for aicfg and efsm")
 	fs.StringSliceVar(&o.reduce, "reduce", []string{"por+dead"}, "reduction settings to run each strategy under, each none or reductions joined by +, e.g. none,por,por+dead")
-	countVar(fs, &o.workers, "workers", runtime.GOMAXPROCS(0), 1, 1024, "members of the strategy swarm (check --search swarm), run in parallel")
+	countVar(fs, &o.workers, "workers", runtime.GOMAXPROCS(0), 1, 1024, "members of the strategy swarm (check --search swarm), run in parallel, and the symbolic member beside them where the firmware draws nondeterministic data")
 	return c
 }
 

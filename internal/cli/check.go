@@ -72,13 +72,18 @@ first violation with a counterexample that replay re-executes.
 
 By default it runs a swarm: --workers different searches at once (best-first
 on the extended FSM distance, breadth-first, depth-first, the FSM distance,
-random orders, ...), each with its own visited set. The first to find a
-violation wins and names itself (--swarm-member I/N repeats it alone); a
-member that searches exhaustively proves the verdict verified. The members
-check each other: when one proves verified and another finds a violation
-that replays on the simulator without reductions, check reports the
-violation, names both members and exits 4 (a bug in hc11mc, to report).
---search names one search instead. With --search bfs or dfs, --workers
+random orders, ...), each with its own visited set, and where the firmware
+draws nondeterministic data (it calls __mc_nondet, or --input names an
+input) and runs without the chip's peripherals, the symbolic engine (HMC)
+races them as member 1, one member more than --workers when it is not
+given. The first to find a violation wins and names itself (--swarm-member
+I/N repeats it alone); a member that searches exhaustively proves the
+verdict verified (HMC: only when it checks every property the check does;
+its violation only once it replays on the simulator). The members check
+each other: when one proves verified and another finds a violation that
+replays on the simulator without reductions, check reports the violation,
+names both members and exits 4 (a bug in hc11mc, to report). --engine
+explicit runs the explicit searches alone, --search names one search. With --search bfs or dfs, --workers
 threads share that one search, each owning a part of the states: the
 verdict and, with --reduce none, the states stored are those of one thread
 (--workers 1).
@@ -87,8 +92,8 @@ Properties, all on where the harness makes them meaningful: assert, error,
 deadlock, mutex, unlock, illegal-opcode, rom-write, unmapped, stack (with
 --stack), reach (with --reach: a goal, not an error).
 
-Data-heavy firmware: --engine hmc makes every nondeterministic value a
-symbol and lets Z3 decide (hybrid model checking: a traversal of symbolic
+Data-heavy firmware: --engine hmc runs the symbolic engine alone: it makes
+every nondeterministic value a symbol and lets Z3 decide (hybrid model checking: a traversal of symbolic
 states interleaved with bounded model checks from its frontier, started
 from the state --hmc-priority glh or dfs picks). --hmc-mode bmc runs the
 bounded model checks alone, one unrolling from the initial state whose

@@ -94,6 +94,8 @@ func TestReferenceNamesEveryJSONField(t *testing.T) {
 		{models + "mutex_ok.elf", "--search", "bfs"},  // verified, reductions
 		{models + "port_poll.elf", "--search", "bfs"}, // inputs held constant
 		{models + "illop_trap.elf", "--search", "bfs", "--all", "--ignore", "illegal-opcode"},
+		{models + "symbolic/secret4.elf"},                          // the swarm racing HMC, which decides
+		{models + "symbolic/secret4.elf", "--swarm-member", "1/3"}, // the symbolic member alone
 		{models + "symbolic/crc8.elf", "--engine", "hmc"},
 		{models + "symbolic/torn16.elf", "--engine", "auto"},
 		{"../../testdata/bench/philo_big.elf", "--search", "dfs", "--workers", "1", "--hash-compact", "--max-states", "2000"},

@@ -34,7 +34,7 @@ type swarmFlags struct {
 }
 
 func (o *checkOptions) registerSwarm(fs *pflag.FlagSet) {
-	countVar(fs, &o.swarm.workers, "workers", runtime.GOMAXPROCS(0), 1, 1024, "members of --search swarm, each a search of its own running in parallel; with --search bfs or dfs, the workers of one search, which share its visited set (default: the processors here; 1: a search in one thread)")
+	countVar(fs, &o.swarm.workers, "workers", runtime.GOMAXPROCS(0), 1, 1024, "members of --search swarm, each a search of its own running in parallel (member 1 the symbolic engine where the firmware draws nondeterministic data); with --search bfs or dfs, the workers of one search, which share its visited set (default: the processors here, and for the swarm one more where it has the symbolic member; 1: a search in one thread)")
 	fs.StringVar(&o.swarm.member, "swarm-member", "", "I/N: run member I of a swarm of N alone (0 ≤ I < N), as a task of an array job does; its JSON result is for hc11mc swarm merge")
 	fs.StringVar(&o.swarm.stopFile, "stop-file", "", "stop the swarm (incomplete) when FILE exists, and create FILE when it decides: the members of an array job on a shared file system stop each other")
 }
@@ -173,6 +173,12 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 			note := ""
 			if r.Check.Note != "" && r.Check.Options.Estimate != nil {
 				note = " (" + r.Check.Note + ")"
+			}
+			if r.Member.Engine != "" {
+				note = " (the symbolic engine: every value drawn a symbol; " + strings.TrimPrefix(note, " (")
+				if r.Check.Options.Estimate == nil {
+					note = strings.TrimSuffix(note, "; ") + ")"
+				}
 			}
 			if !single {
 				fmt.Fprintf(stdout, "  member %d/%d: %s%s\n", r.Member.Index, size, r.Member.Describe(), note)
