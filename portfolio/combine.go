@@ -168,13 +168,20 @@ type Decision struct {
 	// replay on the simulator (a bug in hc11mc, which decided nothing);
 	// nil when there is none.
 	NotReplayed *check.NotReplayed
+	// Outcome is the race the decision was made of.
+	Outcome *Outcome
+	// Bounded says that the winner explored every state within the
+	// bounds of the environment (--max-received, --max-timer-events):
+	// the check is incomplete, and so is the winner's search, whose own
+	// verdict said verified (check.Report.Bound).
+	Bounded bool
 }
 
 // Decide makes the check's result of the outcome of a swarm with --seed
 // seed.
 func (o *Outcome) Decide(seed uint64) *Decision {
 	cs0 := o.Runs[0].Check
-	d := &Decision{Result: check.FromSearch(o.Result), Report: cs0.Properties, Machine: cs0.Machine}
+	d := &Decision{Result: check.FromSearch(o.Result), Report: cs0.Properties, Machine: cs0.Machine, Outcome: o}
 	if o.Winner >= 0 {
 		d.Winner = o.Runs[o.Winner]
 		d.Machine = d.Winner.Check.Machine
@@ -202,5 +209,26 @@ func (o *Outcome) Decide(seed uint64) *Decision {
 	}
 	d.Report.Held = check.HeldInputs(cs0.Image, ms...)
 	d.Report.Bound(d.Result)
+	if d.Winner != nil && d.Winner.Result.Verdict == search.Verified && d.Result.Verdict == check.Incomplete {
+		// Nothing is left of the winner's exploration: the frontiers of
+		// the members it stopped are not what the verdict leaves out.
+		d.Bounded = true
+		d.Result.Stats.Frontier = d.Winner.Result.Stats.Frontier
+	}
 	return d
+}
+
+// Summaries are the members' summaries as the check reports them: the
+// winner of a bounded exploration (Bounded) is incomplete, as the check
+// is, with the check's limit.
+func (d *Decision) Summaries() []Summary {
+	var ms []Summary
+	for _, r := range d.Outcome.Runs {
+		s := r.Summary()
+		if d.Bounded && r == d.Winner {
+			s.Verdict, s.Limit = d.Result.Verdict.String(), d.Result.Limit
+		}
+		ms = append(ms, s)
+	}
+	return ms
 }

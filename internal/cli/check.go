@@ -352,7 +352,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 		printJSON(stdout, m, res, props, more)
 	} else {
-		printResult(stdout, img, m, res, o, props)
+		res.WriteText(stdout, img, m, props, o.text())
 		if rep != nil {
 			fmt.Fprintln(stdout, rep.Line(o.hmc.maxBranch))
 		}

@@ -189,7 +189,7 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 		printJSON(stdout, m, res, props, more)
 	} else {
-		printEngineResult(stdout, o, cs, res, props)
+		res.WriteSymbolicText(stdout, cs.Image, cs.Machine, props, o.text())
 	}
 	return verdictExit(res.Verdict)
 }

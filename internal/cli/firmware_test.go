@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -157,5 +158,45 @@ func TestClearedStackRead(t *testing.T) {
 				t.Errorf("%s, --reduce %s: the result does not say the elimination was withdrawn: %q", c.name, reduce, r.Dead)
 			}
 		}
+	}
+}
+
+// The swarm's verdict line and its member lines say the same: where the
+// winner explored every state the bounds allow, the check is incomplete,
+// and so is the winner's line, with the check's limit; nothing says
+// "verified", and nothing is left in the frontier.
+func TestSwarmBoundedNeverVerified(t *testing.T) {
+	args := []string{"check", serialFixELF, "--sci-input", `\r`, "--max-timer-events", "0", "--max-received", "1", "--workers", "2", firmwareQuiet}
+	out := run(t, ExitIncomplete, args...)
+	wantLines(t, out, "incomplete (", "stopped by the bounds of the exploration", "left: 0 states in the frontier",
+		"explored within the bounds by member")
+	if strings.Contains(out, "verified") {
+		t.Errorf("a bounded exploration says verified:\n%s", lastLines(out))
+	}
+	var res struct {
+		Verdict string `json:"verdict"`
+		Limit   string `json:"limit"`
+		Member  string `json:"member"`
+		Members []struct {
+			Member, Verdict, Limit string
+		} `json:"members"`
+	}
+	if err := json.Unmarshal([]byte(run(t, ExitIncomplete, append(args, "--json")...)), &res); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, m := range res.Members {
+		if m.Verdict == "verified" {
+			t.Errorf("member %s verified where the check is %s", m.Member, res.Verdict)
+		}
+		if m.Member == res.Member {
+			found = true
+			if m.Verdict != res.Verdict || m.Limit != res.Limit {
+				t.Errorf("the winner %s says %s (%s), the check %s (%s)", m.Member, m.Verdict, m.Limit, res.Verdict, res.Limit)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no member line for the winner %q in %+v", res.Member, res.Members)
 	}
 }

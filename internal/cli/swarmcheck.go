@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/check"
-	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/portfolio"
 	"github.com/hc11mc/hc11mc/search"
@@ -226,16 +225,12 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 				extra["trace_file"] = o.trace
 			}
 		} else {
-			var ms []portfolio.Summary
-			for _, r := range runs {
-				ms = append(ms, r.Summary())
-			}
-			extra["members"] = ms
+			extra["members"] = d.Summaries()
 		}
 		printJSON(stdout, m, res, d.Report, extra)
 	} else {
-		printResult(stdout, img, m, res, o, d.Report)
-		printMembers(stdout, out, size, single)
+		res.WriteText(stdout, img, m, d.Report, o.text())
+		d.WriteMembers(stdout, size, single)
 	}
 	if d.Internal != nil {
 		return &exitError{code: ExitInternal, msg: d.Internal.Text()}
@@ -244,33 +239,6 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		return notReplayed(d.NotReplayed)
 	}
 	return verdictExit(res.Verdict)
-}
-
-// printMembers says which member decided and what each did.
-func printMembers(w io.Writer, out *portfolio.Outcome, size int, single bool) {
-	if single {
-		fmt.Fprintf(w, "swarm member %s (hc11mc swarm merge combines the members' --json results)\n", out.Runs[0].Member)
-		return
-	}
-	if out.Winner >= 0 {
-		r := out.Runs[out.Winner]
-		st := r.Result.Stats
-		switch r.Result.Verdict {
-		case search.Violated:
-			fmt.Fprintf(w, "found by member %s after %s of its states in %.2fs; repeat it alone with --swarm-member %d/%d\n",
-				r.Member, units.Count(int64(st.StatesStored)), st.Seconds, r.Member.Index, size)
-		case search.Verified:
-			if r.HMC != nil {
-				fmt.Fprintf(w, "verified by member %s, which covered every path for every value of every nondeterministic choice (%s symbolic states)\n",
-					r.Member, units.Count(int64(st.StatesStored)))
-				break
-			}
-			fmt.Fprintf(w, "verified by member %s, which searched all %s reachable states\n", r.Member, units.Count(int64(st.StatesStored)))
-		}
-	}
-	for _, r := range out.Runs {
-		fmt.Fprintf(w, "  %s\n", r.Summary().Line())
-	}
 }
 
 // --workers has two meanings: the members of --search swarm (package

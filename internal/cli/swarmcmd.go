@@ -7,12 +7,11 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/portfolio"
 )
 
@@ -353,7 +352,7 @@ func mergeAndPrint(files []string, asJSON bool, trace string, stdout, stderr io.
 		b, _ := json.Marshal(m)
 		fmt.Fprintln(stdout, string(b))
 	} else {
-		printMerged(stdout, m, rs, trace)
+		m.WriteText(stdout, rs, trace, mergedImage(rs))
 	}
 	if m.InternalError != nil {
 		return &exitError{code: ExitInternal, msg: m.InternalError.Text()}
@@ -370,65 +369,13 @@ func mergeAndPrint(files []string, asJSON bool, trace string, stdout, stderr io.
 	return nil
 }
 
-func printMerged(w io.Writer, m *portfolio.Merged, rs []*portfolio.MemberResult, trace string) {
-	fmt.Fprintf(w, "swarm of %d: %d results", m.Size, len(rs))
-	if len(m.Missing) > 0 {
-		fmt.Fprintf(w, ", none from member %s", joinInts(m.Missing))
-	}
-	fmt.Fprintln(w)
-	switch m.Verdict {
-	case "violation":
-		v := m.Violation
-		fmt.Fprintf(w, "violation: %s\n  thread %d at %s: %s\n", v.Kind, v.Thread, v.PC, v.Message)
-		if v.Instruction != "" {
-			fmt.Fprintf(w, "  %s\n", v.Instruction)
-		}
-		fmt.Fprintf(w, "found by member %s: counterexample of %d transitions", m.Member, m.TraceLength)
-		switch {
-		case trace != "":
-			fmt.Fprintf(w, " in %s (hc11mc replay %s)", trace, trace)
-		case m.TraceFile != "":
-			fmt.Fprintf(w, " in %s (hc11mc replay %s)", m.TraceFile, m.TraceFile)
-		}
-		fmt.Fprintln(w)
-	case "verified":
-		fmt.Fprintf(w, "verified: member %s searched every reachable state and found no violation\n", m.Member)
-		printHeld(w, m.Held)
-	default:
-		fmt.Fprintf(w, "incomplete: %s\n", m.Limit)
-		fmt.Fprintf(w, "  covered: %d states stored by the members, depth %d, %s\n", m.Stats.StatesStored, m.Stats.MaxDepth, mergedCoverage(m, rs))
-		printHeld(w, m.Held)
-	}
-	for _, s := range m.Members {
-		fmt.Fprintf(w, "  %s\n", s.Line())
-	}
-}
-
-// mergedCoverage says how much code the members reached together, against
-// the ICFG when the firmware can be read from here.
-func mergedCoverage(m *portfolio.Merged, rs []*portfolio.MemberResult) string {
-	covered := map[uint16]bool{}
-	for _, r := range rs {
-		for _, pc := range r.CoveredPCs {
-			covered[uint16(pc)] = true
-		}
-	}
+// mergedImage loads the firmware the members checked, for the coverage
+// of the merged text; nil when it cannot be read from here.
+func mergedImage(rs []*portfolio.MemberResult) *loader.Image {
 	lf := loadFlags{LoadSpec: rs[0].Load}
 	img, err := lf.load(rs[0].Firmware, "", true)
 	if err != nil {
-		return fmt.Sprintf("%d distinct PCs reached", m.CoveredPCs)
+		return nil
 	}
-	text := check.Coverage(img, covered)
-	if never := check.Uncovered(img, covered); len(never) > 0 {
-		text += "; procedures never entered: " + strings.Join(never, ", ")
-	}
-	return text
-}
-
-func joinInts(xs []int) string {
-	var s []string
-	for _, x := range xs {
-		s = append(s, strconv.Itoa(x))
-	}
-	return strings.Join(s, ", ")
+	return img
 }

@@ -1,0 +1,39 @@
+package check
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The text of a report: a line per property not checked, then the inputs
+// held, at most maxHeldLines of them and a line that counts the rest.
+func TestReportWriteText(t *testing.T) {
+	r := Report{Unchecked: []Unchecked{{"stack", "no stack range (--stack)"}}}
+	for i := range maxHeldLines + 3 {
+		r.Held = append(r.Held, HeldInput{Addr: fmt.Sprintf("0x%04X", 0x1000+i), Value: 0xFF})
+	}
+	var b bytes.Buffer
+	r.WriteText(&b)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 1+maxHeldLines+1 {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), maxHeldLines+2, b.String())
+	}
+	if lines[0] != "  not checked: stack (no stack range (--stack))" {
+		t.Errorf("first line %q", lines[0])
+	}
+	if !strings.Contains(lines[1], "0x1000") || !strings.Contains(lines[1], "--input 0x1000") {
+		t.Errorf("the first held input %q", lines[1])
+	}
+	if last := lines[len(lines)-1]; last != "  input held: 3 more (--json lists them)" {
+		t.Errorf("last line %q", last)
+	}
+}
+
+// The verdict note lists the properties checked, in order.
+func TestVerdictNote(t *testing.T) {
+	if got := VerdictNote(Report{Checked: []string{"assert", "deadlock"}}); got != "properties checked: assert, deadlock" {
+		t.Errorf("VerdictNote = %q", got)
+	}
+}
