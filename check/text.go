@@ -42,6 +42,14 @@ func (res *Result) WriteText(w io.Writer, img *loader.Image, m *sim.Machine, rep
 	}
 	st := res.Stats
 	switch res.Verdict {
+	case Violated:
+		if m.HasDevice() {
+			// What the search reached before it stopped at the
+			// violation: on firmware, which of its routines (the
+			// commands of a monitor, say) the input took it to.
+			fmt.Fprintf(w, "  covered before the violation: %d states, %s\n", st.StatesStored, Coverage(img, res.Covered))
+			WriteUncovered(w, img, res.Covered)
+		}
 	case Verified:
 		fmt.Fprintf(w, "verified (%s): no violation in any reachable state\n", VerdictNote(rep))
 		rep.WriteText(w)

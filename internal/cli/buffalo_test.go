@@ -95,3 +95,76 @@ func TestBuffaloIdleCheck(t *testing.T) {
 		t.Errorf("%d instructions reached without input, %d with a carriage return", a, b)
 	}
 }
+
+// buffaloCommands writes, in m68hc11-nm's format, a symbol per command
+// of BUFFALO's command table — a length byte, the name, the handler's
+// address; the table ends with 0xFF before the sign-on line — and returns
+// the file, with each command's symbol by name.
+func buffaloCommands(t *testing.T, img *loader.Image) (string, map[string]string) {
+	t.Helper()
+	mem := img.Memory()
+	sign := strings.Index(string(mem[:]), "BUFFALO 3.4 (ext)")
+	if sign < 0 || mem[sign-1] != 0xFF {
+		t.Fatalf("no command table before the sign-on line")
+	}
+	// Walk the table from the first entry: the one of ASM.
+	at := strings.Index(string(mem[:]), "\x03ASM")
+	if at < 0 || at > sign {
+		t.Fatalf("no ASM entry in the command table")
+	}
+	var b strings.Builder
+	syms := map[string]string{}
+	for at < sign-1 {
+		n := int(mem[at])
+		name := string(mem[at+1 : at+1+n])
+		addr := int(mem[at+1+n])<<8 | int(mem[at+2+n])
+		sym := "cmd_" + name
+		syms[name] = sym
+		fmt.Fprintf(&b, "%04x T %s\n", addr, sym)
+		at += 3 + n
+	}
+	if at != sign-1 || syms["MD"] == "" {
+		t.Fatalf("the command table does not end at the sign-on line (%#x, %#x): %v", at, sign-1, syms)
+	}
+	path := filepath.Join(t.TempDir(), "buffalo.sym")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, syms
+}
+
+// check types MD and an address at BUFFALO, a key at a time while it
+// waits, and reaches its command dispatcher: with the command table's
+// symbols, the coverage says which commands' code ran — MD's, which the
+// keys can spell, and not ASM's or BF's, which they cannot — also when a
+// violation ends the search (dumping unmapped memory is one: "MD EDD").
+func TestBuffaloCommandCoverage(t *testing.T) {
+	fw := needBuffalo(t)
+	img, err := loader.Load(fw, loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, cmds := buffaloCommands(t, img)
+	var out, errb strings.Builder
+	code := Main([]string{"check", fw, "--symbols", syms, "--board", filepath.Join("..", "..", "testdata", "boards", "evb.board"),
+		"--sci-input", `M,D, ,E,0,\r`, "--sci-timing", "idle", "--max-received", "8", firmwareQuiet}, nil, &out, &errb)
+	if code != ExitViolation && code != ExitIncomplete {
+		t.Fatalf("exit %d: %s\n%s", code, errb.String(), lastLines(out.String()))
+	}
+	m := regexp.MustCompile(`procedures never entered: (.*)`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no coverage of procedures in:\n%s", lastLines(out.String()))
+	}
+	never := map[string]bool{}
+	for _, s := range strings.Split(m[1], ", ") {
+		never[s] = true
+	}
+	for _, c := range []string{"ASM", "BF"} {
+		if !never[cmds[c]] {
+			t.Errorf("%s entered, which M, D, space, E, 0 and Return cannot spell: %s", c, m[1])
+		}
+	}
+	if never[cmds["MD"]] {
+		t.Errorf("MD never entered: %s", m[1])
+	}
+}
