@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc compare-spin testdata clean
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc compare-spin testdata clean imports
 
 all: build
 
@@ -84,6 +84,12 @@ bench-compare:
 ## part of test; installs Debian's slurm-wlm when run as root, skips when it cannot)
 test-slurm: build
 	testdata/slurm/test-slurm.sh
+
+## imports: redraw the picture of the packages' imports (docs/imports.dot, and docs/imports.svg with graphviz)
+imports:
+	$(GO) test ./internal/layering -run 'TestPicture$$' -count=1 -update
+	@if command -v dot >/dev/null; then dot -Tsvg docs/imports.dot -o docs/imports.svg; \
+	  else echo "graphviz (dot) is not installed: docs/imports.svg not redrawn (apt-get install graphviz)"; fi
 
 ## results: regenerate the benchmark results in docs/benchmarks.md (docs/results.svg and the tables), and the
 ## default against each engine in docs/engines.md (results-race)

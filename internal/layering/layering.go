@@ -10,6 +10,11 @@
 // checks with that configuration, and do not import each other), then
 // bench (which runs the swarm among its strategies).
 //
+// Rows puts every package of the module in a row of a picture of the
+// imports (docs/imports.svg, drawn by make imports from what Picture
+// writes): TestPicture fails on an arrow that does not point down, on a
+// package in no row, and on a picture that is not the imports as they are.
+//
 // It is for tests: Check takes a testing.TB. Each package that guards its
 // place in the layers calls it from a TestImports of its own, with the
 // packages below it and those above it.
