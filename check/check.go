@@ -44,6 +44,7 @@ func New(img *loader.Image, cfg Config) (*Check, error) {
 	// goes on through the trap, as the hardware does.
 	mc.IgnoreIllegal = mc.IgnoreIllegal || cfg.Ignore[sim.KindIllegal]
 	cfg.Machine = mc
+	img = mc.image(img)
 	m, err := NewMachine(img, mc)
 	if err != nil {
 		return nil, err

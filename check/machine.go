@@ -10,13 +10,23 @@ import (
 )
 
 // NewMachine builds the machine mc describes on img: thread 0 starts at
-// img.Entry.
+// img.Entry. With --config the memory map is the one that CONFIG value
+// sets up (loader.Image.WithConfig).
 func NewMachine(img *loader.Image, mc Machine) (*sim.Machine, error) {
+	img = mc.image(img)
 	cfg, err := mc.simConfig(img)
 	if err != nil {
 		return nil, err
 	}
 	return sim.NewMachine(img, cfg)
+}
+
+// image is img with the memory map of --config, where it is given.
+func (mc Machine) image(img *loader.Image) *loader.Image {
+	if mc.ConfigRegister != nil {
+		return img.WithConfig(*mc.ConfigRegister)
+	}
+	return img
 }
 
 // Resolve reads a symbol of img or an address.

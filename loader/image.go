@@ -91,6 +91,8 @@ type Image struct {
 	Lines    []LineEntry // sorted by Addr, one per address; empty without DWARF line info
 	Chip     string      // the chip profile the map starts from
 	Warnings []string    // problems that did not stop loading, e.g. unreadable DWARF
+
+	mapIn mapInputs // what Map was built from (WithConfig)
 }
 
 // segmentIndex returns the index of the segment that loads addr, or -1.

@@ -128,8 +128,32 @@ func LoadBytes(name string, data []byte, opts Options) (*Image, error) {
 		return nil, fileErr(name, "no entry point: the image loads no reset vector at 0xFFFE and has no %s; pass --entry SYM|ADDR", entryName(format))
 	}
 
+	img.mapIn = mapInputs{chip, ram, opts.RAM, opts.ROM}
 	img.Map = buildMap(chip, img.Segments, ram, opts.RAM, opts.ROM)
 	return img, nil
+}
+
+// mapInputs are what the memory map was built from, for WithConfig.
+type mapInputs struct {
+	chip     ChipProfile
+	writable []area
+	ram, rom []Range
+}
+
+// WithConfig returns the image with its memory map built for CONFIG value
+// config instead of the value the chip is shipped with
+// (ChipProfile.Configured): the same bytes and symbols, the on-chip EEPROM
+// and ROM where that value puts them. The image itself is not changed.
+func (img *Image) WithConfig(config uint8) *Image {
+	if img.mapIn.chip.Name == "" || config == img.mapIn.chip.Config {
+		return img
+	}
+	out := *img
+	in := img.mapIn
+	in.chip = in.chip.Configured(config)
+	out.mapIn = in
+	out.Map = buildMap(in.chip, img.Segments, in.writable, in.ram, in.rom)
+	return &out
 }
 
 // entryName names the place a format keeps its entry address.

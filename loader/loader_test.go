@@ -738,3 +738,47 @@ func TestProgramHeadersOnly(t *testing.T) {
 		t.Errorf("map:\n%v\nwant\n%v", &img.Map, &full.Map)
 	}
 }
+
+// CONFIG shapes the map as the chips' documents say (M68HC11 Reference
+// Manual 3.2, MC68HC11F1 Technical Data): EEON clear removes the EEPROM,
+// ROMON clear the on-chip ROM (the image's own bytes stay ROM: the
+// external bus holds them), and on the F1 EE3–EE0 put the EEPROM at
+// 0xXE00–0xXFFF. The value a chip is shipped with changes nothing.
+func TestWithConfig(t *testing.T) {
+	type reg = Region
+	ram9, regs := reg{0x0000, 0x01FF, RegionRAM, "ram"}, reg{0x1000, 0x103F, RegionIO, "registers"}
+	ramF, regsF := reg{0x0000, 0x03FF, RegionRAM, "ram"}, reg{0x1000, 0x105F, RegionIO, "registers"}
+	cases := []struct {
+		name   string
+		file   string
+		chip   string
+		config uint8
+		want   []reg
+	}{
+		{"e9 as shipped", "prog.s19", "e9", 0x0F, []reg{ram9, regs, {0xB600, 0xB7FF, RegionEEPROM, "eeprom"}, {0xD000, 0xFFFF, RegionROM, "rom"}}},
+		{"e9 the COP on", "prog.s19", "e9", 0x0B, []reg{ram9, regs, {0xB600, 0xB7FF, RegionEEPROM, "eeprom"}, {0xD000, 0xFFFF, RegionROM, "rom"}}},
+		{"e9 EEON clear", "prog.s19", "e9", 0x0E, []reg{ram9, regs, {0xD000, 0xFFFF, RegionROM, "rom"}}},
+		{"e9 ROMON clear", "prog.s19", "e9", 0x0D, []reg{ram9, regs, {0xB600, 0xB7FF, RegionEEPROM, "eeprom"},
+			{0xD000, 0xD028, RegionROM, "image"}, {0xFFC0, 0xFFFF, RegionROM, "image"}}},
+		{"f1 as shipped", "prog.s19", "f1", 0xFF, []reg{ramF, regsF, {0xD000, 0xD028, RegionROM, "image"}, {0xFE00, 0xFFBF, RegionEEPROM, "eeprom"}, {0xFFC0, 0xFFFF, RegionROM, "image"}}},
+		{"f1 EE=0", "prog.s19", "f1", 0x0F, []reg{ramF, {0x0E00, 0x0FFF, RegionEEPROM, "eeprom"}, regsF, {0xD000, 0xD028, RegionROM, "image"}, {0xFFC0, 0xFFFF, RegionROM, "image"}}},
+		{"f1 EE=A", "prog.s19", "f1", 0xAF, []reg{ramF, regsF, {0xAE00, 0xAFFF, RegionEEPROM, "eeprom"}, {0xD000, 0xD028, RegionROM, "image"}, {0xFFC0, 0xFFFF, RegionROM, "image"}}},
+		{"f1 EEON clear", "prog.s19", "f1", 0xFE, []reg{ramF, regsF, {0xD000, 0xD028, RegionROM, "image"}, {0xFFC0, 0xFFFF, RegionROM, "image"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			img := mustLoad(t, c.file, Options{Chip: c.chip})
+			before := img.Map.String()
+			got := img.WithConfig(c.config)
+			if !reflect.DeepEqual(got.Map.Regions, c.want) {
+				t.Errorf("map:\n%v\nwant %+v", &got.Map, c.want)
+			}
+			if img.Map.String() != before {
+				t.Errorf("WithConfig changed the image's own map")
+			}
+			if again := got.WithConfig(c.config); again != got {
+				t.Errorf("WithConfig of the same value again made a new image")
+			}
+		})
+	}
+}

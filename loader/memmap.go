@@ -103,6 +103,42 @@ func (c ChipProfile) region(name string, k RegionKind) (Region, bool) {
 	return Region{}, false
 }
 
+// The CONFIG bits that shape the memory map, read from the chip's EEPROM
+// cell at reset (M68HC11 Reference Manual, 3.2 EEPROM-Based CONFIG
+// Register; MC68HC11F1 Technical Data, CONFIG): EEON enables the 512-byte
+// EEPROM and ROMON the on-chip ROM, where the chip has them; on the F1,
+// EE3–EE0 (bits 7–4) are the top four bits of the EEPROM's address, which
+// then spans 0xXE00–0xXFFF. With a memory disabled its addresses are the
+// external bus: unmapped unless the image loads bytes there or --ram or
+// --rom maps them.
+const (
+	configEEON  = 0x01
+	configROMON = 0x02
+)
+
+// Configured returns the profile with its on-chip memories as CONFIG
+// value config sets them up at reset: the EEPROM gone with EEON clear,
+// moved by EE3–EE0 on the F1; the ROM gone with ROMON clear. The value
+// shipped, c.Config, leaves the profile as it is.
+func (c ChipProfile) Configured(config uint8) ChipProfile {
+	out := c
+	out.Regions = nil
+	out.Config = config
+	for _, r := range c.Regions {
+		switch {
+		case r.Kind == RegionEEPROM && config&configEEON == 0:
+			continue
+		case r.Kind == RegionEEPROM && c.Series == "f":
+			r.Lo = uint16(config>>4)<<12 | 0x0E00
+			r.Hi = r.Lo + 0x01FF
+		case r.Kind == RegionROM && r.Name == "rom" && c.Series != "" && config&configROMON == 0:
+			continue
+		}
+		out.Regions = append(out.Regions, r)
+	}
+	return out
+}
+
 // FindChip returns the profile a --chip value names ("" is DefaultChip;
 // "E9", "68hc11e9" and "MC68HC11E9" all name "e9").
 func FindChip(name string) (ChipProfile, error) {

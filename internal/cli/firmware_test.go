@@ -200,3 +200,14 @@ func TestSwarmBoundedNeverVerified(t *testing.T) {
 		t.Errorf("no member line for the winner %q in %+v", res.Member, res.Members)
 	}
 }
+
+// The F1's CONFIG places its EEPROM (EE3-EE0): firmware that keeps its
+// settings at 0x0E00, as CONFIG 0x0F puts them, reads them there; with the
+// EEPROM where the chip is shipped (0xFE00) the same reads go to nothing.
+func TestConfigPlacesEEPROM(t *testing.T) {
+	fw := "../../testdata/firmware/f1_eeprom.elf"
+	out := run(t, 0, "check", fw, "--chip", "f1", "--config", "0x0F", "--search", "bfs", firmwareQuiet)
+	wantLines(t, out, "verified (")
+	out = run(t, ExitViolation, "check", fw, "--chip", "f1", "--search", "bfs", firmwareQuiet)
+	wantLines(t, out, "violation: unmapped", "read of unmapped address 0x0E01")
+}
