@@ -92,7 +92,7 @@ imports:
 	  else echo "graphviz (dot) is not installed: docs/imports.svg not redrawn (apt-get install graphviz)"; fi
 
 ## results: regenerate the benchmark results in docs/benchmarks.md (docs/results.svg and the tables), and the
-## default against each engine in docs/engines.md (results-race)
+## default against each engine in the README (results-race)
 results: build results-race
 	./$(BIN) bench --repeat 9 --format markdown --plot docs/results.svg > bin/results.md
 	awk 'FNR==NR { r = r $$0 "\n"; next } \
@@ -101,14 +101,14 @@ results: build results-race
 	mv bin/benchmarks.md docs/benchmarks.md
 
 ## results-race: check's default against --engine explicit, hmc and auto on testdata/models/symbolic and
-## testdata/bench, whole processes under timeout 60 (docs/engines.md; about ten minutes, most of it the explicit
+## testdata/bench, whole processes under timeout 60 (README.md; about ten minutes, most of it the explicit
 ## engine's limit on the data-heavy models)
 results-race: build
 	bash scripts/engine-race.sh ./$(BIN) testdata/models/symbolic testdata/bench > bin/engine-race.md
 	awk 'FNR==NR { r = r $$0 "\n"; next } \
 	     /<!-- engine-race:begin/ { print; printf "%s", r; skip = 1; next } \
-	     /<!-- engine-race:end/ { skip = 0 } !skip' bin/engine-race.md docs/engines.md > bin/engines.md
-	mv bin/engines.md docs/engines.md
+	     /<!-- engine-race:end/ { skip = 0 } !skip' bin/engine-race.md README.md > bin/README.md
+	mv bin/README.md README.md
 
 ## results-hmc: regenerate the comparison of BMC, ST and HMC on the data-heavy models in docs/engines.md
 ## (docs/hmc-table1.svg and the table; about two minutes, most of it BMC's time limit on crc8 and crc16_ok)
