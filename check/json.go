@@ -30,6 +30,9 @@ func (r *Result) JSON(m *sim.Machine, rep Report) map[string]any {
 	if rep.Bounds != "" {
 		out["bounds"] = rep.Bounds
 	}
+	if c := ClockName(m); c != "" {
+		out["clock"] = c
+	}
 	if m.HasDevice() && r.Verdict != Violated {
 		out["waits"] = WaitSites(m, r.Covered)
 	}

@@ -142,6 +142,9 @@ func (r *Result) Conditions(m *sim.Machine, reductions []string) []string {
 	if r.Dead != "" {
 		notes = append(notes, "note: dead: "+r.Dead)
 	}
+	if m.HasDevice() {
+		notes = append(notes, "clock: "+ClockNote(m))
+	}
 	if p := m.Config.Preempt; p != sim.PreemptEvery && r.Verdict != Violated {
 		points := "harness calls"
 		if p == sim.PreemptCalls {
@@ -151,4 +154,25 @@ func (r *Result) Conditions(m *sim.Machine, reductions []string) []string {
 			"it can miss races that --preempt every finds", p, points))
 	}
 	return notes
+}
+
+// ClockName names the clock the peripherals of m keep time by, the one a
+// verdict on m holds for: "exact" or "abstract"; "" without peripherals.
+func ClockName(m *sim.Machine) string {
+	switch {
+	case !m.HasDevice():
+		return ""
+	case m.Config.ExactClock:
+		return "exact"
+	}
+	return "abstract"
+}
+
+// ClockNote says which clock a verdict on m holds for, and what that
+// means (docs/clocks.md).
+func ClockNote(m *sim.Machine) string {
+	if m.Config.ExactClock {
+		return "exact (the timer, the real-time interrupt, the SCI's line and the COP counted in E cycles; bytes arrive no faster than the line carries them)"
+	}
+	return "abstract (timer sources fire and the transmitter finishes a byte at any scheduling point, bytes arrive at any rate: an over-approximation of every crystal and line)"
 }
