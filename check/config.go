@@ -171,9 +171,9 @@ type Machine struct {
 // Clock is how the chip's peripherals keep time (see package devices).
 type Clock uint8
 
-// ClockDefault (the zero value) is the exact clock, unless a setting of
-// the abstract clock is given (--max-timer-events, --sci-timing idle),
-// which then keeps the abstract one. ClockExact counts the timer, the
+// ClockDefault (the zero value) is the abstract clock: the exact one
+// multiplies the states by every cycle a byte may arrive at (see
+// docs/clocks.md for the measurements). ClockExact counts the timer, the
 // real-time interrupt, the SCI's line and the COP in E cycles;
 // ClockAbstract lets a timer source fire and the transmitter finish a
 // byte at any scheduling point, and bytes arrive at any rate: an over-
@@ -196,7 +196,7 @@ func (mc Machine) Exact() bool {
 	case ClockAbstract:
 		return false
 	}
-	return mc.MaxTimerEvents == nil && !mc.SCIIdle
+	return false
 }
 
 // Peripherals says whether the chip's peripherals model the firmware's

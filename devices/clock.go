@@ -15,7 +15,6 @@ const (
 
 const (
 	xObserved = 1 << 0 // the firmware has accessed a timer register
-	xForked   = 1 << 1 // the environment chose before the timer was observed: its counters are left out
 )
 
 // rxSlack is how much closer than a frame two received bytes may be seen,
@@ -47,28 +46,20 @@ func put3(b *Block, h int, v uint64) {
 }
 
 // counting reports whether the timer's counters are counted in b: always,
-// except once the environment chose before the firmware observed the
-// timer (with Block.Lazy), when they are left out (see the package doc).
+// except while the firmware has not observed the timer and the simulator
+// allows leaving them out (Block.Lazy; see the package doc).
 func (c *Chip) counting(b *Block) bool {
-	return b.Hid[hX]&xForked == 0 || b.Hid[hX]&xObserved != 0
+	return !b.Lazy || b.Hid[hX]&xObserved != 0
 }
 
-// fork notes that the environment made a choice in b: before the timer
-// was observed, and where the simulator allows it (Block.Lazy), the
-// counters are left out of the state from now on.
-func (c *Chip) fork(b *Block) {
-	if !c.exact || !b.Lazy || b.Hid[hX]&(xObserved|xForked) != 0 {
-		return
-	}
-	b.Hid[hX] |= xForked
-	b.Reg[rTCNT], b.Reg[rTCNT+1] = 0, 0
-	b.Hid[hPre], b.Hid[hRTI], b.Hid[hRTI+1] = 0, 0, 0
-}
+// fork notes that the environment made a choice in b (kept for the
+// abstract clock's callers; the exact clock leaves the counters out
+// whenever the timer is unobserved, see counting).
+func (c *Chip) fork(b *Block) {}
 
 // Unseen reports whether an access of register off in b would see the
-// timer's counters where they were left out: the firmware observes the
-// timer after the environment chose (see the package doc); the simulator
-// then withdraws leaving them out and searches again.
+// timer's counters where they were left out (see the package doc); the
+// simulator then withdraws leaving them out and searches again.
 func (c *Chip) Unseen(b *Block, off int) bool {
 	return c.exact && isTimerReg(off) && !c.counting(b)
 }

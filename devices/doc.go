@@ -92,6 +92,37 @@
 // that a loop polling TDRE cannot outlast the COP when the chip's would
 // not.
 //
+// # The exact clock
+//
+// With Options.Exact the peripherals count E cycles (clock.go). The state
+// keeps: TCNT (a register) and the prescaler's phase (E cycles into the
+// current count), the E÷2^13 chain's cycles modulo 2^16 for the RTI,
+// the COP's cycles since its service, the receiver's cycles since its
+// last byte saturated at a frame, the transmitter's cycles left on its
+// byte (0: idle). Time passes by Elapse after each instruction and
+// interrupt entry, and, when every thread waits in WAI, by the event
+// EvWait, which jumps to the next change (a flag, the byte out, the
+// receiver free) or, while a byte may arrive, by at most WaitStep cycles.
+// Flags set at their exact cycle; the firmware sees registers as they are
+// at the start of its instruction. The only choices left: which byte,
+// whether it arrives now (at least a frame less rxSlack after the
+// previous one), input-capture edges.
+//
+// Why merged states have the same futures: every quantity the future of
+// the peripherals depends on is a function of the kept ones. TCNT's next
+// values, the compares and TOF follow from TCNT, the prescaler phase and
+// the compare registers; RTIF from the chain modulo its period, which
+// divides 2^16; the COP from its count; the line from the saturated
+// receiver time (beyond a frame an arrival may come at any boundary,
+// whatever the time since) and the transmitter's remaining cycles. The
+// absolute time is kept nowhere, so a loop that comes back with the same
+// distances matches. While the simulator allows it (Block.Lazy: dead-
+// data elimination stands), the timer's counters are not counted until
+// the firmware first accesses a timer register (CFORC through PACTL):
+// until then nothing it does depends on them, and states differing only
+// in them have the same futures up to that access; the access is seen
+// (Unseen) and the search starts again with them counted from reset.
+//
 // # What waiting firmware waits for
 //
 // The simulator finds that the firmware waits — its execution without

@@ -141,9 +141,9 @@ internal error (members of the swarm that contradict each other).`,
 func (o *checkOptions) register(fs *pflag.FlagSet) {
 	o.load.register(fs)
 	o.machine.register(fs, "every")
-	fs.StringVar(&o.machine.Clock, "clock", "", "how the chip's peripherals keep time: exact (the timer, the real-time interrupt, the SCI's line and the COP counted in E cycles; "+
-		"the default, unless --max-timer-events or --sci-timing idle is given) or abstract (timer sources fire at any scheduling point, bytes arrive at any rate: "+
-		"an over-approximation for an unknown crystal or line); the result names the clock its verdict holds for")
+	fs.StringVar(&o.machine.Clock, "clock", "", "how the chip's peripherals keep time: abstract (the default: timer sources fire at any scheduling point, bytes arrive at any rate: "+
+		"an over-approximation for an unknown crystal or line) or exact (the timer, the real-time interrupt, the SCI's line and the COP counted in E cycles; "+
+		"bytes arrive no faster than the line carries them); the result names the clock its verdict holds for")
 	o.xtal = 8e6
 	fs.Var(freqValue{&o.xtal}, "xtal", "the crystal's frequency (the E clock is a quarter of it): the result gives the exact clock's E cycles in time at that rate")
 	fs.StringVar(&o.strategy, "search", "swarm", "search order: swarm (--workers diversified searches at once, the first violation wins; the default unless --heuristic, --k, --goal-mem, --all, --save-frontier or --resume name one search, which then is best; bfs under --engine auto), bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
