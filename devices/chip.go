@@ -298,9 +298,6 @@ func (c *Chip) Read(b *Block, off, k int) uint8 {
 	if d := c.inputs[off]; d != nil {
 		m := c.outMask(b, off)
 		v = v&m | d[k]&^m
-		if len(d) > 1 {
-			c.fork(b)
-		}
 	}
 	c.touch(b, off)
 	switch off {

@@ -52,11 +52,6 @@ func (c *Chip) counting(b *Block) bool {
 	return !b.Lazy || b.Hid[hX]&xObserved != 0
 }
 
-// fork notes that the environment made a choice in b (kept for the
-// abstract clock's callers; the exact clock leaves the counters out
-// whenever the timer is unobserved, see counting).
-func (c *Chip) fork(b *Block) {}
-
 // Unseen reports whether an access of register off in b would see the
 // timer's counters where they were left out (see the package doc); the
 // simulator then withdraws leaving them out and searches again.

@@ -167,9 +167,6 @@ func (c *Chip) Event(b *Block, k int) Effect {
 		b.Hid[hSCITx] = 0
 		b.Reg[rSCSR] |= scsrTC
 	case EvTime, EvCapture:
-		if kind == EvCapture {
-			c.fork(b)
-		}
 		c.fire(b, i)
 		c.count(b, hTimeN, c.maxTime)
 	}
@@ -177,11 +174,10 @@ func (c *Chip) Event(b *Block, k int) Effect {
 }
 
 // received notes, under the exact clock, that a byte came off the line:
-// the next takes a frame, and the environment chose.
+// the next takes a frame.
 func (c *Chip) received(b *Block) {
 	if c.exact {
 		put3(b, hRx, 0)
-		c.fork(b)
 	}
 }
 
