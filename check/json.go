@@ -32,6 +32,7 @@ func (r *Result) JSON(m *sim.Machine, rep Report) map[string]any {
 	}
 	if c := ClockName(m); c != "" {
 		out["clock"] = c
+		out["clock_conditions"] = ClockConditions(m)
 	}
 	if m.HasDevice() && r.Verdict != Violated {
 		out["waits"] = WaitSites(m, r.Covered)

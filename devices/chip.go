@@ -400,8 +400,7 @@ func (c *Chip) Write(b *Block, off int, v uint8) Effect {
 		}
 	case rSCCR2:
 		if c.exact && *r&sccr2RE == 0 && v&sccr2RE != 0 {
-			// The receiver starts: a byte takes a frame from now.
-			put3(b, hRx, 0)
+			c.rxOn(b)
 		}
 		*r = v
 	case rINIT:

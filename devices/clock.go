@@ -9,27 +9,13 @@ const (
 	hX      = 21 // xObserved, xForked
 	hPre    = 22 // E cycles into the current count of TCNT (the prescaler's phase)
 	hRTI    = 23 // 2 bytes: the E÷2^13 divider chain's E cycles, modulo 2^16
-	hRx     = 25 // 3 bytes: E cycles since the last byte was received, saturated at a frame
+	hRx     = 25 // 3 bytes: the receiver's time (rxElapse), saturated
 	hTxLeft = 28 // 3 bytes: E cycles until the shift register's byte is out; 0: idle
 )
 
 const (
 	xObserved = 1 << 0 // the firmware has accessed a timer register
 )
-
-// rxSlack is how much closer than a frame two received bytes may be seen,
-// in E cycles: the model makes RDRF set at an instruction boundary, the
-// chip at the end of the stop bit, which falls inside one instruction of
-// at most 41 cycles (IDIV, FDIV), so the boundaries at which the firmware
-// can first see two bytes are at least a frame less 40 cycles apart.
-const rxSlack = 40
-
-// WaitStep is the most E cycles one transition of time passing while the
-// CPU waits in WAI covers when a byte may arrive: the CPU in WAI sees an
-// arrival as a running CPU does, at a step no longer than its longest
-// instruction (41 cycles), so that waiting and running firmware are seen
-// at the same granularity.
-const WaitStep = 41
 
 // isTimerReg reports whether register off belongs to the main timer or
 // the real-time interrupt: CFORC through PACTL (0x0B-0x26), the
@@ -109,7 +95,7 @@ func (c *Chip) exactElapse(b *Block, cycles uint64) Effect {
 		b.Hid[hRTI], b.Hid[hRTI+1] = uint8(r>>8), uint8(r)
 	}
 	if b.Reg[rSCCR2]&sccr2RE != 0 {
-		put3(b, hRx, min(get3(b, hRx)+cycles, uint64(frameCycles(b.Reg[rBAUD]))))
+		c.rxElapse(b, cycles)
 	}
 	if left := get3(b, hTxLeft); left > 0 {
 		if cycles < left {
@@ -167,31 +153,77 @@ func (c *Chip) exactHorizon(b *Block) uint64 {
 		h = min(h, left)
 	}
 	if b.Reg[rSCCR2]&sccr2RE != 0 {
-		if need, rx := rxGap(b), get3(b, hRx); rx < need {
+		if need, rx := uint64(frameCycles(b.Reg[rBAUD])), get3(b, hRx); rx < need {
 			h = min(h, need-rx)
 		}
 	}
 	return h
 }
 
-// rxGap is the E cycles after a byte before the model lets the next one
-// arrive: a frame, less rxSlack.
-func rxGap(b *Block) uint64 {
-	return uint64(max(frameCycles(b.Reg[rBAUD])-rxSlack, 1))
+// rxElapse counts cycles E cycles of the receiver's time (hRx): the E
+// cycles since the earliest moment at which the last byte received can
+// have come off the line. A byte is seen at the first instruction
+// boundary after it came off (the firmware reads registers as they stand
+// at the start of its instructions; package doc), so a byte seen now came
+// off during the cycles that passed since the last boundary: of those,
+// the earliest a frame after the previous byte's earliest moment. Beyond
+// a frame the count saturates at a frame plus those cycles less one, so
+// that an arrival now (received) leaves the time since the earliest
+// moment in the cycles just elapsed at which the byte can have come off.
+func (c *Chip) rxElapse(b *Block, cycles uint64) {
+	if cycles == 0 {
+		return
+	}
+	f := uint64(frameCycles(b.Reg[rBAUD]))
+	put3(b, hRx, min(get3(b, hRx)+cycles, f+cycles-1))
+}
+
+// rxOn starts the receiver's time when RE goes from 0 to 1: the first
+// byte after it needs a start bit that begins after the enable, then
+// eight data bits and the stop bit's samples, nine bit times at least
+// (reference manual, 9.4 Receive Operation / 9.6 receive data recovery:
+// RDRF is set after the stop bit is sampled), so its earliest moment is
+// taken as a bit time before the enable: a frame less nine bit times.
+func (c *Chip) rxOn(b *Block) {
+	put3(b, hRx, uint64(frameCycles(b.Reg[rBAUD])/10))
+}
+
+// received notes, under the exact clock, that a byte came off the line
+// and is seen now (an arrival): its earliest moment is the earliest of
+// the cycles elapsed since the last boundary that is a frame after the
+// previous byte's (rxElapse), from which the next byte takes a frame.
+func (c *Chip) received(b *Block) {
+	if c.exact {
+		f := uint64(frameCycles(b.Reg[rBAUD]))
+		put3(b, hRx, get3(b, hRx)-min(f, get3(b, hRx)))
+	}
+}
+
+// live reports whether the exact clock counts anything in b that an
+// arrival's moment would show: the timer's counters, the transmitter's
+// byte, the COP, the first 64 cycles. Without any, arrivals at different
+// cycles of a wait lead to the same state but for the receiver's time,
+// and the earliest of them has every future of the others (package doc).
+func (c *Chip) live(b *Block) bool {
+	return c.counting(b) || get3(b, hTxLeft) > 0 || c.copOn(b) || b.Hid[hEarly] < 64
 }
 
 // waitCycles is how many E cycles pass by the transition of time passing
 // while the CPU waits in b (Block.Asleep), 0 for none: to the exact
-// clock's next change, and in steps of at most WaitStep while a byte may
-// arrive.
+// clock's next change, and one cycle at a time while a byte may arrive
+// and the clock counts what its moment would show (live), so that every
+// cycle of the wait is a possible arrival.
 func (c *Chip) waitCycles(b *Block) uint64 {
 	if !c.exact || !b.Asleep {
 		return 0
 	}
-	h := min(c.exactHorizon(b), c.Horizon(b))
 	if c.rxEvents(b) > 0 {
-		h = min(h, WaitStep)
+		if c.live(b) {
+			return 1
+		}
+		return 0
 	}
+	h := min(c.exactHorizon(b), c.Horizon(b))
 	if h == ^uint64(0) {
 		return 0
 	}

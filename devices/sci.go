@@ -58,7 +58,7 @@ func (c *Chip) rxEvents(b *Block) int {
 	if b.Reg[rSCCR2]&sccr2RE == 0 || c.maxRx >= 0 && int(b.Hid[hRxN]) >= c.maxRx {
 		return 0
 	}
-	if c.exact && get3(b, hRx) < rxGap(b) {
+	if c.exact && get3(b, hRx) < uint64(frameCycles(b.Reg[rBAUD])) {
 		return 0 // the line is still carrying the previous byte
 	}
 	switch sr := b.Reg[rSCSR]; {
@@ -173,14 +173,6 @@ func (c *Chip) Event(b *Block, k int) Effect {
 	return Effect{}
 }
 
-// received notes, under the exact clock, that a byte came off the line:
-// the next takes a frame.
-func (c *Chip) received(b *Block) {
-	if c.exact {
-		put3(b, hRx, 0)
-	}
-}
-
 // frameCycles is the time one frame (start bit, eight data bits, stop
 // bit) takes at the rate BAUD sets, in E cycles: sixteen E cycles per
 // bit at the SCI's prescaler (SCP1:SCP0 divide by 1, 3, 4 or 13) and
@@ -189,6 +181,11 @@ func frameCycles(baud uint8) int {
 	pre := [4]int{1, 3, 4, 13}[baud>>4&3]
 	return 10 * 16 * pre << (baud & 7)
 }
+
+// FrameCycles is the E cycles one frame of the SCI's line takes with
+// register block regs (BAUD at its offset), the unit of the exact
+// clock's line (Options.Exact).
+func FrameCycles(regs []byte) int { return frameCycles(regs[rBAUD]) }
 
 // Overdue reports whether the transmitter's byte has been shifted out for
 // a frame's time while the device counted cycles: its event must happen

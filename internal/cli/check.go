@@ -145,7 +145,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 		"an over-approximation for an unknown crystal or line) or exact (the timer, the real-time interrupt, the SCI's line and the COP counted in E cycles; "+
 		"bytes arrive no faster than the line carries them); the result names the clock its verdict holds for")
 	o.xtal = 8e6
-	fs.Var(freqValue{&o.xtal}, "xtal", "the crystal's frequency (the E clock is a quarter of it): the result gives the exact clock's E cycles in time at that rate")
+	fs.Var(freqValue{&o.xtal}, "xtal", "the crystal's frequency (the E clock is a quarter of it): under --clock exact the result gives an E cycle and the frame of the SCI's line in time at that rate (JSON: xtal_hz)")
 	fs.StringVar(&o.strategy, "search", "swarm", "search order: swarm (--workers diversified searches at once, the first violation wins; the default unless --heuristic, --k, --goal-mem, --all, --save-frontier or --resume name one search, which then is best; bfs under --engine auto), bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "estimate for best/astar: none, hamming, fsm, aicfg, efsm")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG for aicfg and efsm")
@@ -355,6 +355,12 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		var more map[string]any
 		if rep != nil {
 			more = map[string]any{"engine": "auto", "auto": rep.JSON()}
+		}
+		if m.Config.ExactClock {
+			if more == nil {
+				more = map[string]any{}
+			}
+			more["xtal_hz"] = o.xtal
 		}
 		printJSON(stdout, m, res, props, more)
 	} else {

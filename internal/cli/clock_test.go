@@ -1,6 +1,9 @@
 package cli
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // rx_count counts, in its receive interrupt, the bytes that arrive while
 // the main loop sends one byte; three or more make it write to an unmapped
@@ -28,4 +31,25 @@ func TestClockRefused(t *testing.T) {
 	run(t, ExitUsage, "check", fw, "--clock", "exact", "--sci-timing", "idle", firmwareQuiet)
 	run(t, ExitUsage, "check", fw, "--clock", "fast", firmwareQuiet)
 	run(t, ExitUsage, "check", "../../testdata/models/assert_ok.elf", "--clock", "exact", firmwareQuiet)
+}
+
+// wai_tcnt waits in WAI for two bytes and asserts, in its receive
+// interrupt, on TCNT (E/1) read for the second: the number of E cycles it
+// came after the earliest the line allows (a frame after the first) must
+// not be 21. Every cycle of a wait is a possible arrival, so the exact
+// clock finds it; one that let time pass in steps of several cycles
+// while the CPU waits would miss it and verify. The counterexample's
+// last wait is one cycle at a time.
+func TestExactClockWaitEveryCycle(t *testing.T) {
+	const fw = "../../testdata/firmware/wai_tcnt.elf"
+	out := run(t, ExitViolation, "check", fw, "--sci-input", "A", "--search", "bfs", "--clock", "exact", "--xtal", "4MHz", firmwareQuiet)
+	wantLines(t, out, "violation: unmapped", "time passes while the CPU waits: 1 E cycles", "SCI receives 'A'",
+		"clock: exact", "condition: a register is read as it stands at the start of the instruction",
+		"note: por: not run under the exact clock", "reductions: dead (verdicts are those of --reduce none)",
+		"time: at --xtal 4 MHz an E cycle is 1.000 µs; at the violation a frame of the SCI's line takes 160 E cycles, 160.000 µs")
+	if strings.Contains(out, "reductions: por") {
+		t.Errorf("the exact clock runs no partial-order reduction, but the result lists it:\n%s", out)
+	}
+	out = run(t, ExitViolation, "check", fw, "--sci-input", "A", "--search", "bfs", "--clock", "exact", "--json")
+	wantLines(t, out, `"reductions":["dead"]`, `"clock_conditions":["the sender's bit rate`, `"xtal_hz":8000000`)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -70,6 +71,9 @@ func printResult(w io.Writer, img *loader.Image, m *sim.Machine, res *check.Resu
 	fmt.Fprintf(w, "%d states stored, %d expanded, %d transitions, max depth %d, %s, peak memory %d MiB\n",
 		st.StatesStored, st.StatesExpanded, st.Transitions, st.MaxDepth, secs, st.PeakMemory>>20)
 	printConditions(w, m, res, props.Reductions)
+	if m.Config.ExactClock {
+		fmt.Fprintf(w, "  time: at --xtal %s an E cycle is %s%s\n", formatFreq(o.xtal), formatSeconds(4/o.xtal), frameTime(img, m, res, o.xtal))
+	}
 	if res.Omission > 0 {
 		fmt.Fprintf(w, "hash compaction: probability that a state was missed ≤ %.3g\n", res.Omission)
 	}
@@ -226,4 +230,24 @@ func printEngineResult(w io.Writer, o *checkOptions, cs *check.Check, res *check
 	if first != nil && o.trace != "" {
 		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.trace, o.trace)
 	}
+}
+
+// frameTime gives, for the exact clock's line, the frame of the SCI at
+// the rate BAUD holds in the state of the first violation, in E cycles
+// and in time at the crystal xtal; "" without a violation.
+func frameTime(img *loader.Image, m *sim.Machine, res *check.Result, xtal float64) string {
+	f := res.First()
+	if f == nil {
+		return ""
+	}
+	c := cex.Replay(img, m, f.Trace)
+	if c.Final == nil {
+		return ""
+	}
+	regs, _, ok := m.DeviceRegisters(c.Final)
+	if !ok {
+		return ""
+	}
+	n := devices.FrameCycles(regs)
+	return fmt.Sprintf("; at the violation a frame of the SCI's line takes %d E cycles, %s", n, formatSeconds(float64(n)*4/xtal))
 }

@@ -232,6 +232,9 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 			}
 			extra["members"] = ms
 		}
+		if m.Config.ExactClock {
+			extra["xtal_hz"] = o.xtal
+		}
 		printJSON(stdout, m, res, d.Report, extra)
 	} else {
 		printResult(stdout, img, m, res, o, d.Report)
