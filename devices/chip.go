@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -48,6 +49,8 @@ type Chip struct {
 	maxRx   int // -1: unbounded
 	maxTime int
 	exact   bool
+	// dropPhase is the fault mutation.PrescalerPhase, read once here.
+	dropPhase bool
 }
 
 // New returns the peripherals of chip profile p, or an error when p has
@@ -58,7 +61,8 @@ func New(p loader.ChipProfile, o Options) (*Chip, error) {
 		return nil, fmt.Errorf("chip profile %q has no on-chip peripherals", p.Name)
 	}
 	c := &Chip{series: p.Series, size: int(regs.Hi-regs.Lo) + 1, match: o.ExpectOutput,
-		maxRx: -1, maxTime: -1, exact: o.Exact}
+		maxRx: -1, maxTime: -1, exact: o.Exact,
+		dropPhase: mutation.On(mutation.PrescalerPhase)}
 	if o.BoundReceived {
 		c.maxRx = o.MaxReceived
 	}

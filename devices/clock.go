@@ -68,6 +68,9 @@ func (c *Chip) exactElapse(b *Block, cycles uint64) Effect {
 		ph := uint64(b.Hid[hPre]) + cycles
 		ticks := ph / pre
 		b.Hid[hPre] = uint8(ph % pre)
+		if c.dropPhase {
+			b.Hid[hPre] = 0
+		}
 		old := tcnt(b)
 		for i := srcOC1; i <= srcOC5; i++ {
 			if i == srcOC5 && c.oc5IsIC4(b) {
