@@ -201,5 +201,6 @@ func ClockConditions(m *sim.Machine) []string {
 		"a register is read as it stands at the start of the instruction that reads it: a flag set, a byte received or TCNT counted during an instruction is seen from the next one",
 		"the first byte after the receiver is enabled may come off nine bit times after the enable, up to a bit earlier than the line can deliver it",
 		"input-capture edges come at any moment",
+		"the COP times out at the earliest the reference manual allows, 2^15 × 4^CR E cycles after its service (the chip's may come up to 2^15 E cycles later)",
 	}
 }
