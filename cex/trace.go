@@ -59,8 +59,10 @@ type MachineSpec struct {
 	ExpectOutput string   `json:"expect_output,omitempty"`
 	Config       string   `json:"config,omitempty"`
 	SCITiming    string   `json:"sci_timing,omitempty"`
-	MaxReceived  int      `json:"max_received,omitempty"` // bound + 1; 0: none
-	MaxTimer     int      `json:"max_timer_events,omitempty"`
+	Clock        string   `json:"clock,omitempty"` // check --clock; "": the default
+
+	MaxReceived int `json:"max_received,omitempty"` // bound + 1; 0: none
+	MaxTimer    int `json:"max_timer_events,omitempty"`
 	// IgnoreIllegal is check's --ignore illegal-opcode, which changes
 	// what the machine does: an illegal opcode traps through its vector,
 	// when the image programs it, and the execution goes on

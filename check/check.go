@@ -128,10 +128,12 @@ func goalMem(img *loader.Image, goals []string) ([]uint16, []byte, error) {
 }
 
 // Reductions lists the reductions a search with opts runs on m: partial-
-// order reduction needs the finest interleaving to reduce.
+// order reduction needs the finest interleaving to reduce, and does not
+// run under the exact clock (every instruction advances time, so the
+// simulator expands every state in full).
 func Reductions(opts search.Options, m *sim.Machine) []string {
 	var r []string
-	if opts.Reduce && m.Config.Preempt == sim.PreemptEvery {
+	if opts.Reduce && m.Config.Preempt == sim.PreemptEvery && !m.Config.ExactClock {
 		r = append(r, "por")
 	}
 	if m.Config.Dead {

@@ -156,6 +156,8 @@ type Machine struct {
 	// --max-timer-events); nil: no bound.
 	MaxReceived    *int
 	MaxTimerEvents *int
+	// Clock is how the peripherals keep time (--clock).
+	Clock Clock
 	// ExpectOutput is the goal of output the firmware sends on the SCI
 	// (--expect-output).
 	ExpectOutput *devices.Matcher
@@ -164,6 +166,37 @@ type Machine struct {
 	ConfigRegister *uint8
 	// Board is the board's hardware outside the chip (--device).
 	Board []sim.BoardRange
+}
+
+// Clock is how the chip's peripherals keep time (see package devices).
+type Clock uint8
+
+// ClockDefault (the zero value) is the abstract clock: the exact one
+// multiplies the states by every cycle a byte may arrive at (see
+// docs/clocks.md for the measurements). ClockExact counts the timer, the
+// real-time interrupt, the SCI's line and the COP in E cycles;
+// ClockAbstract lets a timer source fire and the transmitter finish a
+// byte at any scheduling point, and bytes arrive at any rate: an over-
+// approximation for a crystal or a line that is not known.
+const (
+	ClockDefault Clock = iota
+	ClockExact
+	ClockAbstract
+)
+
+// String names the clock as --clock does ("" for the default).
+func (c Clock) String() string { return [...]string{"", "exact", "abstract"}[c] }
+
+// Exact reports whether the clock of mc is the exact one (ClockDefault
+// resolved).
+func (mc Machine) Exact() bool {
+	switch mc.Clock {
+	case ClockExact:
+		return true
+	case ClockAbstract:
+		return false
+	}
+	return false
 }
 
 // Peripherals says whether the chip's peripherals model the firmware's

@@ -30,6 +30,10 @@ func (r *Result) JSON(m *sim.Machine, rep Report) map[string]any {
 	if rep.Bounds != "" {
 		out["bounds"] = rep.Bounds
 	}
+	if c := ClockName(m); c != "" {
+		out["clock"] = c
+		out["clock_conditions"] = ClockConditions(m)
+	}
 	if m.HasDevice() && r.Verdict != Violated {
 		out["waits"] = WaitSites(m, r.Covered)
 	}

@@ -162,7 +162,8 @@ func (mc Machine) devices(env environment, regInputs map[int][]uint8, cfg *sim.C
 			given bool
 		}{{"--sci-input", mc.SCIInput != nil || mc.SCIFed}, {"--expect-output", mc.ExpectOutput != nil},
 			{"--config", mc.ConfigRegister != nil}, {"--max-received", mc.MaxReceived != nil},
-			{"--max-timer-events", mc.MaxTimerEvents != nil}, {"--sci-timing", mc.SCIIdle}} {
+			{"--max-timer-events", mc.MaxTimerEvents != nil}, {"--sci-timing", mc.SCIIdle},
+			{"--clock", mc.Clock != ClockDefault}} {
 			if s.given {
 				why := "--peripherals off"
 				if mc.Peripherals != PeripheralsOff {
@@ -173,7 +174,16 @@ func (mc Machine) devices(env environment, regInputs map[int][]uint8, cfg *sim.C
 		}
 		return nil
 	}
-	o := devices.Options{Inputs: regInputs, SCIInput: mc.SCIInput, ExpectOutput: mc.ExpectOutput}
+	if mc.Clock == ClockExact {
+		if mc.MaxTimerEvents != nil {
+			return fmt.Errorf("--max-timer-events bounds the abstract clock's timer events; under --clock exact time passes with the cycles: drop it, or give --clock abstract")
+		}
+		if mc.SCIIdle {
+			return fmt.Errorf("--sci-timing idle is a timing of the abstract clock; under --clock exact bytes arrive at the pace of the line: drop it, or give --clock abstract")
+		}
+	}
+	o := devices.Options{Inputs: regInputs, SCIInput: mc.SCIInput, ExpectOutput: mc.ExpectOutput, Exact: mc.Exact()}
+	cfg.ExactClock = o.Exact
 	if mc.MaxReceived != nil {
 		o.BoundReceived, o.MaxReceived = true, *mc.MaxReceived
 	}

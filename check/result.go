@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hc11mc/hc11mc/search"
@@ -132,15 +133,26 @@ func Confirm(m *sim.Machine, v *sim.Violation, trace []sim.Label) error {
 // line each.
 func (r *Result) Conditions(m *sim.Machine, reductions []string) []string {
 	var notes []string
-	if len(reductions) > 0 {
+	if slices.Contains(reductions, "por") {
 		notes = append(notes, fmt.Sprintf("reductions: %s (%d of %d states expanded by one transition alone; verdicts are those of --reduce none)",
 			strings.Join(reductions, ", "), r.Stats.Reduced, r.Stats.StatesExpanded))
+	} else if len(reductions) > 0 {
+		notes = append(notes, fmt.Sprintf("reductions: %s (verdicts are those of --reduce none)", strings.Join(reductions, ", ")))
+	}
+	if m.Config.ExactClock {
+		notes = append(notes, "note: por: not run under the exact clock: every instruction advances the peripherals' time, so every state is expanded in full")
 	}
 	if r.Privacy != "" {
 		notes = append(notes, "note: por: "+r.Privacy)
 	}
 	if r.Dead != "" {
 		notes = append(notes, "note: dead: "+r.Dead)
+	}
+	if m.HasDevice() {
+		notes = append(notes, "clock: "+ClockNote(m))
+		for _, c := range ClockConditions(m) {
+			notes = append(notes, "  condition: "+c)
+		}
 	}
 	if p := m.Config.Preempt; p != sim.PreemptEvery && r.Verdict != Violated {
 		points := "harness calls"
@@ -151,4 +163,44 @@ func (r *Result) Conditions(m *sim.Machine, reductions []string) []string {
 			"it can miss races that --preempt every finds", p, points))
 	}
 	return notes
+}
+
+// ClockName names the clock the peripherals of m keep time by, the one a
+// verdict on m holds for: "exact" or "abstract"; "" without peripherals.
+func ClockName(m *sim.Machine) string {
+	switch {
+	case !m.HasDevice():
+		return ""
+	case m.Config.ExactClock:
+		return "exact"
+	}
+	return "abstract"
+}
+
+// ClockNote says which clock a verdict on m holds for, and what that
+// means (docs/clocks.md); ClockConditions lists what it assumes.
+func ClockNote(m *sim.Machine) string {
+	if m.Config.ExactClock {
+		return "exact (the timer, the real-time interrupt, the SCI's line and the COP counted in E cycles; every E cycle at which a byte can come off the line is explored)"
+	}
+	return "abstract (timer sources fire and the transmitter finishes a byte at any scheduling point, bytes arrive at any rate: an over-approximation of every crystal and line)"
+}
+
+// ClockConditions are the assumptions and abstractions a verdict on m
+// holds under for the clock of its peripherals, one sentence each
+// (docs/clocks.md); nil without peripherals.
+func ClockConditions(m *sim.Machine) []string {
+	switch {
+	case !m.HasDevice():
+		return nil
+	case !m.Config.ExactClock:
+		return []string{"a violation may need a timing the chip and its line cannot produce (--clock exact counts it)"}
+	}
+	return []string{
+		"the sender's bit rate is the receiver's (BAUD): bytes come off the line at least a frame apart",
+		"a register is read as it stands at the start of the instruction that reads it: a flag set, a byte received or TCNT counted during an instruction is seen from the next one",
+		"the first byte after the receiver is enabled may come off nine bit times after the enable, up to a bit earlier than the line can deliver it",
+		"input-capture edges come at any moment",
+		"the COP times out at the earliest the reference manual allows, 2^15 × 4^CR E cycles after its service (the chip's may come up to 2^15 E cycles later)",
+	}
 }

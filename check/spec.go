@@ -157,6 +157,15 @@ func readEnvironment(s cex.MachineSpec, mc *Machine) error {
 		}
 		mc.Board = append(mc.Board, br)
 	}
+	switch s.Clock {
+	case "":
+	case "exact":
+		mc.Clock = ClockExact
+	case "abstract":
+		mc.Clock = ClockAbstract
+	default:
+		return fmt.Errorf("--clock %q: use exact or abstract", s.Clock)
+	}
 	switch s.SCITiming {
 	case "", "any":
 	case "idle":

@@ -24,6 +24,7 @@ type TextOptions struct {
 	SavedTo string // the file an incomplete search saved its frontier to
 	Trace   string // the file the first counterexample was written to
 	Mode    string // the symbolic engine's mode (WriteSymbolicText): "bmc" reports an unrolling
+	Time    string // a line on the time of the exact clock at the crystal's rate, after the conditions
 }
 
 // VerdictNote is the part of a verdict line that says what it covers.
@@ -69,6 +70,9 @@ func (res *Result) WriteText(w io.Writer, img *loader.Image, m *sim.Machine, rep
 	fmt.Fprintf(w, "%d states stored, %d expanded, %d transitions, max depth %d, %s, peak memory %d MiB\n",
 		st.StatesStored, st.StatesExpanded, st.Transitions, st.MaxDepth, secs, st.PeakMemory>>20)
 	res.writeConditions(w, m, rep.Reductions)
+	if o.Time != "" {
+		fmt.Fprintln(w, o.Time)
+	}
 	if res.Omission > 0 {
 		fmt.Fprintf(w, "hash compaction: probability that a state was missed ≤ %.3g\n", res.Omission)
 	}

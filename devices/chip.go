@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -30,6 +31,10 @@ type Options struct {
 	// edges); each bound at most 254.
 	BoundReceived, BoundTimer bool
 	MaxReceived, MaxTimer     int
+	// Exact counts the timer, the real-time interrupt and the SCI's line
+	// in E cycles (see "The exact clock" in the package doc) instead of
+	// letting their events happen at any time.
+	Exact bool
 }
 
 // Chip is the peripherals of one chip profile: it implements Device.
@@ -43,6 +48,9 @@ type Chip struct {
 	match   *Matcher
 	maxRx   int // -1: unbounded
 	maxTime int
+	exact   bool
+	// dropPhase is the fault mutation.PrescalerPhase, read once here.
+	dropPhase bool
 }
 
 // New returns the peripherals of chip profile p, or an error when p has
@@ -53,7 +61,8 @@ func New(p loader.ChipProfile, o Options) (*Chip, error) {
 		return nil, fmt.Errorf("chip profile %q has no on-chip peripherals", p.Name)
 	}
 	c := &Chip{series: p.Series, size: int(regs.Hi-regs.Lo) + 1, match: o.ExpectOutput,
-		maxRx: -1, maxTime: -1}
+		maxRx: -1, maxTime: -1, exact: o.Exact,
+		dropPhase: mutation.On(mutation.PrescalerPhase)}
 	if o.BoundReceived {
 		c.maxRx = o.MaxReceived
 	}
@@ -393,6 +402,11 @@ func (c *Chip) Write(b *Block, off int, v uint8) Effect {
 		if b.CCR&isa.FlagI != 0 {
 			*r = *r&0xF0 | v&0x0F
 		}
+	case rSCCR2:
+		if c.exact && *r&sccr2RE == 0 && v&sccr2RE != 0 {
+			c.rxOn(b)
+		}
+		*r = v
 	case rINIT:
 		if c.window(b) && b.Hid[hOnce]&onceINIT == 0 {
 			*r = v
@@ -415,6 +429,9 @@ func (c *Chip) spiClear(b *Block) {
 // Elapse counts E cycles the CPU executed.
 func (c *Chip) Elapse(b *Block, cycles uint64) Effect {
 	var eff Effect
+	if c.exact {
+		eff = c.exactElapse(b, cycles)
+	}
 	if e := uint64(b.Hid[hEarly]); e < 64 {
 		b.Hid[hEarly] = uint8(min(64, e+cycles))
 	}
@@ -427,12 +444,12 @@ func (c *Chip) Elapse(b *Block, cycles uint64) Effect {
 		}
 		b.Hid[hCOP], b.Hid[hCOP+1], b.Hid[hCOP+2] = uint8(n>>16), uint8(n>>8), uint8(n)
 	}
-	if b.Hid[hSCITx]&txBusy != 0 {
+	if b.Hid[hSCITx]&txBusy != 0 && !c.exact {
 		n := uint64(b.Hid[hTxTime])<<8 | uint64(b.Hid[hTxTime+1])
 		n = min(0xFFFF, n+cycles)
 		b.Hid[hTxTime], b.Hid[hTxTime+1] = uint8(n>>8), uint8(n)
 	}
-	if b.Hid[hEarly] >= 64 && !c.copOn(b) {
+	if b.Hid[hEarly] >= 64 && !c.copOn(b) && !c.exact {
 		b.Hid[HidFlags] &^= FlagClocked
 		b.Hid[hTxTime], b.Hid[hTxTime+1] = 0, 0
 	}
@@ -452,6 +469,9 @@ func (c *Chip) Horizon(b *Block) uint64 {
 	if c.copOn(b) {
 		n := uint64(b.Hid[hCOP])<<16 | uint64(b.Hid[hCOP+1])<<8 | uint64(b.Hid[hCOP+2])
 		h = min(h, c.copTimeout(b)-min(n, c.copTimeout(b)))
+	}
+	if c.exact {
+		return min(h, c.exactHorizon(b))
 	}
 	if b.Hid[hSCITx]&txBusy != 0 {
 		n := uint64(b.Hid[hTxTime])<<8 | uint64(b.Hid[hTxTime+1])

@@ -20,6 +20,14 @@ type Block struct {
 	// CCR is the condition codes of the CPU context making the access
 	// (HPRIO's PSEL is writable only with I set).
 	CCR uint8
+	// Asleep says that every thread waits in WAI, so that under the
+	// exact clock time may pass by an event of its own (EvWait).
+	Asleep bool
+	// Lazy allows the exact clock to leave the timer's counters out of
+	// the state once the environment chose before the firmware observed
+	// the timer (see the package doc); the simulator sets it while it
+	// watches for the firmware observing them after all (Unseen).
+	Lazy bool
 }
 
 // Hidden byte HidFlags holds FlagClocked while the device wants to know
@@ -52,6 +60,7 @@ const (
 	EvTxDone                       // the SCI's shift register has sent its byte
 	EvTime                         // a periodic timer source fires (Source)
 	EvCapture                      // an edge on an input-capture pin (Source)
+	EvWait                         // exact clock: Cycles E cycles pass while the CPU waits in WAI
 )
 
 // EventInfo describes one event of Events.
@@ -59,6 +68,7 @@ type EventInfo struct {
 	Kind   EventKind
 	Byte   uint8  // EvReceive: the byte
 	Source string // EvTime, EvCapture: "rti", "tof", "oc1"…"oc5", "ic1"…"ic3"
+	Cycles uint64 // EvWait: the E cycles that pass
 }
 
 // String describes the event for a trace.
@@ -74,8 +84,24 @@ func (e EventInfo) String() string {
 		return "time passes: " + e.Source + " fires"
 	case EvCapture:
 		return "edge on " + e.Source
+	case EvWait:
+		return "time passes while the CPU waits: " + utoa(e.Cycles) + " E cycles"
 	}
 	return "event?"
+}
+
+// utoa formats n in decimal.
+func utoa(n uint64) string {
+	var d [20]byte
+	i := len(d)
+	for {
+		i--
+		d[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(d[i:])
+		}
+	}
 }
 
 // quoteByte shows a byte as a character constant: 'A', '\r', '\x05'.
@@ -137,6 +163,9 @@ type Device interface {
 	// the COP's timeout, the transmitter's byte overdue. Fewer cycles
 	// change only counters.
 	Horizon(b *Block) uint64
+	// Unseen reports whether an access of register off in b would
+	// observe what the exact clock left out of b (Block.Lazy).
+	Unseen(b *Block, off int) bool
 	// RegName names register off ("" for an unused offset).
 	RegName(off int) string
 	// HeldInput reports whether a read of register off in b sees bits

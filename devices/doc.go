@@ -92,6 +92,59 @@
 // that a loop polling TDRE cannot outlast the COP when the chip's would
 // not.
 //
+// # The exact clock
+//
+// With Options.Exact the peripherals count E cycles (clock.go). The state
+// keeps: TCNT (a register) and the prescaler's phase (E cycles into the
+// current count), the E÷2^13 chain's cycles modulo 2^16 for the RTI,
+// the COP's cycles since its service, the receiver's time (below), the
+// transmitter's cycles left on its byte (0: idle). Time passes by Elapse
+// after each instruction and interrupt entry, and, when every thread
+// waits in WAI, by the event EvWait. The firmware reads registers as they
+// stand at the start of its instruction: a flag set, a byte received or
+// TCNT counted during an instruction is seen from the next one (a
+// condition of every verdict under this clock). The only choices left:
+// which byte, whether it arrives now, input-capture edges.
+//
+// Arrivals. A byte comes off the line at some E cycle and is seen at the
+// first instruction boundary after it; two bytes come off at least a
+// frame apart (the sender's rate is the receiver's), the first at least
+// nine bit times after the receiver is enabled (rxOn). The receiver's time
+// is the E cycles since the earliest moment the last byte can have come
+// off, given where it was seen: a byte may be seen at a boundary when
+// that time is a frame or more, and is then taken to have come off at the
+// earliest cycle since the previous boundary that is a frame after the
+// previous byte's earliest moment (received, rxElapse). Taking the
+// earliest loses no future: the receiver's time shows only in when the
+// next byte may be seen, and a larger time allows every arrival a smaller
+// one does (and the same transitions otherwise), so the state with the
+// larger time has every future of the other. While the CPU waits, EvWait
+// jumps to the clock's next change (a flag, the byte out, the receiver
+// ready for a byte) and, while a byte may be seen, passes one E cycle at
+// a time: an arrival at each cycle of the wait is then a transition of
+// its own, as it must be where the moment shows later (TCNT and the
+// prescaler's phase, the RTI chain, the transmitter's byte, the COP, the
+// first 64 cycles: live). Where nothing of the kind counts, arrivals at
+// different cycles lead to states that differ only in the receiver's
+// time, the earliest has every future of the others (above), and no
+// EvWait is offered.
+//
+// Why merged states have the same futures: every quantity the future of
+// the peripherals depends on is a function of the kept ones. TCNT's next
+// values, the compares and TOF follow from TCNT, the prescaler phase and
+// the compare registers; RTIF from the chain modulo its period, which
+// divides 2^16; the COP from its count; the line from the receiver's
+// time, saturated at a frame plus the last elapsed cycles less one (beyond
+// it only the cycles since the last boundary matter), and the
+// transmitter's remaining cycles. The absolute time is kept nowhere, so a
+// loop that comes back with the same distances matches. While the
+// simulator allows it (Block.Lazy: dead-data elimination stands), the
+// timer's counters are not counted until the firmware first accesses a
+// timer register (CFORC through PACTL): until then nothing it does
+// depends on them, and states differing only in them have the same
+// futures up to that access; the access is seen (Unseen) and the search
+// starts again with them counted from reset.
+//
 // # What waiting firmware waits for
 //
 // The simulator finds that the firmware waits — its execution without

@@ -17,6 +17,9 @@ func (c *Chip) sciWrite(b *Block, v uint8) Effect {
 		b.Hid[hSCITx] |= txBusy
 		b.Reg[rSCSR] |= scsrTDRE
 		b.Hid[hTxTime], b.Hid[hTxTime+1] = 0, 0
+		if c.exact {
+			put3(b, hTxLeft, uint64(frameCycles(b.Reg[rBAUD])))
+		}
 		return c.sent(b, v)
 	}
 	// A byte written while TDR is full replaces it: the first is lost.
@@ -55,6 +58,9 @@ func (c *Chip) rxEvents(b *Block) int {
 	if b.Reg[rSCCR2]&sccr2RE == 0 || c.maxRx >= 0 && int(b.Hid[hRxN]) >= c.maxRx {
 		return 0
 	}
+	if c.exact && get3(b, hRx) < uint64(frameCycles(b.Reg[rBAUD])) {
+		return 0 // the line is still carrying the previous byte
+	}
 	switch sr := b.Reg[rSCSR]; {
 	case sr&scsrRDRF == 0:
 		return len(c.alpha)
@@ -69,13 +75,16 @@ func (c *Chip) rxEvents(b *Block) int {
 // timer's sources in priority order.
 func (c *Chip) Events(b *Block) int {
 	n := c.rxEvents(b)
-	if b.Hid[hSCITx]&txBusy != 0 {
+	if b.Hid[hSCITx]&txBusy != 0 && !c.exact {
 		n++
 	}
 	for i := range sources {
 		if c.timerEvent(b, i) {
 			n++
 		}
+	}
+	if c.waitCycles(b) > 0 {
+		n++
 	}
 	return n
 }
@@ -94,7 +103,7 @@ func (c *Chip) locate(b *Block, k int) (EventKind, int) {
 	} else {
 		k -= n
 	}
-	if b.Hid[hSCITx]&txBusy != 0 {
+	if b.Hid[hSCITx]&txBusy != 0 && !c.exact {
 		if k == 0 {
 			return EvTxDone, 0
 		}
@@ -111,6 +120,9 @@ func (c *Chip) locate(b *Block, k int) (EventKind, int) {
 			k--
 		}
 	}
+	if k == 0 && c.waitCycles(b) > 0 {
+		return EvWait, 0
+	}
 	return 0, -1
 }
 
@@ -122,6 +134,8 @@ func (c *Chip) Info(b *Block, k int) EventInfo {
 		return EventInfo{Kind: kind, Byte: c.alpha[i]}
 	case EvTime, EvCapture:
 		return EventInfo{Kind: kind, Source: sources[i].name}
+	case EvWait:
+		return EventInfo{Kind: kind, Cycles: c.waitCycles(b)}
 	}
 	return EventInfo{Kind: kind}
 }
@@ -134,9 +148,13 @@ func (c *Chip) Event(b *Block, k int) Effect {
 		b.Reg[rSCDR] = c.alpha[i]
 		b.Reg[rSCSR] |= scsrRDRF
 		c.count(b, hRxN, c.maxRx)
+		c.received(b)
 	case EvOverrun:
 		b.Reg[rSCSR] |= scsrOR
 		c.count(b, hRxN, c.maxRx)
+		c.received(b)
+	case EvWait:
+		return c.Elapse(b, c.waitCycles(b))
 	case EvTxDone:
 		b.Hid[hTxTime], b.Hid[hTxTime+1] = 0, 0
 		if b.Hid[hSCITx]&txFull != 0 {
@@ -164,11 +182,16 @@ func frameCycles(baud uint8) int {
 	return 10 * 16 * pre << (baud & 7)
 }
 
+// FrameCycles is the E cycles one frame of the SCI's line takes with
+// register block regs (BAUD at its offset), the unit of the exact
+// clock's line (Options.Exact).
+func FrameCycles(regs []byte) int { return frameCycles(regs[rBAUD]) }
+
 // Overdue reports whether the transmitter's byte has been shifted out for
 // a frame's time while the device counted cycles: its event must happen
 // before the CPU goes on.
 func (c *Chip) Overdue(b *Block) bool {
-	if b.Hid[hSCITx]&txBusy == 0 || b.Hid[HidFlags]&FlagClocked == 0 {
+	if b.Hid[hSCITx]&txBusy == 0 || b.Hid[HidFlags]&FlagClocked == 0 || c.exact {
 		return false
 	}
 	return int(b.Hid[hTxTime])<<8|int(b.Hid[hTxTime+1]) >= min(frameCycles(b.Reg[rBAUD]), 0xFFFF)

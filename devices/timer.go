@@ -55,6 +55,9 @@ var psel = [16]int{
 // touch activates the timer sources whose registers the access of
 // register off concerns (see "The abstract clock" in the package doc).
 func (c *Chip) touch(b *Block, off int) {
+	if c.exact && isTimerReg(off) {
+		b.Hid[hX] |= xObserved
+	}
 	var bits uint16
 	switch {
 	case off == rTCNT || off == rTCNT+1:
@@ -95,7 +98,8 @@ func (c *Chip) timerEvent(b *Block, i int) bool {
 		return false
 	}
 	if s.periodic {
-		return c.active(b, i) && !(i == srcOC5 && c.oc5IsIC4(b))
+		// Under the exact clock time sets these flags (Elapse).
+		return !c.exact && c.active(b, i) && !(i == srcOC5 && c.oc5IsIC4(b))
 	}
 	if i >= srcIC1 && i <= srcIC3 {
 		// An edge is selected for ICx in TCTL2: bits 5:4 IC1, 3:2 IC2, 1:0 IC3.

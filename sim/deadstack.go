@@ -60,7 +60,7 @@ import (
 // byte, a move of the memory map while bytes were masked, or a return to
 // an address liveness did not expect (live.go).
 type DeadBreak struct {
-	What   string // "read", "fetch", "uncover", "layout" or "return"
+	What   string // "read", "fetch", "uncover", "layout", "return" or "timer"
 	Thread int
 	PC     uint16 // the instruction
 	Addr   uint16 // the byte, or where the return went
@@ -76,6 +76,8 @@ func (d *DeadBreak) String() string {
 		return fmt.Sprintf("thread %d returned to 0x%04X, which is not after a call liveness knows of", d.Thread, d.Addr)
 	case "fetch":
 		return fmt.Sprintf("thread %d executed code at 0x%04X, a stack byte below SP", d.Thread, d.Addr)
+	case "timer":
+		return fmt.Sprintf("thread %d at 0x%04X accessed the timer register at 0x%04X after the environment chose, while the exact clock left the timer's counters out of states", d.Thread, d.PC, d.Addr)
 	}
 	return fmt.Sprintf("thread %d at 0x%04X read 0x%04X, a stack byte below SP", d.Thread, d.PC, d.Addr)
 }

@@ -238,7 +238,38 @@ func (m *Machine) loadBlock(s *State, b *devices.Block) {
 		copy(b.Reg[k*PageSize:(k+1)*PageSize], s.Pages[m.regPage+k].Data[:])
 	}
 	b.Hid = s.Pages[m.hidPage].Data
-	b.Elapsed, b.CCR = 0, 0
+	b.Elapsed, b.CCR, b.Asleep = 0, 0, false
+	b.Lazy = m.Config.ExactClock && m.EliminatesDead()
+}
+
+// asleep reports whether every thread of s that has not exited waits in
+// WAI, with no interrupt to take: under the exact clock, time passes by
+// an event of the device (devices.EvWait).
+func (m *Machine) asleep(s *State) bool {
+	if !m.Config.ExactClock || s.Atomic != 0 {
+		return false
+	}
+	any := false
+	for i := range s.Threads {
+		switch s.Threads[i].Status {
+		case Exited:
+		case Waiting:
+			any = true
+		default:
+			return false
+		}
+	}
+	if !any {
+		return false
+	}
+	if m.pending(s) >= 0 {
+		for i := range s.Threads {
+			if devTakes(&s.Threads[i]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // storeBlock writes back the pages of b that differ from those of s.
@@ -328,6 +359,7 @@ func (x *stepper) ioRead(a uint16) uint8 {
 	}
 	b := x.block()
 	off := int(a - x.lay.regLo)
+	x.watchUnseen(b, off)
 	k := 0
 	if n := x.m.dev.Choices(b, off); n > 1 {
 		k = int(x.choose(uint64(n)))
@@ -349,6 +381,7 @@ func (x *stepper) ioWrite(a uint16, v uint8) {
 	}
 	b := x.block()
 	off := int(a - x.lay.regLo)
+	x.watchUnseen(b, off)
 	eff := x.m.dev.Write(b, off, v)
 	x.m.storeBlock(x.s, b)
 	blockPool.Put(b)
@@ -357,6 +390,17 @@ func (x *stepper) ioWrite(a uint16, v uint8) {
 		x.output(Output{Kind: OutPort, Addr: a, Value: eff.PortVal})
 	}
 	x.effect(eff)
+}
+
+// watchUnseen notes an access of register off that would observe the
+// exact clock's counters where they were left out of the state: the
+// merges of states that differed only in them are no longer justified
+// (DeadBroken), and the transition is dropped.
+func (x *stepper) watchUnseen(b *devices.Block, off int) {
+	if b.Lazy && x.m.dev.Unseen(b, off) {
+		x.m.deadBroke(DeadBreak{What: "timer", Thread: x.tid, PC: x.t.PrevPC, Addr: x.lay.regLo + uint16(off)})
+		x.unseen, x.stop = true, true
+	}
 }
 
 // effect records what the device did and raises the violations it found.
@@ -406,6 +450,7 @@ func (m *Machine) events(s *State) int {
 	}
 	b := blockPool.Get().(*devices.Block)
 	m.loadBlock(s, b)
+	b.Asleep = m.asleep(s)
 	n := m.dev.Events(b)
 	blockPool.Put(b)
 	return n
@@ -444,6 +489,7 @@ func (m *Machine) EventInfo(s *State, k int) devices.EventInfo {
 	}
 	b := blockPool.Get().(*devices.Block)
 	m.loadBlock(s, b)
+	b.Asleep = m.asleep(s)
 	e := m.dev.Info(b, k)
 	blockPool.Put(b)
 	return e
@@ -455,6 +501,7 @@ func (m *Machine) event(s *State, k int, fx *[]Output) *Violation {
 	x.lay = m.layoutOf(s)
 	b := blockPool.Get().(*devices.Block)
 	m.loadBlock(s, b)
+	b.Asleep = m.asleep(s)
 	eff := m.dev.Event(b, k)
 	m.storeBlock(s, b)
 	blockPool.Put(b)

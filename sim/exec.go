@@ -102,6 +102,10 @@ type stepper struct {
 	// counted yet (Machine.elapse), and a register access counts those
 	// of the instructions before it first (catchUp).
 	batch bool
+	// unseen is set when an access observed the exact clock's counters
+	// where they were left out (devices.Device.Unseen): the transition
+	// is dropped, and the search runs again with them kept.
+	unseen bool
 
 	// Nondeterminism: the choice index and the mixed-radix position of the
 	// next choice within it; after a step, radix is the number of choices.

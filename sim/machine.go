@@ -107,6 +107,15 @@ type Config struct {
 	// transmitter finishes one only where the firmware waits or when the
 	// byte is overdue (wait.go says when the firmware waits).
 	SCIWhenIdle bool
+	// ExactClock says that Device counts time in E cycles (devices.Options.
+	// Exact): every instruction is a transition of its own, since time
+	// passes with each; while every thread waits in WAI time passes by an
+	// event of the device; and while dead-data elimination stands, the
+	// device may leave the timer's counters out of states until the
+	// firmware observes them (devices.Block.Lazy) — an access that would
+	// observe them breaks the elimination (DeadBroken), and the search
+	// runs again with them kept.
+	ExactClock bool
 	// ExpectOutput says that Device watches the SCI's output for a match
 	// (--expect-output): the output property is checked.
 	ExpectOutput bool

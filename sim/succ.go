@@ -431,8 +431,12 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 			x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
 			return steps, choices, evViolation, x.violation()
 		}
+		if x.unseen {
+			return steps, choices, evInfeasible, nil
+		}
 		bound := steps >= uint32(m.Config.MaxRun)
-		stop := x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery || bound || m.schedPoint(s, t)
+		stop := x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery || bound || m.schedPoint(s, t) ||
+			m.Config.ExactClock
 		if x.io || (ccr^t.CCR)&isa.FlagI != 0 && m.dev != nil {
 			// An access of the peripherals, or a change of the I bit,
 			// may make an interrupt pending or takeable (or INIT may

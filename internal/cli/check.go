@@ -54,6 +54,7 @@ type checkOptions struct {
 	resume    string
 	goalMem   []string
 	swarm     swarmFlags
+	xtal      float64 // --xtal, in hertz
 
 	// maxMemorySet says --max-memory was given; memoryNote says what its
 	// default is a share of.
@@ -140,6 +141,11 @@ internal error (members of the swarm that contradict each other).`,
 func (o *checkOptions) register(fs *pflag.FlagSet) {
 	o.load.register(fs)
 	o.machine.register(fs, "every")
+	fs.StringVar(&o.machine.Clock, "clock", "", "how the chip's peripherals keep time: abstract (the default: timer sources fire at any scheduling point, bytes arrive at any rate: "+
+		"an over-approximation for an unknown crystal or line) or exact (the timer, the real-time interrupt, the SCI's line and the COP counted in E cycles; "+
+		"bytes arrive no faster than the line carries them); the result names the clock its verdict holds for")
+	o.xtal = 8e6
+	fs.Var(freqValue{&o.xtal}, "xtal", "the crystal's frequency (the E clock is a quarter of it): under --clock exact the result gives an E cycle and the frame of the SCI's line in time at that rate (JSON: xtal_hz)")
 	fs.StringVar(&o.strategy, "search", "swarm", "search order: swarm (--workers diversified searches at once, the first violation wins; the default unless --heuristic, --k, --goal-mem, --all, --save-frontier or --resume name one search, which then is best; bfs under --engine auto), bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "estimate for best/astar: none, hamming, fsm, aicfg, efsm")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG for aicfg and efsm")
@@ -350,9 +356,15 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		if rep != nil {
 			more = map[string]any{"engine": "auto", "auto": rep.JSON()}
 		}
+		if m.Config.ExactClock {
+			if more == nil {
+				more = map[string]any{}
+			}
+			more["xtal_hz"] = o.xtal
+		}
 		printJSON(stdout, m, res, props, more)
 	} else {
-		res.WriteText(stdout, img, m, props, o.text())
+		res.WriteText(stdout, img, m, props, o.resultText(img, m, res))
 		if rep != nil {
 			fmt.Fprintln(stdout, rep.Line(o.hmc.maxBranch))
 		}

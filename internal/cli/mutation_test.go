@@ -31,6 +31,9 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// The generator's --stack ranges cover whole stack areas, so none of
 	// its steps that a reduction follows alone is itself a violation.
 	mutation.VisibleAlone: "search.TestInvisibility",
+	// The exact clock is compared with a reference that counts one E
+	// cycle at a time.
+	mutation.PrescalerPhase: "devices.TestExactClockDifferentialCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.
@@ -120,7 +123,7 @@ var goName = map[mutation.Fault]string{
 	mutation.UnseenOther: "UnseenOther", mutation.ClearWrite: "ClearWrite", mutation.StubEntry: "StubEntry",
 	mutation.IRQCandidate: "IRQCandidate", mutation.NoIntrusion: "NoIntrusion", mutation.NoProviso: "NoProviso",
 	mutation.VisibleAlone: "VisibleAlone", mutation.IgnoreReliance: "IgnoreReliance", mutation.SkipHandoff: "SkipHandoff",
-	mutation.JoinConcrete: "JoinConcrete", mutation.UnjoinOne: "UnjoinOne",
+	mutation.JoinConcrete: "JoinConcrete", mutation.UnjoinOne: "UnjoinOne", mutation.PrescalerPhase: "PrescalerPhase",
 }
 
 // TestMutationScan finds, for each fault, programs that catch it: those

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -78,4 +79,34 @@ func isTerminal(w io.Writer) bool {
 func (o *checkOptions) text() check.TextOptions {
 	return check.TextOptions{Full: o.full, Resumed: o.resume != "", MaxRun: o.machine.MaxRun,
 		SavedTo: o.saveTo, Trace: o.trace, Mode: o.hmc.mode}
+}
+
+// resultText is text with, under the exact clock, the line that gives its
+// time at --xtal.
+func (o *checkOptions) resultText(img *loader.Image, m *sim.Machine, res *check.Result) check.TextOptions {
+	t := o.text()
+	if m.Config.ExactClock {
+		t.Time = fmt.Sprintf("  time: at --xtal %s an E cycle is %s%s", formatFreq(o.xtal), formatSeconds(4/o.xtal), frameTime(img, m, res, o.xtal))
+	}
+	return t
+}
+
+// frameTime gives, for the exact clock's line, the frame of the SCI at
+// the rate BAUD holds in the state of the first violation, in E cycles
+// and in time at the crystal xtal; "" without a violation.
+func frameTime(img *loader.Image, m *sim.Machine, res *check.Result, xtal float64) string {
+	f := res.First()
+	if f == nil {
+		return ""
+	}
+	c := cex.Replay(img, m, f.Trace)
+	if c.Final == nil {
+		return ""
+	}
+	regs, _, ok := m.DeviceRegisters(c.Final)
+	if !ok {
+		return ""
+	}
+	n := devices.FrameCycles(regs)
+	return fmt.Sprintf("; at the violation a frame of the SCI's line takes %d E cycles, %s", n, formatSeconds(float64(n)*4/xtal))
 }

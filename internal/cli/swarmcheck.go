@@ -227,9 +227,12 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		} else {
 			extra["members"] = d.Summaries()
 		}
+		if m.Config.ExactClock {
+			extra["xtal_hz"] = o.xtal
+		}
 		printJSON(stdout, m, res, d.Report, extra)
 	} else {
-		res.WriteText(stdout, img, m, d.Report, o.text())
+		res.WriteText(stdout, img, m, d.Report, o.resultText(img, m, res))
 		d.WriteMembers(stdout, size, single)
 	}
 	if d.Internal != nil {

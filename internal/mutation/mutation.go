@@ -6,7 +6,8 @@
 // It is for tests only: nothing outside a _test.go file sets a switch, and
 // with none set (the zero value, always the case in the tool) every check
 // below answers false. A check is one atomic load, made where a reduction
-// decides, never on the simulator's per-instruction path.
+// decides or a device is made, never on the simulator's per-instruction
+// path.
 package mutation
 
 import (
@@ -23,7 +24,8 @@ type Fault int32
 // (sim/live.go, sim/deadstack.go); SkipHandoff drops the symbolic part of
 // --engine auto (package hybrid), and JoinConcrete and UnjoinOne break the
 // symbolic engine's merge of the two sides of a branch and its split back
-// (package symbolic).
+// (package symbolic); PrescalerPhase breaks the exact clock of the chip's
+// peripherals (package devices).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -73,12 +75,17 @@ const (
 	// into states with concrete data, on a condition, the part where the
 	// condition is false is dropped.
 	UnjoinOne
+	// PrescalerPhase: the exact clock of package devices does not keep
+	// the timer prescaler's phase between two elapses of time: the E
+	// cycles into TCNT's current count are dropped, so that counts are
+	// lost wherever time passes in pieces shorter than the prescaler.
+	PrescalerPhase
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
