@@ -67,6 +67,15 @@ type MachineSpec struct {
 	// (sim.Config.IgnoreIllegal). A trace records it, so that replay
 	// follows the same trap.
 	IgnoreIllegal bool `json:"ignore_illegal,omitempty"`
+	// The timing properties of check (--max-masked N, --deadline
+	// FROM:TO:N, --latency IRQ:N, --report-timing, --timing-cap): they
+	// add the timing page to the states and, for --latency, the
+	// interrupt requests to the transitions, so a trace records them.
+	MaxMasked    string   `json:"max_masked,omitempty"`
+	Deadline     []string `json:"deadline,omitempty"`
+	Latency      []string `json:"latency,omitempty"`
+	ReportTiming bool     `json:"report_timing,omitempty"`
+	TimingCap    uint32   `json:"timing_cap,omitempty"`
 }
 
 // Step is one transition of a trace.
@@ -128,7 +137,7 @@ func eventWhat(m *sim.Machine, states []*sim.State, i int, l sim.Label) string {
 	if l.Event == 0 || i >= len(states) {
 		return ""
 	}
-	return m.EventInfo(states[i], int(l.Event-1)).String()
+	return m.EventText(states[i], int(l.Event-1))
 }
 
 // Label is the transition s stands for.

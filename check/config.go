@@ -164,6 +164,9 @@ type Machine struct {
 	ConfigRegister *uint8
 	// Board is the board's hardware outside the chip (--device).
 	Board []sim.BoardRange
+	// Timing are the timing properties (--max-masked, --deadline,
+	// --latency, --report-timing: timing.go).
+	Timing Timing
 }
 
 // Peripherals says whether the chip's peripherals model the firmware's

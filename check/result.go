@@ -142,6 +142,10 @@ func (r *Result) Conditions(m *sim.Machine, reductions []string) []string {
 	if r.Dead != "" {
 		notes = append(notes, "note: dead: "+r.Dead)
 	}
+	if m.HasTiming() && m.Config.Preempt == sim.PreemptEvery {
+		notes = append(notes, "note: por: off with timing properties: every instruction advances the time that each interval counts, "+
+			"so no step is independent of the others (sim/timing.go)")
+	}
 	if p := m.Config.Preempt; p != sim.PreemptEvery && r.Verdict != Violated {
 		points := "harness calls"
 		if p == sim.PreemptCalls {

@@ -121,6 +121,10 @@ type Config struct {
 	// Otherwise executing one is an illegal-opcode violation, whatever
 	// the vector holds.
 	IgnoreIllegal bool
+	// Timing, when not nil, is the timing properties to check
+	// (timing.go); their state is one more page of every state. nil: no
+	// timing property, and no page.
+	Timing *Timing
 }
 
 // BoardRange is a range of addresses of board hardware (--device LO-HI=v,…).
@@ -220,6 +224,8 @@ type Machine struct {
 	waitPCs [65536 / 64]atomic.Uint64
 
 	privateState // stack privacy (private.go)
+
+	timing *timing // the timing properties (timing.go), nil for none
 }
 
 // NewMachine prepares an image for simulation.
@@ -291,6 +297,9 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 			return nil, fmt.Errorf("--irq %s: the image loads no vector at 0x%04X", name, isa.VectorAddr(v))
 		}
 		m.irqs = append(m.irqs, v)
+	}
+	if err := m.setTiming(cfg.Timing); err != nil {
+		return nil, err
 	}
 	m.stacks = cfg.Stacks
 	m.setTraps()
@@ -380,6 +389,7 @@ func (m *Machine) Initial() *State {
 	s := &State{}
 	s.Pages = append([]*Page(nil), m.init...)
 	s.Threads = []Thread{{CPU: CPU{PC: m.Config.Entry, CCR: isa.FlagS | isa.FlagX | isa.FlagI}}}
+	m.timingStart(s)
 	return s
 }
 

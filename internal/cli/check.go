@@ -140,6 +140,7 @@ internal error (members of the swarm that contradict each other).`,
 func (o *checkOptions) register(fs *pflag.FlagSet) {
 	o.load.register(fs)
 	o.machine.register(fs, "every")
+	registerTiming(fs, &o.machine.MachineSpec)
 	fs.StringVar(&o.strategy, "search", "swarm", "search order: swarm (--workers diversified searches at once, the first violation wins; the default unless --heuristic, --k, --goal-mem, --all, --save-frontier or --resume name one search, which then is best; bfs under --engine auto), bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "estimate for best/astar: none, hamming, fsm, aicfg, efsm")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG for aicfg and efsm")
@@ -345,14 +346,19 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err := writeCounterexample(o, path, img, m, res.First(), fmt.Sprintf("check --search %s, --preempt %s", opts.Strategy, m.Config.Preempt)); err != nil {
 		return err
 	}
+	tr := timingReport(o, cs, []*sim.Machine{m}, res)
 	if o.json {
-		var more map[string]any
+		more := map[string]any{}
 		if rep != nil {
 			more = map[string]any{"engine": "auto", "auto": rep.JSON()}
+		}
+		if tr != nil {
+			more["timing"] = timingJSONOf(o, path, tr)
 		}
 		printJSON(stdout, m, res, props, more)
 	} else {
 		printResult(stdout, img, m, res, o, props)
+		printTiming(stdout, tr)
 		if rep != nil {
 			fmt.Fprintln(stdout, rep.Line(o.hmc.maxBranch))
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/portfolio"
 	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
 )
 
 // check --search swarm, the default: the members of package portfolio
@@ -207,8 +208,19 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if err := writeCounterexample(o, path, img, m, first, sub); err != nil {
 		return err
 	}
+	var tr []check.TimingResult
+	if len(runs) > 0 {
+		var ms []*sim.Machine
+		for _, r := range runs {
+			ms = append(ms, r.Check.Machine)
+		}
+		tr = timingReport(o, runs[0].Check, ms, res)
+	}
 	if o.json {
 		extra := map[string]any{}
+		if tr != nil {
+			extra["timing"] = timingJSONOf(o, path, tr)
+		}
 		if d.Winner != nil {
 			extra["member"] = d.Winner.Member.String()
 		}
@@ -235,6 +247,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		printJSON(stdout, m, res, d.Report, extra)
 	} else {
 		printResult(stdout, img, m, res, o, d.Report)
+		printTiming(stdout, tr)
 		printMembers(stdout, out, size, single)
 	}
 	if d.Internal != nil {

@@ -73,12 +73,15 @@ const (
 	// into states with concrete data, on a condition, the part where the
 	// condition is false is dropped.
 	UnjoinOne
+	// TimingPOR: partial-order reduction stays on with timing
+	// properties, following alone steps that advance the global time.
+	TimingPOR
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one"}
+	"skip-handoff", "join-concrete", "unjoin-one", "timing-por"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {

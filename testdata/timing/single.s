@@ -1,0 +1,48 @@
+; single.s -- one path, for the GNU simulator's count of masked cycles.
+;
+; No input, no interrupt: the program masks interrupts three times and
+; stops in WAI (the GNU simulator's run ends there; hc11mc sees a thread
+; that waits for ever: check it with --ignore deadlock).
+;
+; Cycles (M68HC11 Reference Manual, appendix A; hc11-opcodes.csv), from
+; the end of SEI to the end of CLI:
+;
+;   first:   ldaa #5 2 + 5 x (deca 2 + bne 3) = 25 + cli 2   = 29
+;   second:  nop 2 + nop 2 + cli 2                            =  6
+;   third:   ldab #3 2 + 3 x (decb 2 + bne 3) = 15 + mul 10
+;            + cli 2                                          = 29
+;   --report-timing: max-masked 29; --max-masked 29 verified, 28
+;   violated; the GNU simulator's "Longest interrupts masked
+;   sequence": 29 cycles (scripts/gnusim-masked.sh compares them).
+
+        .include "harness.inc"
+
+        .sect   .bss
+stack0: .skip   32
+
+        .sect   .text
+        .globl  _start
+_start:
+        lds     #stack0+32-1
+        cli
+        sei
+        ldaa    #5
+d1:
+        deca
+        bne     d1
+        cli
+        sei
+        nop
+        nop
+        cli
+        sei
+        ldab    #3
+d2:
+        decb
+        bne     d2
+        mul
+        cli
+        sei
+        wai
+
+        vector_table _start
