@@ -98,11 +98,25 @@ type Violation struct {
 	Thread      int    `json:"thread"`
 	PC          string `json:"pc"`
 	Instruction string `json:"instruction,omitempty"`
+	// Interval is, for a timing property, the interval of global time
+	// (cycles since power-up along the trace) the violation measured.
+	Interval *Interval `json:"interval,omitempty"`
+}
+
+// Interval is a timing violation's interval: from and to the global
+// cycle, and its length.
+type Interval struct {
+	From   uint64 `json:"from_cycle"`
+	To     uint64 `json:"to_cycle"`
+	Cycles uint64 `json:"cycles"`
 }
 
 // NewViolation describes v, found on m, with the instruction at its PC.
 func NewViolation(m *sim.Machine, v *sim.Violation) *Violation {
 	vj := &Violation{Kind: v.Kind.String(), Message: v.Message, Thread: v.Thread, PC: fmt.Sprintf("0x%04X", v.PC)}
+	if v.To != 0 {
+		vj.Interval = &Interval{From: v.From, To: v.To, Cycles: v.To - v.From}
+	}
 	if v.Thread >= 0 {
 		_, text := m.Disasm(m.Initial(), v.PC)
 		vj.Instruction = text

@@ -31,6 +31,9 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// The generator's --stack ranges cover whole stack areas, so none of
 	// its steps that a reduction follows alone is itself a violation.
 	mutation.VisibleAlone: "search.TestInvisibility",
+	// The timing properties' values, compared on the programs of
+	// randprog.Program.
+	mutation.TimingPOR: "search.TestTimingDifferentialCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.
