@@ -8,81 +8,9 @@ import (
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
-// Timing properties (check --max-masked, --deadline, --latency,
-// --report-timing) are checked on the search's states: what each needs of
-// the past is kept in one more page of the state, the timing page, after
-// every other page (the device's hidden page included). The page exists
-// only when Config.Timing is set, so that a check without a timing
-// property stores and hashes exactly what it did before.
-//
-// # Time
-//
-// Time is the CPU's: the E cycles of every instruction and harness call
-// any thread or interrupt handler executes along the path, with the
-// cycles of the M68HC11 Reference Manual's instruction timing tables
-// (isa/m68hc11's Inst.Cycles, as Thread.Cycles counts them), and 14
-// cycles for each interrupt entry (the manual's interrupt stacking
-// sequence: nine bytes stacked, the vector fetched). An environment
-// event (a byte arriving, a timer firing, a harness interrupt's request)
-// takes no CPU time.
-//
-// # The properties and where an interval starts and ends
-//
-//   - Masked: the CPU is masked while the context that executes has
-//     CCR.I set. An interval starts at the end of the step after which
-//     the executing context has I set while the one before had it clear
-//     (SEI, TAP, an interrupt entry — their own cycles are not in the
-//     interval — or a switch to a thread whose I is set), and counts the
-//     cycles of every step executed with I set, the one that clears I
-//     (CLI, TAP, RTI) included. This is the convention of the GNU
-//     simulator's "interrupts masked sequence" (its count starts after
-//     the instruction that set I and ends after the one that cleared
-//     it). Intervals are measured only after the first instruction that
-//     clears I (the firmware's first CLI): the masked start-up after
-//     reset is not one. A violation is reported as soon as an interval
-//     exceeds the bound, whether or not it ever ends.
-//   - Deadline FROM:TO: an interval starts when a thread's PC becomes
-//     FROM (before FROM's instruction runs) while none is running, and
-//     ends when the same thread's PC becomes TO; it counts the cycles of
-//     every step of every thread and handler in between. Reaching FROM
-//     again before TO does not restart it (the first FROM since the last
-//     TO counts, so that an interrupt taken at FROM, whose RTI comes back
-//     there, is inside). When FROM and TO are one address, arriving there
-//     ends one interval and starts the next. A violation is reported when
-//     TO is reached more than the bound after FROM; a path that never
-//     reaches TO does not violate.
-//   - Latency IRQ (harness interrupts, --irq): the interrupt is requested
-//     by an environment event at any state where it is not already
-//     requested; from then it is pending and is taken at the first
-//     scheduling point where a context can take it, as the only move of
-//     that context. The interval runs from the request to the first
-//     instruction of the handler, the 14 cycles of the entry included. A
-//     violation is reported as soon as the interval exceeds the bound.
-//     Requests and prompt service give the same executions as the plain
-//     --irq model (an interrupt taken where I is clear is one requested
-//     just before), so the other properties' verdicts do not change.
-//
-// # Exactness
-//
-// Each interval's length so far is in the state, saturated at the bound
-// plus one (or, for --report-timing without a bound, at Timing.Cap). Two
-// states are merged only when their timing pages are equal, so the
-// future of a merged state — every interval's continuation, and with it
-// every later violation — is the same from both: an exhaustive search
-// of the states with their timing pages explores every value an interval
-// can take, up to the saturation, and a bound is violated on some path
-// exactly when the search finds the violation. Saturating loses nothing:
-// a count above the bound is a violation whatever it is exactly.
-//
-// The reductions keep this: dead-data elimination keeps every register
-// live when timing is on (whether a step starts or continues an interval
-// depends on the I bit of the thread that runs) and never masks the
-// timing page (it is at no address); hash compaction and the swarm see
-// the page as any other; partial-order reduction is off with timing
-// properties (reducible), because every instruction advances the global
-// time, which every interval reads — no step of one thread commutes with
-// another's FROM or TO — and the reduction's condition that a step
-// followed alone be invisible does not hold.
+// The timing properties (check --max-masked, --deadline, --latency,
+// --report-timing): the package doc's "Timing properties" says what they
+// measure and why the search checks them exactly; here is how.
 //
 // # The timing page
 //
