@@ -140,7 +140,7 @@ func (t Timing) simTiming(img *loader.Image, irqs []string, peripherals bool) (*
 // timingAsked lists the timing properties t bounds.
 func timingAsked(t Timing) []sim.Kind {
 	var ks []sim.Kind
-	if t.MaxMasked != nil {
+	if t.MaxMasked != nil || t.Report {
 		ks = append(ks, sim.KindMasked)
 	}
 	if len(t.Deadlines) > 0 {

@@ -174,6 +174,7 @@ type Machine struct {
 	// device state, the on-chip RAM after reset, and the layouts by INIT
 	// value, built when first needed.
 	dev      devices.Device
+	timing   *timing // the timing properties (timing.go), nil for none: beside dev, which the same paths read
 	regPage  int
 	regPages int
 	hidPage  int
@@ -224,8 +225,6 @@ type Machine struct {
 	waitPCs [65536 / 64]atomic.Uint64
 
 	privateState // stack privacy (private.go)
-
-	timing *timing // the timing properties (timing.go), nil for none
 }
 
 // NewMachine prepares an image for simulation.

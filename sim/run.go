@@ -172,7 +172,7 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 			}
 			t := &s.Threads[i]
 			res.Cycles += t.Cycles - before
-			if ev != evBlocked && t.Inhibit|ccr&isa.FlagI != 0 {
+			if ev != evBlocked && (t.Inhibit != 0 || ccr&^t.CCR&isa.FlagI != 0) {
 				m.inhibitAfter(s, t, ccr)
 			}
 			if m.dev != nil {

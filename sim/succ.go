@@ -213,14 +213,16 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 			emit()
 			continue
 		}
-		if v := m.requested(s, &s.Threads[i]); v >= 0 {
-			// So is a requested harness interrupt (timing.go).
-			ns := e.slot(len(b), s)
-			viol := m.interrupt(ns, i, v)
-			any = true
-			b = append(b, Succ{ns, Label{Thread: i, IRQ: v}, viol})
-			emit()
-			continue
+		if m.timing != nil {
+			if v := m.requested(s, &s.Threads[i]); v >= 0 {
+				// So is a requested harness interrupt (timing.go).
+				ns := e.slot(len(b), s)
+				viol := m.interrupt(ns, i, v)
+				any = true
+				b = append(b, Succ{ns, Label{Thread: i, IRQ: v}, viol})
+				emit()
+				continue
+			}
 		}
 		if !s.mayRun(i) {
 			continue
@@ -257,7 +259,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 				continue
 			}
 			for _, v := range m.irqs {
-				if !m.canTake(t, v) || m.isRequestable(v) {
+				if !m.canTake(t, v) || m.timing != nil && m.isRequestable(v) {
 					continue
 				}
 				ns := e.slot(len(b), s)
@@ -439,7 +441,11 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 		x.radix = 1
 		x.choice = 0
 		x.choice = c
-		ccr, cyc := x.t.CCR, x.t.Cycles
+		ccr := x.t.CCR
+		var cyc uint64
+		if m.timing != nil {
+			cyc = x.t.Cycles
+		}
 		ev = x.step()
 		steps++
 		if st != nil {
@@ -455,7 +461,7 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 		case ev == evBlocked || ev == evInfeasible:
 			return steps, choices, ev, nil
 		}
-		if t.Inhibit|ccr&isa.FlagI != 0 {
+		if t.Inhibit != 0 || ccr&^t.CCR&isa.FlagI != 0 {
 			m.inhibitAfter(s, t, ccr)
 		}
 		if m.timing != nil {

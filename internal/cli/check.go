@@ -92,6 +92,15 @@ Properties, all on where the harness makes them meaningful: assert, error,
 deadlock, mutex, unlock, illegal-opcode, rom-write, unmapped, stack (with
 --stack), reach (with --reach: a goal, not an error).
 
+Timing (E cycles of the Reference Manual's tables, 14 per interrupt entry,
+every thread and handler along the path): --max-masked N, --deadline
+FROM:TO:N, --latency IRQ:N, and --report-timing for the largest values with
+a path to each. A masked interval starts at the end of the instruction that
+sets I (SEI, TAP, an interrupt's entry: its own cycles not counted) and ends
+at the end of the one that clears it (CLI, TAP, RTI: counted). Timing
+properties turn partial-order reduction off; the symbolic engine does not
+check them.
+
 Data-heavy firmware: --engine hmc runs the symbolic engine alone: it makes
 every nondeterministic value a symbol and lets Z3 decide (hybrid model checking: a traversal of symbolic
 states interleaved with bounded model checks from its frontier, started
