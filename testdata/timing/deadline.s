@@ -20,6 +20,9 @@
 
         .include "harness.inc"
 
+        MAXB  = 2                       ; B is drawn in 0..MAXB
+        FLAGI = 0x10                    ; CCR's I bit
+
         .sect   .bss
 stack0: .skip   48
 
@@ -29,7 +32,7 @@ _start:
         lds     #stack0+48-1
         cli
 loop:
-        ldd     #2
+        ldd     #MAXB
         jsr     __mc_nondet             ; B = 0, 1 or 2
         .globl  from
 from:
@@ -47,7 +50,7 @@ to:
 toc1_isr:
         tsx                             ; X -> the stacked CCR
         ldaa    0,x
-        oraa    #0x10                   ; I set on return
+        oraa    #FLAGI                  ; I set on return
         staa    0,x
         rti
 

@@ -16,6 +16,8 @@
 
         .include "harness.inc"
 
+        TURNS = 3                       ; the delay loop's turns
+
         .sect   .bss
 stack0: .skip   32
 
@@ -32,7 +34,7 @@ loop:
 masked:
         tstb
         beq     short
-        ldaa    #3
+        ldaa    #TURNS
 delay:
         deca
         bne     delay

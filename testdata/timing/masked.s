@@ -20,6 +20,8 @@
 
         .include "harness.inc"
 
+        TURNS = 4                       ; the delay loop's turns
+
         .sect   .bss
 stack0: .skip   32
 
@@ -34,7 +36,7 @@ loop:
         sei                             ; the interval starts after this
         tstb
         beq     short
-        ldaa    #4
+        ldaa    #TURNS
 delay:
         deca
         bne     delay

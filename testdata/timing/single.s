@@ -19,6 +19,9 @@
 
         .include "harness.inc"
 
+        N1 = 5                          ; the first delay's turns
+        N3 = 3                          ; the third's
+
         .sect   .bss
 stack0: .skip   32
 
@@ -28,7 +31,7 @@ _start:
         lds     #stack0+32-1
         cli
         sei
-        ldaa    #5
+        ldaa    #N1
 d1:
         deca
         bne     d1
@@ -38,7 +41,7 @@ d1:
         nop
         cli
         sei
-        ldab    #3
+        ldab    #N3
 d2:
         decb
         bne     d2
