@@ -48,6 +48,15 @@ func New(img *loader.Image, cfg Config) (*Check, error) {
 		}
 		cfg.Machine.Timing = Timing{}
 	}
+	// An ignored timing property is not bounded (its violation would
+	// end paths the other properties go on along); --report-timing still
+	// measures it.
+	for _, k := range timingAsked(cfg.Machine.Timing) {
+		if cfg.Ignore[k] {
+			untimed = append(untimed, Unchecked{k.String(), "--ignore"})
+		}
+	}
+	cfg.Machine.Timing = cfg.Machine.Timing.without(cfg.Ignore)
 	mc := cfg.Machine
 	// An ignored illegal opcode is not the end of the path: the machine
 	// goes on through the trap, as the hardware does.

@@ -137,6 +137,31 @@ func (t Timing) simTiming(img *loader.Image, irqs []string, peripherals bool) (*
 	return st, nil
 }
 
+// without returns t with the bounds of the properties ignore names taken
+// off: measured under --report-timing, dropped otherwise.
+func (t Timing) without(ignore map[sim.Kind]bool) Timing {
+	strip := func(specs []string, keep int) []string {
+		var out []string
+		for _, s := range specs {
+			parts := strings.Split(s, ":")
+			if t.Report && len(parts) >= keep {
+				out = append(out, strings.Join(parts[:keep], ":"))
+			}
+		}
+		return out
+	}
+	if ignore[sim.KindMasked] {
+		t.MaxMasked = nil
+	}
+	if ignore[sim.KindDeadline] {
+		t.Deadlines = strip(t.Deadlines, 2)
+	}
+	if ignore[sim.KindLatency] {
+		t.Latencies = strip(t.Latencies, 1)
+	}
+	return t
+}
+
 // timingAsked lists the timing properties t bounds.
 func timingAsked(t Timing) []sim.Kind {
 	var ks []sim.Kind

@@ -185,6 +185,10 @@ func TestTimingRefusals(t *testing.T) {
 	if !listed || strings.Contains(strings.Join(j.Checked, " "), "max-masked") {
 		t.Errorf("--engine hmc: checked %v, unchecked %+v; want max-masked not checked", j.Checked, j.Unchecked)
 	}
+	// An ignored bound bounds nothing (its violations would cut the
+	// paths the other properties follow) and is listed as not checked.
+	out := run(t, ExitVerified, "check", timingDir+"masked.elf", "--irq", "toc1", "--max-masked", "5", "--ignore", "max-masked", "--search", "bfs", "-q")
+	wantLines(t, out, "not checked: max-masked (--ignore)")
 	_, errs := runSplit(t, ExitUsage, "check", "../../testdata/firmware/collect.elf", "--latency", "toc1:100")
 	wantLines(t, errs, "--clock exact")
 	_, errs = runSplit(t, ExitUsage, "check", timingDir+"masked.elf", "--max-masked", "many")
