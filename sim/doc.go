@@ -231,7 +231,8 @@
 //     is reported as soon as an interval exceeds the bound, whether or
 //     not it ever ends.
 //   - Deadline FROM:TO: an interval starts when a thread's PC becomes
-//     FROM (before FROM's instruction runs) while none is running, and
+//     FROM (before FROM's instruction runs: by a step, an interrupt's
+//     entry, or the thread's creation there) while none is running, and
 //     ends when the same thread's PC becomes TO; it counts the cycles of
 //     every step of every thread and handler in between. Reaching FROM
 //     again before TO does not restart it (the first FROM since the last
@@ -242,7 +243,8 @@
 //     reaches TO does not violate.
 //   - Latency IRQ (harness interrupts, --irq): the interrupt is requested
 //     by an environment event at any state where it is not already
-//     requested; from then it is pending and is taken at the first
+//     requested (inside an atomic section too); from then it is pending
+//     and is taken at the first
 //     scheduling point where a context can take it, as the only move of
 //     that context. The interval runs from the request to the first
 //     instruction of the handler, the 14 cycles of the entry included. A

@@ -443,8 +443,9 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 		x.choice = c
 		ccr := x.t.CCR
 		var cyc uint64
+		var nt int
 		if m.timing != nil {
-			cyc = x.t.Cycles
+			cyc, nt = x.t.Cycles, len(s.Threads)
 		}
 		ev = x.step()
 		steps++
@@ -465,7 +466,7 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 			m.inhibitAfter(s, t, ccr)
 		}
 		if m.timing != nil {
-			if m.timed(&x, i, ccr, t.Cycles-cyc); x.bad {
+			if m.timed(&x, i, ccr, t.Cycles-cyc, nt); x.bad {
 				return steps, choices, evViolation, x.violation()
 			}
 		}

@@ -165,9 +165,10 @@ func (m *Machine) timingPage(s *State, w bool) []byte {
 }
 
 // timed updates the timing page after thread i's step of c cycles, with
-// CCR ccr before it; the thread's PC is where the step left it. It
-// records a violation in x when an interval passes its bound.
-func (m *Machine) timed(x *stepper, i int, ccr uint8, c uint64) {
+// CCR ccr before it; the thread's PC is where the step left it, and the
+// threads from nt on were created by it (nt = len(s.Threads) when none).
+// It records a violation in x when an interval passes its bound.
+func (m *Machine) timed(x *stepper, i int, ccr uint8, c uint64, nt int) {
 	tm := m.timing
 	s := x.s
 	t := &s.Threads[i]
@@ -226,10 +227,15 @@ func (m *Machine) timed(x *stepper, i int, ccr uint8, c uint64) {
 				put32(wr()[o+1:], v)
 			}
 		}
-		if t.PC == d.From && t.Status != Exited && (p == nil && ro[o] == 0 || p != nil && p[o] == 0) {
-			q := wr()
-			q[o] = byte(i + 1)
-			put32(q[o+1:], 0)
+		// A thread arrives at FROM by its step, or is created there
+		// (__mc_thread_create: the threads after nt).
+		for j := i; j < len(s.Threads); j = max(j+1, nt) {
+			u := &s.Threads[j]
+			if u.PC == d.From && u.Status != Exited && (p == nil && ro[o] == 0 || p != nil && p[o] == 0) {
+				q := wr()
+				q[o] = byte(j + 1)
+				put32(q[o+1:], 0)
+			}
 		}
 	}
 	for k := range tm.cfg.Latencies {
@@ -291,14 +297,14 @@ func (m *Machine) timedInterrupt(x *stepper, i int, v int, ccr uint8, c uint64) 
 		p[o] = 0
 		put32(p[o+1:], 0)
 	}
-	m.timed(x, i, ccr, c)
+	m.timed(x, i, ccr, c, len(x.s.Threads))
 }
 
 // requests returns the number of interrupt requests possible in s (the
 // latency properties' environment events), and appends their property
 // indexes to dst.
 func (m *Machine) requests(s *State, dst []int) []int {
-	if m.timing == nil || s.Atomic != 0 {
+	if m.timing == nil {
 		return dst
 	}
 	p := m.timingPage(s, false)
