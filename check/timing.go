@@ -51,6 +51,9 @@ func (t Timing) simTiming(img *loader.Image, irqs []string, peripherals bool) (*
 	if !t.On() {
 		return nil, nil
 	}
+	if t.Cap >= 1<<31 {
+		return nil, fmt.Errorf("--timing-cap %d: at most %d cycles", t.Cap, 1<<31-1)
+	}
 	st := &sim.Timing{Cap: t.Cap}
 	if t.MaxMasked != nil {
 		st.Masked = sim.TimingBound{Track: true, Bounded: true, N: *t.MaxMasked}

@@ -353,7 +353,7 @@ func (m *Machine) isRequestable(v int) bool {
 	return false
 }
 
-// TimingStart initialises the timing page of the initial state s: a
+// timingStart initialises the timing page of the initial state s: a
 // deadline whose FROM is thread 0's entry starts there.
 func (m *Machine) timingStart(s *State) {
 	if m.timing == nil {
