@@ -116,7 +116,7 @@ func Replay(img *loader.Image, m *sim.Machine, labels []sim.Label) *Counterexamp
 			m.ReplayObserved(st.before, l, &st.out)
 		}
 		if l.Event > 0 {
-			st.event = m.EventInfo(st.before, int(l.Event-1)).String()
+			st.event = m.EventText(st.before, int(l.Event-1))
 			c.steps = append(c.steps, st)
 			continue
 		}
@@ -245,8 +245,9 @@ func (c *Counterexample) stepLine(w io.Writer, i int, prev int) {
 	if l.Thread != prev && prev >= 0 && l.Event == 0 {
 		mark = "->"
 	}
+	cyc := fmt.Sprintf("cyc %-6d", st.before.Now())
 	if l.Event > 0 {
-		fmt.Fprintf(w, "%s %4d  env    %s%s\n", mark, i+1, st.event, OutputNote(st.out))
+		fmt.Fprintf(w, "%s %4d  %s env    %s%s%s\n", mark, i+1, cyc, st.event, OutputNote(st.out), c.timingMark(i))
 		return
 	}
 	if l.IRQ >= 0 {
@@ -254,11 +255,11 @@ func (c *Counterexample) stepLine(w io.Writer, i int, prev int) {
 		if st.after != nil {
 			land = " -> " + SymAddr(c.img, st.after.Threads[l.Thread].PC)
 		}
-		fmt.Fprintf(w, "%s %4d  thr %d  %-28s interrupt %s taken%s\n", mark, i+1, l.Thread, SymAddr(c.img, t.PC), sim.IRQName(l.IRQ), land)
+		fmt.Fprintf(w, "%s %4d  %s thr %d  %-28s interrupt %s taken%s (14 cycles)%s\n", mark, i+1, cyc, l.Thread, SymAddr(c.img, t.PC), sim.IRQName(l.IRQ), land, c.timingMark(i))
 		return
 	}
 	_, text := c.m.Disasm(st.before, t.PC)
-	fmt.Fprintf(w, "%s %4d  thr %d  %-28s %s%s%s%s\n", mark, i+1, l.Thread, SymAddr(c.img, t.PC), text, c.source(t.PC), c.extra(i), OutputNote(st.out))
+	fmt.Fprintf(w, "%s %4d  %s thr %d  %-28s %s%s%s%s%s\n", mark, i+1, cyc, l.Thread, SymAddr(c.img, t.PC), text, c.source(t.PC), c.extra(i), OutputNote(st.out), c.timingMark(i))
 }
 
 // printSerial prints the bytes the SCI received and sent along the
@@ -603,6 +604,17 @@ func (c *Counterexample) variables(add func(string, ...any)) {
 // violation (WriteExplanation).
 func (c *Counterexample) WriteListing(w io.Writer) {
 	fmt.Fprintf(w, "counterexample: %d transitions\n", c.labels)
+	if c.WriteSteps(w) {
+		c.WriteExplanation(w)
+	}
+}
+
+// WriteSteps writes the transitions of the counterexample as
+// WriteListing does, each with the global time (the cycles of every
+// thread and handler, sim.State.Now) before it, and for a timing
+// violation the marks where its interval starts and ends. It reports
+// whether the trace replayed.
+func (c *Counterexample) WriteSteps(w io.Writer) bool {
 	prev := -1
 	for i := 0; i < len(c.steps); i++ {
 		if p, n := c.foldAt(i); !c.Full && n > 0 {
@@ -623,9 +635,28 @@ func (c *Counterexample) WriteListing(w io.Writer) {
 	}
 	if c.Err != nil || c.Final == nil {
 		fmt.Fprintf(w, "  (the trace did not replay: %v — this is a bug in hc11mc)\n", c.Err)
-		return
+		return false
 	}
-	c.WriteExplanation(w)
+	return true
+}
+
+// timingMark is what a line of the listing says of a timing violation's
+// interval: where it starts (the first step counted in it) and where it
+// ends (the last step, at the violation).
+func (c *Counterexample) timingMark(i int) string {
+	v := c.Violation
+	if v == nil || v.To == 0 && v.From == 0 || c.steps[i].after == nil {
+		return ""
+	}
+	before := c.steps[i].before.Now()
+	s := ""
+	if before >= v.From && (i == 0 || c.steps[i-1].before.Now() < v.From || c.steps[i-1].after == nil) {
+		s = fmt.Sprintf("  <- interval starts (cycle %d)", v.From)
+	}
+	if i == len(c.steps)-1 {
+		s += fmt.Sprintf("  <- interval ends: %d cycles (%d to %d)", v.To-v.From, v.From, v.To)
+	}
+	return s
 }
 
 // The folding of loops in a listing: a run of transitions that repeats a

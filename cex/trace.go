@@ -69,6 +69,15 @@ type MachineSpec struct {
 	// (sim.Config.IgnoreIllegal). A trace records it, so that replay
 	// follows the same trap.
 	IgnoreIllegal bool `json:"ignore_illegal,omitempty"`
+	// The timing properties of check (--max-masked N, --deadline
+	// FROM:TO:N, --latency IRQ:N, --report-timing, --timing-cap): they
+	// add the timing page to the states and, for --latency, the
+	// interrupt requests to the transitions, so a trace records them.
+	MaxMasked    string   `json:"max_masked,omitempty"`
+	Deadline     []string `json:"deadline,omitempty"`
+	Latency      []string `json:"latency,omitempty"`
+	ReportTiming bool     `json:"report_timing,omitempty"`
+	TimingCap    uint32   `json:"timing_cap,omitempty"`
 }
 
 // Step is one transition of a trace.
@@ -91,11 +100,25 @@ type Violation struct {
 	Thread      int    `json:"thread"`
 	PC          string `json:"pc"`
 	Instruction string `json:"instruction,omitempty"`
+	// Interval is, for a timing property, the interval of global time
+	// (cycles since power-up along the trace) the violation measured.
+	Interval *Interval `json:"interval,omitempty"`
+}
+
+// Interval is a timing violation's interval: from and to the global
+// cycle, and its length.
+type Interval struct {
+	From   uint64 `json:"from_cycle"`
+	To     uint64 `json:"to_cycle"`
+	Cycles uint64 `json:"cycles"`
 }
 
 // NewViolation describes v, found on m, with the instruction at its PC.
 func NewViolation(m *sim.Machine, v *sim.Violation) *Violation {
 	vj := &Violation{Kind: v.Kind.String(), Message: v.Message, Thread: v.Thread, PC: fmt.Sprintf("0x%04X", v.PC)}
+	if v.To != 0 {
+		vj.Interval = &Interval{From: v.From, To: v.To, Cycles: v.To - v.From}
+	}
 	if v.Thread >= 0 {
 		_, text := m.Disasm(m.Initial(), v.PC)
 		vj.Instruction = text
@@ -130,7 +153,7 @@ func eventWhat(m *sim.Machine, states []*sim.State, i int, l sim.Label) string {
 	if l.Event == 0 || i >= len(states) {
 		return ""
 	}
-	return m.EventInfo(states[i], int(l.Event-1)).String()
+	return m.EventText(states[i], int(l.Event-1))
 }
 
 // Label is the transition s stands for.

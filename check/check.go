@@ -39,6 +39,24 @@ func New(img *loader.Image, cfg Config) (*Check, error) {
 	if cfg.Engine == EngineHMC {
 		cfg.Strategy, cfg.Machine.Dead = search.Best, false
 	}
+	var untimed []Unchecked
+	if cfg.Engine != EngineExplicit && cfg.Machine.Timing.On() {
+		// The symbolic engine does not check timing properties: they
+		// are listed as not checked, and its machine has none.
+		for _, k := range timingAsked(cfg.Machine.Timing) {
+			untimed = append(untimed, Unchecked{k.String(), "--engine " + cfg.Engine.String() + ": the symbolic engine does not check timing properties (use --engine explicit)"})
+		}
+		cfg.Machine.Timing = Timing{}
+	}
+	// An ignored timing property is not bounded (its violation would
+	// end paths the other properties go on along); --report-timing still
+	// measures it.
+	for _, k := range timingAsked(cfg.Machine.Timing) {
+		if cfg.Ignore[k] {
+			untimed = append(untimed, Unchecked{k.String(), "--ignore"})
+		}
+	}
+	cfg.Machine.Timing = cfg.Machine.Timing.without(cfg.Ignore)
 	mc := cfg.Machine
 	// An ignored illegal opcode is not the end of the path: the machine
 	// goes on through the trap, as the hardware does.
@@ -60,6 +78,7 @@ func New(img *loader.Image, cfg Config) (*Check, error) {
 		Timeout: cfg.Timeout, MaxMemory: cfg.MaxMemory, Compact: cfg.Compact, All: cfg.All, Ignore: cfg.Ignore,
 		Reduce: cfg.Reduce}
 	props := Properties(m, cfg.Ignore)
+	props.Unchecked = append(props.Unchecked, untimed...)
 	props.Reductions = Reductions(opts, m)
 	props.Bounds = mc.Bounds()
 	return &Check{Config: cfg, Image: img, Machine: m, Options: opts, Note: note, Properties: props}, nil
@@ -133,7 +152,7 @@ func goalMem(img *loader.Image, goals []string) ([]uint16, []byte, error) {
 // simulator expands every state in full).
 func Reductions(opts search.Options, m *sim.Machine) []string {
 	var r []string
-	if opts.Reduce && m.Config.Preempt == sim.PreemptEvery && !m.Config.ExactClock {
+	if opts.Reduce && m.Config.Preempt == sim.PreemptEvery && !m.Config.ExactClock && !m.HasTiming() {
 		r = append(r, "por")
 	}
 	if m.Config.Dead {
@@ -161,7 +180,13 @@ func (c *Check) SymbolicEngine() (*symbolic.Engine, error) {
 // illegal-opcode, rom-write, unmapped, stack and the reach goal — and it
 // decides deadlock on its symbolic states; not watchdog and output, which
 // need the chip's peripherals, a machine it refuses (SymbolicEngine).
-func SymbolicChecks(k sim.Kind) bool { return k != sim.KindWatchdog && k != sim.KindOutput }
+//
+// Nor the timing properties (max-masked, deadline, latency): a check
+// under --engine hmc or auto lists them as not checked, and the swarm's
+// symbolic member does not run with them (portfolio.SymbolicMember).
+func SymbolicChecks(k sim.Kind) bool {
+	return k != sim.KindWatchdog && k != sim.KindOutput && !isTiming(k)
+}
 
 // SymbolicConfig is HMC's configuration for the check: its mode, the
 // limits, and for the glh priority the check's estimate.

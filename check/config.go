@@ -166,6 +166,9 @@ type Machine struct {
 	ConfigRegister *uint8
 	// Board is the board's hardware outside the chip (--device).
 	Board []sim.BoardRange
+	// Timing are the timing properties (--max-masked, --deadline,
+	// --latency, --report-timing: timing.go).
+	Timing Timing
 }
 
 // Clock is how the chip's peripherals keep time (see package devices).

@@ -83,6 +83,9 @@ func (mc Machine) simConfig(img *loader.Image) (sim.Config, error) {
 	if err := mc.devices(env, regInputs, &cfg); err != nil {
 		return cfg, err
 	}
+	if cfg.Timing, err = mc.Timing.simTiming(img, mc.IRQs, env.on); err != nil {
+		return cfg, err
+	}
 	for _, g := range mc.Reach {
 		a, err := Resolve(img, g)
 		if err != nil {

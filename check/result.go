@@ -154,6 +154,10 @@ func (r *Result) Conditions(m *sim.Machine, reductions []string) []string {
 			notes = append(notes, "  condition: "+c)
 		}
 	}
+	if m.HasTiming() && m.Config.Preempt == sim.PreemptEvery {
+		notes = append(notes, "note: por: off with timing properties: every instruction advances the time that each interval counts, "+
+			"so no step is independent of the others (docs/timing.md)")
+	}
 	if p := m.Config.Preempt; p != sim.PreemptEvery && r.Verdict != Violated {
 		points := "harness calls"
 		if p == sim.PreemptCalls {

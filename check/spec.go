@@ -107,6 +107,16 @@ func MachineOf(s cex.MachineSpec) (Machine, error) {
 		r.Lo, r.Hi = rg.Lo, rg.Hi
 		mc.Stacks = append(mc.Stacks, r)
 	}
+	if s.MaxMasked != "" {
+		n, err := strconv.ParseUint(strings.TrimSpace(s.MaxMasked), 0, 32)
+		if err != nil || n >= 1<<31 {
+			return mc, fmt.Errorf("--max-masked %q: not a number of cycles", s.MaxMasked)
+		}
+		v := uint32(n)
+		mc.Timing.MaxMasked = &v
+	}
+	mc.Timing.Deadlines, mc.Timing.Latencies = s.Deadline, s.Latency
+	mc.Timing.Report, mc.Timing.Cap = s.ReportTiming, s.TimingCap
 	return mc, readEnvironment(s, &mc)
 }
 

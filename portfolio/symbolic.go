@@ -32,6 +32,8 @@ func SymbolicMember(img *loader.Image, cfg check.Config) (ok bool, why string, e
 		return false, "", err
 	}
 	switch {
+	case m.HasTiming():
+		return false, "the symbolic engine does not check timing properties", nil
 	case m.HasDevice() || len(m.Config.Board) > 0:
 		return false, "the symbolic engine does not model the chip's peripherals or board hardware", nil
 	case len(m.Config.Inputs) > 0:

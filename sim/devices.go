@@ -433,7 +433,7 @@ func (m *Machine) pending(s *State) int {
 // is running or in WAI (STOP stops the clocks the peripherals run on),
 // with I clear.
 func devTakes(t *Thread) bool {
-	return (t.Status == Running || t.Status == Waiting) && t.CCR&isa.FlagI == 0
+	return (t.Status == Running || t.Status == Waiting) && t.CCR&isa.FlagI == 0 && t.Inhibit == 0
 }
 
 // events returns the number of environment events possible in s.

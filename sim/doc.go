@@ -183,4 +183,118 @@
 //     (then the search continues from there and the cut is counted), and a
 //     nondeterministic choice always ends a transition, so a label carries
 //     at most one choice.
+//   - The I bit clears one E cycle late. The M68HC11 Reference Manual's
+//     description of CLI (appendix A, the instruction set details) says
+//     that the clearing mechanism of I has a delay of one E cycle, so
+//     that when interrupts were disabled the instruction after the CLI
+//     always executes, even with an interrupt pending before the CLI.
+//     TAP, which clears I by the same means, is treated alike: after a
+//     CLI or TAP that clears an I that was set, the thread's next
+//     instruction runs before any maskable interrupt is taken
+//     (Thread.Inhibit, timing.go's inhibitAfter). RTI restores I with no
+//     such delay: an interrupt pending then is taken before the next
+//     instruction (the manual's interrupt recognition, section 5: at the
+//     end of the current instruction).
+//
+// # Timing properties
+//
+// Timing properties (check --max-masked, --deadline, --latency,
+// --report-timing) are checked on the search's states: what each needs of
+// the past is kept in one more page of the state, the timing page, after
+// every other page (the device's hidden page included; timing.go). The
+// page exists only when Config.Timing is set, so that a check without a
+// timing property stores and hashes exactly what it did before.
+//
+// Time is the CPU's: the E cycles of every instruction and harness call
+// any thread or interrupt handler executes along the path, with the
+// cycles of the M68HC11 Reference Manual's instruction timing tables
+// (isa/m68hc11's Inst.Cycles, as Thread.Cycles counts them), and 14
+// cycles for each interrupt entry (the manual's interrupt stacking
+// sequence: nine bytes stacked, the vector fetched). An environment
+// event (a byte arriving, a timer firing, a harness interrupt's request)
+// takes no CPU time. State.Now is the global time along a path.
+//
+// The properties, and where an interval starts and ends:
+//
+//   - Masked: the CPU is masked while the context that executes has
+//     CCR.I set. An interval starts at the end of the step after which
+//     the executing context has I set while the one before had it clear
+//     (SEI, TAP, an interrupt entry — their own cycles are not in the
+//     interval — or a switch to a thread whose I is set), and counts the
+//     cycles of every step executed with I set, the one that clears I
+//     (CLI, TAP, RTI) included; a switch to a thread with I clear ends
+//     it. This is the convention of the GNU simulator's "interrupts
+//     masked sequence" (its count starts after the instruction that set
+//     I and ends after the one that cleared it). Intervals are measured
+//     only after the first instruction that clears I (the firmware's
+//     first CLI): the masked start-up after reset is not one. A violation
+//     is reported as soon as an interval exceeds the bound, whether or
+//     not it ever ends.
+//   - Deadline FROM:TO: an interval starts when a thread's PC becomes
+//     FROM (before FROM's instruction runs: by a step, an interrupt's
+//     entry, or the thread's creation there) while none is running, and
+//     ends when the same thread's PC becomes TO; it counts the cycles of
+//     every step of every thread and handler in between. Reaching FROM
+//     again before TO does not restart it (the first FROM since the last
+//     TO counts, so that an interrupt taken at FROM, whose RTI comes back
+//     there, is inside). When FROM and TO are one address, arriving there
+//     ends one interval and starts the next. A violation is reported when
+//     TO is reached more than the bound after FROM; a path that never
+//     reaches TO does not violate.
+//   - Latency IRQ (harness interrupts, --irq): the interrupt is requested
+//     by an environment event at any state where it is not already
+//     requested (inside an atomic section too); from then it is pending
+//     and is taken at the first
+//     scheduling point where a context can take it, as the only move of
+//     that context. The interval runs from the request to the first
+//     instruction of the handler, the 14 cycles of the entry included. A
+//     violation is reported as soon as the interval exceeds the bound.
+//     Requests and prompt service give the same executions as the plain
+//     --irq model (an interrupt taken where I is clear is one requested
+//     just before), so the other properties' verdicts do not change. A
+//     request still pending when no thread runs any more (every thread
+//     exited or blocked) counts only the cycles that ran. The latency of
+//     the chip's own sources (timer, SCI) needs an exact clock and is not
+//     offered.
+//
+// Exactness. Write a state of the timed machine as (s, τ): s the state
+// without its timing page, τ the page. Every transition of the machine
+// without timing properties, s → s' by label l, is one transition
+// (s, τ) → (s', τ') of the timed machine, τ' a function of τ, of l and
+// of the steps l executes (their cycles, the I bit before and after
+// each, the PCs reached), none of which depends on τ; the timed machine
+// has no other transitions but the requests of --latency, which change
+// τ alone (a requested interrupt is then the only move of a context
+// that can take it, a move the plain model has too). So the executions
+// of the two machines are the same, step for step, and along an
+// execution τ holds exactly each interval's cycles so far, up to the
+// saturation. The saturation at N + 1 (or Timing.Cap) only merges counts
+// above N, which are all violations already, or all "at least the cap".
+// A bound is therefore violated on some execution if and only if some
+// transition out of a reachable timed state raises the violation, which
+// an exhaustive search of the timed states — finitely many, the
+// counters being bounded — finds. Storing a state once loses nothing
+// because τ is part of its identity: states taken for one have the same
+// futures, interval values included. For --report-timing, the largest
+// value a counter takes is the largest interval of every execution
+// (each interval is noted at every step it grows), exact when the search
+// is exhaustive and the cap was not reached.
+//
+// The reductions keep this. Dead-data elimination keeps every register
+// live when timing is on (whether a step starts or continues a masked
+// interval depends on the I bit of the thread that runs) and never masks
+// the timing page, which is at no address; the stack bytes it leaves out
+// are never read before being written, so the executions from two states
+// it takes for one are the same, cycles included. Hash compaction and
+// the swarm see the page as any other page: the same probability of
+// omission, the same exhaustiveness per member. Partial-order reduction
+// is off with timing properties (reducible): it follows alone a step it
+// takes for invisible and independent of the other threads' steps, but
+// every step advances the global time that every running interval reads
+// — one thread's step before or after another's FROM, TO, SEI or CLI
+// changes a deadline's or a masked interval's value — so no step is
+// invisible to τ, and a reduction that saw them would have nothing left
+// to reduce. The result states it as a condition of the verdict. The
+// symbolic engine does not check timing properties: it lists them as not
+// checked, and the swarm's symbolic member does not run with them.
 package sim

@@ -26,10 +26,14 @@ const (
 	KindReach
 	KindWatchdog // the COP was not serviced in time (with a device)
 	KindOutput   // the SCI sent what --expect-output looks for: a goal
+	KindMasked   // interrupts masked longer than --max-masked (timing.go)
+	KindDeadline // a --deadline FROM:TO:N missed
+	KindLatency  // an interrupt's handler began later than --latency allows
 )
 
 var kindNames = [...]string{"", "assert", "error", "deadlock", "mutex", "unlock",
-	"illegal-opcode", "rom-write", "unmapped", "stack", "reach", "watchdog", "output"}
+	"illegal-opcode", "rom-write", "unmapped", "stack", "reach", "watchdog", "output",
+	"max-masked", "deadline", "latency"}
 
 // String returns the property's name as the CLI and JSON spell it.
 func (k Kind) String() string { return kindNames[k] }
@@ -54,6 +58,9 @@ type Violation struct {
 	PC      uint16 // the instruction (for harness calls: the call) where it happened
 	Addr    uint16 // the address involved, where there is one
 	Message string
+	// From and To are, for a timing property, the interval of global
+	// time (State.Now) the violation measured; both 0 otherwise.
+	From, To uint64
 }
 
 func (v *Violation) Error() string {

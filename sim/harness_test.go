@@ -633,11 +633,15 @@ func TestAtomicBlocksInterrupts(t *testing.T) {
 	m := harnessMachine(t, code, map[uint16][]byte{0xFFE8: {0xD2, 0x00}, 0xD200: handler}, Config{IRQs: []string{"toc1"}})
 	s := advance(t, m, m.Initial(), 2) // lds, cli
 	out, _ := successors(m, s)
+	if len(out) != 1 {
+		t.Fatalf("right after CLI only the next instruction runs (the manual's delay in clearing I): %s", describe(out))
+	}
+	s = pick(t, out, 0, -1).State // jsr
+	out, _ = successors(m, s)
 	if len(out) != 2 {
 		t.Fatalf("I=0: want a thread step and an interrupt: %s", describe(out))
 	}
-	s = pick(t, out, 0, -1).State // jsr
-	s = pick(t, mustSucc(m, s), 0, -1).State
+	s = pick(t, out, 0, -1).State // __mc_atomic_begin
 	if s.Atomic == 0 {
 		t.Fatal("not atomic")
 	}
@@ -724,7 +728,14 @@ func TestInterrupt(t *testing.T) {
 		}
 		s = out[0].State
 	}
+	// Right after CLI the next instruction runs first (the manual's
+	// one-cycle delay in clearing I).
 	out, _ := successors(m, s)
+	if len(out) != 1 || out[0].Label.IRQ != -1 {
+		t.Fatalf("right after CLI: want the thread's step alone: %s", describe(out))
+	}
+	s = out[0].State
+	out, _ = successors(m, s)
 	if len(out) != 2 {
 		t.Fatalf("with I clear: want the thread's step and toc1: %s", describe(out))
 	}
@@ -1091,7 +1102,7 @@ func TestMachineConfigErrors(t *testing.T) {
 			t.Errorf("ParseKind(%q) = %v, %v", n, k, ok)
 		}
 	}
-	if len(KindNames()) != 12 {
+	if len(KindNames()) != 15 {
 		t.Errorf("KindNames: %v", KindNames())
 	}
 	if IRQName(isa.VecTOC1) != "toc1" || IRQName(isa.VecXIRQ) != "xirq" || IRQName(isa.VecTOC5) != "toc5" {

@@ -19,7 +19,7 @@ import (
 
 // ThreadKey is a thread's part of a state's identity: its registers, the
 // top of its stack (which decides whether an RTS ends the thread), its
-// status and critical-section depth, packed in two words. Two threads have
+// status, critical-section depth and interrupt inhibit, packed in two words. Two threads have
 // equal keys exactly when Equal takes them for the same. The layout is
 // private to this package; a store keeps keys as opaque values.
 type ThreadKey [2]uint64
@@ -28,7 +28,7 @@ type ThreadKey [2]uint64
 func (t *Thread) Key() ThreadKey {
 	return ThreadKey{
 		uint64(t.A) | uint64(t.B)<<8 | uint64(t.CCR)<<16 | uint64(t.X)<<24 | uint64(t.Y)<<40 | uint64(t.Status)<<56,
-		uint64(t.SP) | uint64(t.PC)<<16 | uint64(t.InitSP)<<32 | uint64(t.CS)<<48,
+		uint64(t.SP) | uint64(t.PC)<<16 | uint64(t.InitSP)<<32 | uint64(t.CS)<<48 | uint64(t.Inhibit)<<56,
 	}
 }
 
@@ -38,7 +38,7 @@ func (t *Thread) SetKey(k ThreadKey) {
 	lo, hi := k[0], k[1]
 	t.A, t.B, t.CCR = uint8(lo), uint8(lo>>8), uint8(lo>>16)
 	t.X, t.Y, t.Status = uint16(lo>>24), uint16(lo>>40), uint8(lo>>56)
-	t.SP, t.PC, t.InitSP, t.CS = uint16(hi), uint16(hi>>16), uint16(hi>>32), uint8(hi>>48)
+	t.SP, t.PC, t.InitSP, t.CS, t.Inhibit = uint16(hi), uint16(hi>>16), uint16(hi>>32), uint8(hi>>48), uint8(hi>>56)
 	t.Tag = 0
 }
 
@@ -47,7 +47,7 @@ func (t *Thread) SetKey(k ThreadKey) {
 func (k ThreadKey) Valid() bool {
 	var t Thread
 	t.SetKey(k)
-	return t.Key() == k && t.Status <= Exited
+	return t.Key() == k && t.Status <= Exited && t.Inhibit <= 1
 }
 
 // sched is the scheduler's part of a state's identity: the owner of the

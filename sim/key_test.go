@@ -90,7 +90,7 @@ func (m *mapInterner) Page(id uint32) *Page {
 var (
 	identityFields = map[string]bool{
 		"Thread.A": true, "Thread.B": true, "Thread.CCR": true, "Thread.X": true, "Thread.Y": true,
-		"Thread.SP": true, "Thread.PC": true, "Thread.Status": true, "Thread.CS": true, "Thread.InitSP": true,
+		"Thread.SP": true, "Thread.PC": true, "Thread.Status": true, "Thread.CS": true, "Thread.InitSP": true, "Thread.Inhibit": true,
 		"State.Threads": true, "State.Pages": true, "State.Atomic": true, "State.AtomicDepth": true,
 		"Page.Data": true,
 	}

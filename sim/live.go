@@ -304,7 +304,7 @@ func (m *Machine) CanonicalKey(t *Thread) ThreadKey {
 		return c.Key()
 	}
 	lv := m.live[t.PC]
-	if len(m.irqs) > 0 || m.dev != nil {
+	if len(m.irqs) > 0 || m.dev != nil || m.timing != nil {
 		lv |= liveRegs | 0xFF
 	}
 	if lv == liveAll {

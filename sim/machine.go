@@ -130,6 +130,10 @@ type Config struct {
 	// Otherwise executing one is an illegal-opcode violation, whatever
 	// the vector holds.
 	IgnoreIllegal bool
+	// Timing, when not nil, is the timing properties to check
+	// (timing.go); their state is one more page of every state. nil: no
+	// timing property, and no page.
+	Timing *Timing
 }
 
 // BoardRange is a range of addresses of board hardware (--device LO-HI=v,…).
@@ -179,6 +183,7 @@ type Machine struct {
 	// device state, the on-chip RAM after reset, and the layouts by INIT
 	// value, built when first needed.
 	dev      devices.Device
+	timing   *timing // the timing properties (timing.go), nil for none: beside dev, which the same paths read
 	regPage  int
 	regPages int
 	hidPage  int
@@ -301,6 +306,9 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		}
 		m.irqs = append(m.irqs, v)
 	}
+	if err := m.setTiming(cfg.Timing); err != nil {
+		return nil, err
+	}
 	m.stacks = cfg.Stacks
 	m.setTraps()
 	m.hasGoals = len(cfg.Reach) > 0
@@ -389,6 +397,7 @@ func (m *Machine) Initial() *State {
 	s := &State{}
 	s.Pages = append([]*Page(nil), m.init...)
 	s.Threads = []Thread{{CPU: CPU{PC: m.Config.Entry, CCR: isa.FlagS | isa.FlagX | isa.FlagI}}}
+	m.timingStart(s)
 	return s
 }
 

@@ -73,5 +73,24 @@ func (m *Machine) Properties() (checked []Kind, unchecked []Unchecked) {
 	if m.Config.ExpectOutput && m.dev != nil {
 		checked = append(checked, KindOutput)
 	}
+	if tm := m.timing; tm != nil {
+		// The timing properties given a bound (timing.go); measured
+		// without one (--report-timing), they are values, not checks.
+		if tm.cfg.Masked.Bounded {
+			checked = append(checked, KindMasked)
+		}
+		for _, d := range tm.cfg.Deadlines {
+			if d.Bounded {
+				checked = append(checked, KindDeadline)
+				break
+			}
+		}
+		for _, l := range tm.cfg.Latencies {
+			if l.Bounded {
+				checked = append(checked, KindLatency)
+				break
+			}
+		}
+	}
 	return checked, unchecked
 }

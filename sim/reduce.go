@@ -199,7 +199,9 @@ func (m *Machine) Alone(s, ns *State, i int) bool {
 // reducible reports whether the machine allows partial-order reduction at
 // all: under --preempt every (the other modes merge instructions into
 // transitions, which the argument above does not cover).
-func (m *Machine) reducible() bool { return m.Config.Preempt == PreemptEvery }
+func (m *Machine) reducible() bool {
+	return m.Config.Preempt == PreemptEvery && (m.timing == nil || mutation.On(mutation.TimingPOR))
+}
 
 // AmpleCandidates offers, one by one in thread order, the transitions of s
 // that may each stand for all of s's transitions (see the comment above):

@@ -172,6 +172,9 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 			}
 			t := &s.Threads[i]
 			res.Cycles += t.Cycles - before
+			if ev != evBlocked && (t.Inhibit != 0 || ccr&^t.CCR&isa.FlagI != 0) {
+				m.inhibitAfter(s, t, ccr)
+			}
 			if m.dev != nil {
 				if ev != evBlocked && ev != evViolation && ev != evInfeasible && m.clocked(s) {
 					if v := m.elapse(s, i, t.Cycles-x.c0, &fx); v != nil {

@@ -59,13 +59,17 @@ func (c *CPU) D() uint16 { return uint16(c.A)<<8 | uint16(c.B) }
 func (c *CPU) SetD(d uint16) { c.A, c.B = uint8(d>>8), uint8(d) }
 
 // Thread is one CPU context. Its identity for hashing and comparison is the
-// registers, InitSP, Status and CS; Cycles, the shadow stack and PrevPC are
+// registers, InitSP, Status, CS and Inhibit; Cycles, the shadow stack and PrevPC are
 // bookkeeping that two equal states may differ in, and nothing the
 // simulator decides depends on them.
 type Thread struct {
 	CPU
 	Status uint8
 	CS     uint8 // depth of __mc_cs_enter without __mc_cs_exit
+	// Inhibit is 1 after a CLI or TAP that cleared I, until the thread's
+	// next instruction: no maskable interrupt is taken in between
+	// (Machine.inhibitAfter, the manual's one-cycle delay).
+	Inhibit uint8
 
 	InitSP  uint16 // the top of this thread's stack: SP at creation, or thread 0's first LDS
 	PrevPC  uint16 // PC of the last instruction executed

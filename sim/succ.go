@@ -213,6 +213,17 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 			emit()
 			continue
 		}
+		if m.timing != nil {
+			if v := m.requested(s, &s.Threads[i]); v >= 0 {
+				// So is a requested harness interrupt (timing.go).
+				ns := e.slot(len(b), s)
+				viol := m.interrupt(ns, i, v)
+				any = true
+				b = append(b, Succ{ns, Label{Thread: i, IRQ: v}, viol})
+				emit()
+				continue
+			}
+		}
 		if !s.mayRun(i) {
 			continue
 		}
@@ -248,7 +259,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 				continue
 			}
 			for _, v := range m.irqs {
-				if !m.canTake(t, v) {
+				if !m.canTake(t, v) || m.timing != nil && m.isRequestable(v) {
 					continue
 				}
 				ns := e.slot(len(b), s)
@@ -257,6 +268,21 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 				b = append(b, Succ{ns, Label{Thread: i, IRQ: v}, viol})
 				emit()
 			}
+		}
+	}
+	if m.timing != nil && !late {
+		nd := uint32(m.events(s))
+		for _, k := range m.requests(s, nil) {
+			ns := e.slot(len(b), s)
+			m.request(ns, k)
+			// A request is a move where the plain --irq model has one:
+			// where some thread can take the interrupt now.
+			for i := range s.Threads {
+				t := &s.Threads[i]
+				any = any || t.Status != Exited && m.canTake(t, m.timing.cfg.Latencies[k].IRQ)
+			}
+			b = append(b, Succ{ns, Label{Thread: 0, IRQ: -1, Event: nd + uint32(k) + 1}, nil})
+			emit()
 		}
 	}
 	var g gate
@@ -296,7 +322,7 @@ func (m *Machine) canTake(t *Thread, v int) bool {
 	if v == isa.VecXIRQ {
 		return t.CCR&isa.FlagX == 0
 	}
-	return t.CCR&isa.FlagI == 0
+	return t.CCR&isa.FlagI == 0 && t.Inhibit == 0
 }
 
 // interrupt makes thread i take interrupt v: stack the frame (unless WAI
@@ -313,13 +339,17 @@ func (m *Machine) interruptObserved(s *State, i int, v int, fx *[]Output) *Viola
 	t := x.t
 	t.Tag = 0
 	at := t.PC
-	c0 := t.Cycles
+	c0, ccr := t.Cycles, t.CCR
 	x.interrupt(t.PC, v, t.Status == Waiting)
 	t.Status = Running
 	t.PC = m.Image.Vectors[v]
 	t.Cycles += 14
+	t.Inhibit = 0
 	if len(m.stacks) > 0 {
 		x.checkStack(at)
+	}
+	if m.timing != nil && !x.bad {
+		m.timedInterrupt(&x, i, v, ccr, 14)
 	}
 	if x.bad {
 		return x.violation()
@@ -412,6 +442,11 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 		x.choice = 0
 		x.choice = c
 		ccr := x.t.CCR
+		var cyc uint64
+		var nt int
+		if m.timing != nil {
+			cyc, nt = x.t.Cycles, len(s.Threads)
+		}
 		ev = x.step()
 		steps++
 		if st != nil {
@@ -426,6 +461,14 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 			return steps, choices, ev, x.violation()
 		case ev == evBlocked || ev == evInfeasible:
 			return steps, choices, ev, nil
+		}
+		if t.Inhibit != 0 || ccr&^t.CCR&isa.FlagI != 0 {
+			m.inhibitAfter(s, t, ccr)
+		}
+		if m.timing != nil {
+			if m.timed(&x, i, ccr, t.Cycles-cyc, nt); x.bad {
+				return steps, choices, evViolation, x.violation()
+			}
 		}
 		if m.isGoal(t.PC) && t.Status == Running {
 			x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
@@ -520,6 +563,19 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse) (ns *Stat
 		return nil, nil, false
 	}
 	s.Freeze()
+	if l.Event > 0 && m.timing != nil && int64(l.Event) > int64(m.events(s)) {
+		k := int(l.Event) - m.events(s) - 1
+		ok := false
+		for _, r := range m.requests(s, nil) {
+			ok = ok || r == k
+		}
+		if !ok || l.IRQ >= 0 || l.Steps != 0 || l.Choice != 0 || m.overdue(s) {
+			return nil, nil, false
+		}
+		ns = s.Clone()
+		m.request(ns, k)
+		return ns, nil, true
+	}
 	if l.Event > 0 {
 		if l.IRQ >= 0 || l.Steps != 0 || l.Choice != 0 || int64(l.Event) > int64(m.events(s)) || !m.eventAllowed(s, int(l.Event-1)) {
 			return nil, nil, false
@@ -535,10 +591,15 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse) (ns *Stat
 		pend = m.pending(s)
 	}
 	devIRQ := pend >= 0 && devTakes(&s.Threads[l.Thread])
+	req := m.requested(s, &s.Threads[l.Thread])
+	devIRQ = devIRQ || req >= 0
 	ns = s.Clone()
 	if l.IRQ >= 0 {
-		if devIRQ && l.IRQ == pend {
+		if devIRQ && (l.IRQ == pend || l.IRQ == req) {
 			return ns, m.interruptObserved(ns, l.Thread, l.IRQ, fx), true
+		}
+		if m.isRequestable(l.IRQ) {
+			return nil, nil, false
 		}
 		listed := false
 		for _, v := range m.irqs {

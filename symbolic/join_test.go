@@ -225,3 +225,15 @@ func TestUnjoinLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestSameControlInhibit: two states whose threads differ only in the
+// interrupt inhibit after a CLI (sim.Thread.Inhibit) do not have the same
+// control part: in one an interrupt may come before the next
+// instruction, in the other not, so Group must not merge them.
+func TestSameControlInhibit(t *testing.T) {
+	a := &State{S: &sim.State{Threads: []sim.Thread{{CPU: sim.CPU{PC: 0xD010}}}}}
+	b := &State{S: &sim.State{Threads: []sim.Thread{{CPU: sim.CPU{PC: 0xD010}, Inhibit: 1}}}}
+	if !sameControl(a, a) || sameControl(a, b) {
+		t.Errorf("sameControl(a, a) = %v, sameControl(a, b) = %v: want true, false", sameControl(a, a), sameControl(a, b))
+	}
+}

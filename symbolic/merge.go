@@ -44,8 +44,9 @@ import (
 // registers are plain memory; the check is for when it does).
 
 // sameControl reports whether a and b have the same control part: their
-// threads' PCs, SPs, statuses, stack tops, critical-section depths and
-// shadow call stacks, and the scheduler's state.
+// threads' PCs, SPs, statuses, stack tops, critical-section depths,
+// interrupt inhibits (the instruction after a CLI, sim.Thread.Inhibit)
+// and shadow call stacks, and the scheduler's state.
 func sameControl(a, b *State) bool {
 	x, y := a.S, b.S
 	if a.Only != b.Only || len(x.Threads) != len(y.Threads) || len(x.Pages) != len(y.Pages) ||
@@ -55,7 +56,7 @@ func sameControl(a, b *State) bool {
 	for i := range x.Threads {
 		s, t := &x.Threads[i], &y.Threads[i]
 		if s.PC != t.PC || s.SP != t.SP || s.Status != t.Status || s.CS != t.CS || s.InitSP != t.InitSP ||
-			s.NShadow != t.NShadow || s.Shadow != t.Shadow {
+			s.Inhibit != t.Inhibit || s.NShadow != t.NShadow || s.Shadow != t.Shadow {
 			return false
 		}
 	}

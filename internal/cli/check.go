@@ -93,6 +93,15 @@ Properties, all on where the harness makes them meaningful: assert, error,
 deadlock, mutex, unlock, illegal-opcode, rom-write, unmapped, stack (with
 --stack), reach (with --reach: a goal, not an error).
 
+Timing (E cycles of the Reference Manual's tables, 14 per interrupt entry,
+every thread and handler along the path): --max-masked N, --deadline
+FROM:TO:N, --latency IRQ:N, and --report-timing for the largest values with
+a path to each. A masked interval starts at the end of the instruction that
+sets I (SEI, TAP, an interrupt's entry: its own cycles not counted) and ends
+at the end of the one that clears it (CLI, TAP, RTI: counted). Timing
+properties turn partial-order reduction off; the symbolic engine does not
+check them.
+
 Data-heavy firmware: --engine hmc runs the symbolic engine alone: it makes
 every nondeterministic value a symbol and lets Z3 decide (hybrid model checking: a traversal of symbolic
 states interleaved with bounded model checks from its frontier, started
@@ -146,6 +155,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 		"bytes arrive no faster than the line carries them); the result names the clock its verdict holds for")
 	o.xtal = 8e6
 	fs.Var(freqValue{&o.xtal}, "xtal", "the crystal's frequency (the E clock is a quarter of it): under --clock exact the result gives an E cycle and the frame of the SCI's line in time at that rate (JSON: xtal_hz)")
+	registerTiming(fs, &o.machine.MachineSpec)
 	fs.StringVar(&o.strategy, "search", "swarm", "search order: swarm (--workers diversified searches at once, the first violation wins; the default unless --heuristic, --k, --goal-mem, --all, --save-frontier or --resume name one search, which then is best; bfs under --engine auto), bfs, dfs, best (greedy on the heuristic), astar (depth + heuristic), random")
 	fs.StringVar(&o.heuristic, "heuristic", "efsm", "estimate for best/astar: none, hamming, fsm, aicfg, efsm")
 	countVar(fs, &o.k, "k", 1, 0, icfg.MaxK, "calling-context bound of the AICFG for aicfg and efsm")
@@ -351,20 +361,22 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err := writeCounterexample(o, path, img, m, res.First(), fmt.Sprintf("check --search %s, --preempt %s", opts.Strategy, m.Config.Preempt)); err != nil {
 		return err
 	}
+	tr := timingReport(o, cs, []*sim.Machine{m}, res)
 	if o.json {
-		var more map[string]any
+		more := map[string]any{}
 		if rep != nil {
 			more = map[string]any{"engine": "auto", "auto": rep.JSON()}
 		}
 		if m.Config.ExactClock {
-			if more == nil {
-				more = map[string]any{}
-			}
 			more["xtal_hz"] = o.xtal
+		}
+		if tr != nil {
+			more["timing"] = timingJSONOf(o, path, tr)
 		}
 		printJSON(stdout, m, res, props, more)
 	} else {
 		res.WriteText(stdout, img, m, props, o.resultText(img, m, res))
+		printTiming(stdout, tr)
 		if rep != nil {
 			fmt.Fprintln(stdout, rep.Line(o.hmc.maxBranch))
 		}

@@ -100,6 +100,8 @@ func TestReferenceNamesEveryJSONField(t *testing.T) {
 		{models + "symbolic/torn16.elf", "--engine", "auto"},
 		{"../../testdata/bench/philo_big.elf", "--search", "dfs", "--workers", "1", "--hash-compact", "--max-states", "2000"},
 		{"../../testdata/firmware/serial_cmd_fixed.elf", "--sci-input", `\r`, "--max-timer-events", "0", "--max-received", "1", "--search", "dfs"},
+		{"../../testdata/timing/latency.elf", "--irq", "toc1", "--report-timing", "--search", "bfs"},      // timing
+		{"../../testdata/timing/latency.elf", "--irq", "toc1", "--latency", "toc1:39", "--search", "bfs"}, // its interval
 	}
 	keys := map[string]bool{}
 	for _, args := range runs {
@@ -115,7 +117,8 @@ func TestReferenceNamesEveryJSONField(t *testing.T) {
 		jsonKeys(v, "", keys)
 	}
 	for _, want := range []string{"verdict", "stats.states_stored", "violation.kind", "members[].member", "inputs_held[].addr",
-		"hmc.solver_queries", "auto.handed", "bounds", "waits", "omission_probability", "settings", "reductions"} {
+		"hmc.solver_queries", "auto.handed", "bounds", "waits", "omission_probability", "settings", "reductions",
+		"timing[].path[].pc", "violation.interval.cycles"} {
 		if !keys[want] {
 			t.Errorf("no run printed %s: the runs no longer cover what they should", want)
 		}

@@ -27,7 +27,7 @@ func TestLoopFolded(t *testing.T) {
 	args := []string{"check", file, "--format", "bin", "--base", "0xD000", "--hook", "__mc_error=0xD020", "--search", "bfs", "-q"}
 	out := run(t, ExitViolation, args...)
 	wantLines(t, out, "counterexample: 604 transitions",
-		"      5–602  thr 0  the loop at 0xD006 (2 transitions) 299 more times (--full lists them)\n    603  thr 0  0xD009")
+		"      5–602  thr 0  the loop at 0xD006 (2 transitions) 299 more times (--full lists them)\n    603  cyc 1806   thr 0  0xD009")
 	if n := strings.Count(out, "dex"); n != 1 {
 		t.Errorf("the folded listing shows dex %d times, want the loop's first round only:\n%s", n, out)
 	}

@@ -34,6 +34,9 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// The exact clock is compared with a reference that counts one E
 	// cycle at a time.
 	mutation.PrescalerPhase: "devices.TestExactClockDifferentialCatches",
+	// The timing properties' values, compared on the programs of
+	// randprog.Program.
+	mutation.TimingPOR: "search.TestTimingDifferentialCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.

@@ -16,6 +16,7 @@ import (
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/portfolio"
 	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
 )
 
 // check --search swarm, the default: the members of package portfolio
@@ -206,8 +207,19 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if err := writeCounterexample(o, path, img, m, first, sub); err != nil {
 		return err
 	}
+	var tr []check.TimingResult
+	if len(runs) > 0 {
+		var ms []*sim.Machine
+		for _, r := range runs {
+			ms = append(ms, r.Check.Machine)
+		}
+		tr = timingReport(o, runs[0].Check, ms, res)
+	}
 	if o.json {
 		extra := map[string]any{}
+		if tr != nil {
+			extra["timing"] = timingJSONOf(o, path, tr)
+		}
 		if d.Winner != nil {
 			extra["member"] = d.Winner.Member.String()
 		}
@@ -233,6 +245,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		printJSON(stdout, m, res, d.Report, extra)
 	} else {
 		res.WriteText(stdout, img, m, d.Report, o.resultText(img, m, res))
+		printTiming(stdout, tr)
 		d.WriteMembers(stdout, size, single)
 	}
 	if d.Internal != nil {

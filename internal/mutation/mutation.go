@@ -80,12 +80,15 @@ const (
 	// cycles into TCNT's current count are dropped, so that counts are
 	// lost wherever time passes in pieces shorter than the prescaler.
 	PrescalerPhase
+	// TimingPOR: partial-order reduction stays on with timing
+	// properties, following alone steps that advance the global time.
+	TimingPOR
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {

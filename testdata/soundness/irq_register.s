@@ -20,6 +20,9 @@
 ;             for (y = 1; --y != 0; )           /*   on Y, which ends at 0 */
 ;                 ;
 ;         cli();                                /* BUG: before Y is given back */
+;         a = 0;                                /* (the manual: the instruction
+;                                                  after CLI runs before any
+;                                                  interrupt) */
 ;         y = &ticks;
 ;         polls++;
 ;         sei();
@@ -34,8 +37,9 @@
 ;         TFLG1 = OC1F;                         /* acknowledge */
 ;     }
 ;
-; Counterexample: main waits on Y, which leaves Y = 0, and clears I; the
-; interrupt is taken before `ldy #ticks'; the handler increments the high
+; Counterexample: main waits on Y, which leaves Y = 0, and clears I; after
+; the CLRA that always runs after a CLI, the interrupt is taken before
+; `ldy #ticks'; the handler increments the high
 ; byte of guard instead of ticks, and the assertion fails.  Two things
 ; could hide it.  The window is one register-only instruction, so a
 ; scheduler that offered interrupts only before accesses to memory outside
@@ -90,8 +94,9 @@ ma_delay:
         dey
         bne     ma_delay
 ma_back:
-        cli                             ; the handler may run here, on Y = 0
-        ldy     #ticks                  ; give Y back
+        cli
+        clra                            ; runs first: I clears one cycle late
+        ldy     #ticks                  ; the handler may run before this, on Y = 0
         inc     polls
         sei
         clra

@@ -26,7 +26,8 @@
 ;     }
 ;
 ; Counterexample: the worker stores the high byte; main, idling, clears I;
-; the interrupt is taken and the handler reads 0x0100: the assertion
+; after the NOP (the instruction after a CLI runs before any interrupt:
+; the manual's CLI) the interrupt is taken and the handler reads 0x0100: the assertion
 ; fails.  Under --preempt every the idle loop is just a loop with a
 ; window.  Under a coarser scheduling it is a run of 100,000 instructions
 ; that touch no memory, cut by --max-run; as 4 divides 100,000, every cut

@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The timing properties on the programs of testdata/timing, whose worst
+// cases their sources compute by hand from the M68HC11 Reference
+// Manual's cycle counts: each bound N is verified, N-1 is violated with
+// a counterexample that replays and shows its interval with cycle
+// stamps, and --report-timing finds N, exact.
+
+const timingDir = "../../testdata/timing/"
+
+// timingCase is a program, its flags, the property and its worst case.
+type timingCase struct {
+	file  string
+	flags []string
+	// bound makes the property's flag for a bound: --max-masked N, ...
+	bound  func(n int) []string
+	kind   string // the property
+	report string // its name in --report-timing
+	worst  int    // from the source's arithmetic
+}
+
+var timingCases = []timingCase{
+	// masked.s: tstb 2 + beq 3 + ldaa 2 + 4 x (deca 2 + bne 3) + nop 2 + cli 2.
+	{"masked.elf", []string{"--irq", "toc1"}, func(n int) []string { return []string{"--max-masked", strconv.Itoa(n)} },
+		"max-masked", "max-masked", 2 + 3 + 2 + 4*(2+3) + 2 + 2},
+	// deadline.s: incb 2 + 3 x (nop 2 + decb 2 + bne 3), one interrupt:
+	// entry 14 + tsx 3 + ldaa 4 + oraa 2 + staa 4 + rti 12.
+	{"deadline.elf", []string{"--irq", "toc1"}, func(n int) []string { return []string{"--deadline", fmt.Sprintf("from:to:%d", n)} },
+		"deadline", "deadline from:to", 2 + 3*(2+2+3) + 14 + 3 + 4 + 2 + 4 + 12},
+	// latency.s: tstb 2 + beq 3 + ldaa 2 + 3 x (deca 2 + bne 3) + cli 2
+	// + nop 2 (the instruction after CLI) + entry 14.
+	{"latency.elf", []string{"--irq", "toc1"}, func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
+		"latency", "latency toc1", 2 + 3 + 2 + 3*(2+3) + 2 + 2 + 14},
+	// single.s: ldab 2 + 3 x (decb 2 + bne 3) + mul 10 + cli 2 (and
+	// the first window, ldaa 2 + 5 x 5 + cli 2, is as long).
+	{"single.elf", []string{"--ignore", "illegal-opcode"}, func(n int) []string { return []string{"--max-masked", strconv.Itoa(n)} },
+		"max-masked", "max-masked", 2 + 3*(2+3) + 10 + 2},
+}
+
+func TestTimingBounds(t *testing.T) {
+	for _, tc := range timingCases {
+		t.Run(tc.file, func(t *testing.T) {
+			file := timingDir + tc.file
+			base := append([]string{"check", file, "-q"}, tc.flags...)
+			out := run(t, ExitVerified, append(append(base, tc.bound(tc.worst)...), "--search", "bfs")...)
+			wantLines(t, out, "verified (", tc.kind)
+			// The default swarm agrees.
+			run(t, ExitVerified, append(base, tc.bound(tc.worst)...)...)
+
+			trace := filepath.Join(t.TempDir(), "t.json")
+			out = run(t, ExitViolation, append(append(base, tc.bound(tc.worst-1)...), "--search", "bfs", "--trace", trace)...)
+			wantLines(t, out, "violation: "+tc.kind, "<- interval starts (cycle ", fmt.Sprintf("<- interval ends: %d cycles", tc.worst))
+			checkCycleStamps(t, out)
+			rep := run(t, ExitViolation, "replay", trace)
+			wantLines(t, rep, "reproduced: "+tc.kind)
+
+			var j struct {
+				Violation struct {
+					Kind     string `json:"kind"`
+					Interval struct {
+						From   uint64 `json:"from_cycle"`
+						To     uint64 `json:"to_cycle"`
+						Cycles uint64 `json:"cycles"`
+					} `json:"interval"`
+				} `json:"violation"`
+			}
+			js := run(t, ExitViolation, append(append(base, tc.bound(tc.worst-1)...), "--search", "bfs", "--json")...)
+			if err := json.Unmarshal([]byte(js), &j); err != nil {
+				t.Fatal(err)
+			}
+			if iv := j.Violation.Interval; j.Violation.Kind != tc.kind || iv.Cycles != uint64(tc.worst) || iv.To-iv.From != iv.Cycles {
+				t.Errorf("--json violation %+v, want %s over %d cycles", j.Violation, tc.kind, tc.worst)
+			}
+		})
+	}
+}
+
+// checkCycleStamps: the listing's cycle stamps grow by each
+// instruction's cycles; an interrupt's entry takes 14.
+func checkCycleStamps(t *testing.T, out string) {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^.. +\d+  cyc (\d+) +(.*)$`)
+	ms := re.FindAllStringSubmatch(out, -1)
+	if len(ms) < 2 {
+		t.Fatalf("no cycle stamps in:\n%s", out)
+	}
+	for i := 1; i < len(ms); i++ {
+		a, _ := strconv.Atoi(ms[i-1][1])
+		b, _ := strconv.Atoi(ms[i][1])
+		if strings.Contains(ms[i-1][2], " taken -> ") && b-a != 14 {
+			t.Errorf("the interrupt's entry took %d cycles, want 14 (the manual's stacking of nine bytes and the vector): %q", b-a, ms[i-1][0])
+		}
+		if b < a {
+			t.Errorf("time goes back: %q then %q", ms[i-1][0], ms[i][0])
+		}
+	}
+}
+
+func TestReportTiming(t *testing.T) {
+	for _, tc := range timingCases {
+		t.Run(tc.file, func(t *testing.T) {
+			args := append([]string{"check", timingDir + tc.file, "-q", "--report-timing", "--search", "bfs"}, tc.flags...)
+			if tc.kind == "deadline" {
+				args = append(args, "--deadline", "from:to")
+			}
+			out := run(t, ExitVerified, args...)
+			wantLines(t, out, fmt.Sprintf("  %s: %d cycles (exact: the largest over every execution)", tc.report, tc.worst),
+				fmt.Sprintf("<- interval ends: %d cycles", tc.worst))
+			var j struct {
+				Timing []struct {
+					Property string `json:"property"`
+					Cycles   uint64 `json:"cycles"`
+					Exact    bool   `json:"exact"`
+					Path     []any  `json:"path"`
+				} `json:"timing"`
+			}
+			if err := json.Unmarshal([]byte(run(t, ExitVerified, append(args, "--json")...)), &j); err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, v := range j.Timing {
+				if v.Property == tc.report {
+					found = true
+					if v.Cycles != uint64(tc.worst) || !v.Exact || len(v.Path) == 0 {
+						t.Errorf("--json timing %+v, want %d cycles, exact, with a path", v, tc.worst)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("--json timing has no %s: %+v", tc.report, j.Timing)
+			}
+		})
+	}
+}
+
+// A search stopped by a limit reports lower bounds, saying so.
+func TestReportTimingLowerBound(t *testing.T) {
+	out := run(t, ExitIncomplete, "check", timingDir+"masked.elf", "--irq", "toc1", "-q", "--report-timing", "--search", "bfs", "--max-states", "30")
+	wantLines(t, out, "max-masked: ", "(a lower bound: the search was not exhaustive")
+	out = run(t, ExitVerified, "check", timingDir+"masked.elf", "--irq", "toc1", "-q", "--report-timing", "--search", "bfs", "--timing-cap", "20")
+	wantLines(t, out, "max-masked: at least 20 cycles (a lower bound: the count reached the cap")
+}
+
+// The symbolic engine does not check timing properties: it says so
+// and cannot verify them; the chip's timer and SCI latencies need the
+// exact clock.
+func TestTimingRefusals(t *testing.T) {
+	var j struct {
+		Checked   []string `json:"properties_checked"`
+		Unchecked []struct {
+			Property string `json:"property"`
+			Reason   string `json:"reason"`
+		} `json:"properties_unchecked"`
+	}
+	var ob, eb bytes.Buffer
+	code := Main([]string{"check", timingDir + "masked.elf", "--irq", "toc1", "--max-masked", "5", "--engine", "hmc", "--json", "-q", "--timeout", "2s"}, nil, &ob, &eb)
+	if code == ExitVerified || code == ExitViolation {
+		// (HMC does not end on this loop; a verdict would have to come
+		// from the other properties alone, which is allowed.)
+		t.Logf("--engine hmc: exit %d", code)
+	}
+	if code == ExitUsage || code == ExitInternal {
+		t.Fatalf("--engine hmc: exit %d: %s", code, eb.String())
+	}
+	if err := json.Unmarshal(ob.Bytes(), &j); err != nil {
+		t.Fatal(err)
+	}
+	listed := false
+	for _, u := range j.Unchecked {
+		listed = listed || u.Property == "max-masked" && strings.Contains(u.Reason, "symbolic engine")
+	}
+	if !listed || strings.Contains(strings.Join(j.Checked, " "), "max-masked") {
+		t.Errorf("--engine hmc: checked %v, unchecked %+v; want max-masked not checked", j.Checked, j.Unchecked)
+	}
+	// An ignored bound bounds nothing (its violations would cut the
+	// paths the other properties follow) and is listed as not checked.
+	out := run(t, ExitVerified, "check", timingDir+"masked.elf", "--irq", "toc1", "--max-masked", "5", "--ignore", "max-masked", "--search", "bfs", "-q")
+	wantLines(t, out, "not checked: max-masked (--ignore)")
+	_, errs := runSplit(t, ExitUsage, "check", "../../testdata/firmware/collect.elf", "--latency", "toc1:100")
+	wantLines(t, errs, "--clock exact")
+	_, errs = runSplit(t, ExitUsage, "check", timingDir+"masked.elf", "--max-masked", "many")
+	wantLines(t, errs, "--max-masked")
+	_, errs = runSplit(t, ExitUsage, "check", timingDir+"deadline.elf", "--deadline", "from:nowhere:5")
+	wantLines(t, errs, "--deadline")
+	_, errs = runSplit(t, ExitUsage, "check", timingDir+"deadline.elf", "--deadline", "from:to")
+	wantLines(t, errs, "--report-timing")
+}
+
+// TestGNUSimulatorAgrees: on the single-path program, the GNU
+// simulator's longest interrupts masked sequence is hc11mc's max-masked
+// (scripts/gnusim-masked.sh; skipped without the GNU simulator).
+func TestGNUSimulatorAgrees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds hc11mc and runs the GNU simulator")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash to run scripts/gnusim-masked.sh")
+	}
+	out, err := exec.Command("bash", "../../scripts/gnusim-masked.sh").CombinedOutput()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee) && ee.ExitCode() == 77:
+		t.Skipf("%s", strings.TrimSpace(string(out)))
+	case err != nil:
+		t.Fatalf("scripts/gnusim-masked.sh: %v\n%s", err, out)
+	}
+	t.Log(strings.TrimSpace(string(out)))
+}

@@ -1,0 +1,442 @@
+package sim
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync/atomic"
+
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+)
+
+// The timing properties (check --max-masked, --deadline, --latency,
+// --report-timing): the package doc's "Timing properties" says what they
+// measure and why the search checks them exactly; here is how.
+//
+// # The timing page
+//
+//	byte 0        flags: timeArmed once an instruction cleared I
+//	bytes 1-4     the masked interval: 0 when the CPU is not masked, else
+//	              its cycles so far + 1 (big-endian)
+//	per deadline  1 byte: the thread that reached FROM + 1 (0: none); 4
+//	              bytes: the cycles since
+//	per latency   1 byte: 1 while requested; 4 bytes: the cycles since
+
+// Timing configures the timing properties (Config.Timing).
+type Timing struct {
+	// Masked bounds the cycles CCR.I stays set (--max-masked); Track
+	// without Bounded only measures it (--report-timing).
+	Masked TimingBound
+	// Deadlines are the --deadline FROM:TO:N properties.
+	Deadlines []Deadline
+	// Latencies are the --latency IRQ:N properties of harness
+	// interrupts (--irq).
+	Latencies []Latency
+	// Cap saturates the counters of the properties measured without a
+	// bound (--report-timing); 0: DefaultTimingCap.
+	Cap uint32
+}
+
+// DefaultTimingCap is where the counters of --report-timing saturate
+// when no bound is given: a value that reaches it is reported as "at
+// least" the cap.
+const DefaultTimingCap = 1 << 20
+
+// TimingBound is a property's bound: Track says the property is measured,
+// Bounded that N bounds it (a violation past N).
+type TimingBound struct {
+	Track   bool
+	Bounded bool
+	N       uint32
+}
+
+// Deadline is one --deadline property: the cycles from a thread's
+// arrival at From to its arrival at To.
+type Deadline struct {
+	From, To uint16
+	Name     string // FROM:TO as given, for messages
+	TimingBound
+}
+
+// Latency is one --latency property: the cycles from the request of
+// interrupt IRQ (a vector index) to its handler's first instruction.
+type Latency struct {
+	IRQ int
+	TimingBound
+}
+
+// Limits of the timing page.
+const (
+	maxDeadlines = 4
+	maxLatencies = 4
+)
+
+const (
+	timeArmed   = 1
+	offMasked   = 1
+	offDeadline = 5
+	offLatency  = offDeadline + 5*maxDeadlines
+)
+
+// timing is a machine's timing state: the configuration, the page, and
+// the largest values seen (for --report-timing), index 0 the masked
+// interval, then the deadlines, then the latencies.
+type timing struct {
+	cfg  Timing
+	page int
+	max  []atomic.Uint64
+}
+
+// setTiming checks cfg and appends the timing page.
+func (m *Machine) setTiming(cfg *Timing) error {
+	if cfg == nil {
+		return nil
+	}
+	if len(cfg.Deadlines) > maxDeadlines {
+		return fmt.Errorf("--deadline: at most %d deadlines", maxDeadlines)
+	}
+	if len(cfg.Latencies) > maxLatencies {
+		return fmt.Errorf("--latency: at most %d interrupts", maxLatencies)
+	}
+	for _, l := range cfg.Latencies {
+		listed := false
+		for _, v := range m.irqs {
+			listed = listed || v == l.IRQ
+		}
+		if !listed {
+			return fmt.Errorf("--latency %s: the interrupt is not one of --irq's", IRQName(l.IRQ))
+		}
+	}
+	tm := &timing{cfg: *cfg, page: m.npages}
+	if tm.cfg.Cap == 0 {
+		tm.cfg.Cap = DefaultTimingCap
+	}
+	tm.max = make([]atomic.Uint64, 1+len(cfg.Deadlines)+len(cfg.Latencies))
+	m.timing = tm
+	m.init = append(m.init, &Page{})
+	m.npages++
+	return nil
+}
+
+// sat is the value a counter of bound b saturates at.
+func (tm *timing) sat(b TimingBound) uint32 {
+	if b.Bounded {
+		return b.N + 1
+	}
+	return tm.cfg.Cap
+}
+
+func get32(p []byte) uint32    { return binary.BigEndian.Uint32(p) }
+func put32(p []byte, v uint32) { binary.BigEndian.PutUint32(p, v) }
+
+// addSat returns v + c, saturated at sat.
+func addSat(v uint32, c uint64, sat uint32) uint32 {
+	if uint64(v)+c >= uint64(sat) {
+		return sat
+	}
+	return v + uint32(c)
+}
+
+// note records v as a value seen of property k.
+func (tm *timing) note(k int, v uint32) {
+	mx := &tm.max[k]
+	for {
+		old := mx.Load()
+		if uint64(v) <= old || mx.CompareAndSwap(old, uint64(v)) {
+			return
+		}
+	}
+}
+
+// Now returns the global time of s: the cycles every thread executed.
+func (s *State) Now() uint64 {
+	var c uint64
+	for i := range s.Threads {
+		c += s.Threads[i].Cycles
+	}
+	return c
+}
+
+// timingPage returns the timing page of s, ready to be written when w.
+func (m *Machine) timingPage(s *State, w bool) []byte {
+	if w {
+		return s.page(m.timing.page).Data[:]
+	}
+	return s.Pages[m.timing.page].Data[:]
+}
+
+// timed updates the timing page after thread i's step of c cycles, with
+// CCR ccr before it; the thread's PC is where the step left it, and the
+// threads from nt on were created by it (nt = len(s.Threads) when none).
+// It records a violation in x when an interval passes its bound.
+func (m *Machine) timed(x *stepper, i int, ccr uint8, c uint64, nt int) {
+	tm := m.timing
+	s := x.s
+	t := &s.Threads[i]
+	ro := m.timingPage(s, false)
+	var p []byte
+	wr := func() []byte {
+		if p == nil {
+			p = m.timingPage(s, true)
+		}
+		return p
+	}
+	iBefore, iAfter := ccr&isa.FlagI != 0, t.CCR&isa.FlagI != 0
+	if mb := tm.cfg.Masked; mb.Track {
+		cur := get32(ro[offMasked:])
+		v := uint32(0)
+		switch {
+		case ro[0]&timeArmed == 0:
+			if iBefore && !iAfter {
+				wr()[0] |= timeArmed
+			}
+		case iBefore:
+			// A step executed masked: it counts. cur = 0 is a switch
+			// from an unmasked context, where the interval starts.
+			v = addSat(max(cur, 1), c, tm.sat(mb)+1)
+			tm.note(0, v-1)
+			if mb.Bounded && v-1 > mb.N {
+				x.timingFault(KindMasked, t.PrevPC, s.Now()-uint64(v-1), s.Now(),
+					"interrupts masked for more than %d cycles: %d cycles since the interval began", mb.N, v-1)
+			}
+			if !iAfter {
+				v = 0
+			}
+		case iAfter:
+			v = 1 // SEI, TAP, an interrupt's entry: the interval starts
+		}
+		if v != cur {
+			put32(wr()[offMasked:], v)
+		}
+	}
+	for k := range tm.cfg.Deadlines {
+		d := &tm.cfg.Deadlines[k]
+		o := offDeadline + 5*k
+		if owner := ro[o]; owner != 0 {
+			v := addSat(get32(ro[o+1:]), c, tm.sat(d.TimingBound))
+			switch {
+			case int(owner)-1 == i && t.PC == d.To:
+				tm.note(1+k, v)
+				if d.Bounded && v > d.N {
+					x.timingFault(KindDeadline, t.PC, s.Now()-uint64(v), s.Now(),
+						"deadline %s: %d cycles from FROM to TO, more than %d", d.Name, v, d.N)
+				}
+				q := wr()
+				q[o] = 0
+				put32(q[o+1:], 0)
+			case v != get32(ro[o+1:]):
+				put32(wr()[o+1:], v)
+			}
+		}
+		// A thread arrives at FROM by its step, or is created there
+		// (__mc_thread_create: the threads after nt).
+		for j := i; j < len(s.Threads); j = max(j+1, nt) {
+			u := &s.Threads[j]
+			if u.PC == d.From && u.Status != Exited && (p == nil && ro[o] == 0 || p != nil && p[o] == 0) {
+				q := wr()
+				q[o] = byte(j + 1)
+				put32(q[o+1:], 0)
+			}
+		}
+	}
+	for k := range tm.cfg.Latencies {
+		l := &tm.cfg.Latencies[k]
+		o := offLatency + 5*k
+		if ro[o] == 0 {
+			continue
+		}
+		v := addSat(get32(ro[o+1:]), c, tm.sat(l.TimingBound))
+		m.latencyCheck(x, k, v, false)
+		if v != get32(ro[o+1:]) {
+			put32(wr()[o+1:], v)
+		}
+	}
+}
+
+// latencyCheck records the latency v of property k so far and reports a
+// violation when it passes the bound.
+func (m *Machine) latencyCheck(x *stepper, k int, v uint32, entry bool) {
+	tm := m.timing
+	l := &tm.cfg.Latencies[k]
+	tm.note(1+len(tm.cfg.Deadlines)+k, v)
+	if l.Bounded && v > l.N {
+		now := x.s.Now()
+		what := "requested %d cycles ago and its handler has not begun, more than %d"
+		if entry {
+			what = "its handler begins %d cycles after the request, more than %d"
+		}
+		x.timingFault(KindLatency, x.t.PC, now-uint64(v), now, "interrupt %s: "+what, IRQName(l.IRQ), v, l.N)
+	}
+}
+
+// timingFault records a timing violation: the interval [from, to] of
+// global time.
+func (x *stepper) timingFault(k Kind, pc uint16, from, to uint64, format string, args ...any) {
+	if x.bad {
+		return
+	}
+	x.fault(k, pc, 0, format, args...)
+	x.viol.From, x.viol.To = from, to
+}
+
+// timedInterrupt updates the timing page after thread i took interrupt
+// v (its entry's 14 cycles, CCR ccr before it): the entry is a step of
+// the masked interval, and the end of a requested interrupt's latency.
+func (m *Machine) timedInterrupt(x *stepper, i int, v int, ccr uint8, c uint64) {
+	tm := m.timing
+	for k := range tm.cfg.Latencies {
+		l := &tm.cfg.Latencies[k]
+		o := offLatency + 5*k
+		if l.IRQ != v || m.timingPage(x.s, false)[o] == 0 {
+			continue
+		}
+		// The handler's first instruction is next: the latency ends
+		// with the entry.
+		p := m.timingPage(x.s, true)
+		w := addSat(get32(p[o+1:]), c, tm.sat(l.TimingBound))
+		m.latencyCheck(x, k, w, true)
+		p[o] = 0
+		put32(p[o+1:], 0)
+	}
+	m.timed(x, i, ccr, c, len(x.s.Threads))
+}
+
+// requests returns the number of interrupt requests possible in s (the
+// latency properties' environment events), and appends their property
+// indexes to dst.
+func (m *Machine) requests(s *State, dst []int) []int {
+	if m.timing == nil {
+		return dst
+	}
+	p := m.timingPage(s, false)
+	for k := range m.timing.cfg.Latencies {
+		if p[offLatency+5*k] == 0 {
+			dst = append(dst, k)
+		}
+	}
+	return dst
+}
+
+// request makes latency property k's interrupt requested in s.
+func (m *Machine) request(s *State, k int) {
+	p := m.timingPage(s, true)
+	p[offLatency+5*k] = 1
+	put32(p[offLatency+5*k+1:], 0)
+}
+
+// requested returns the vector of a requested interrupt thread t must
+// take now, or -1: the thread can take it (I clear and no CLI or TAP
+// just before), and it is the first requested in --latency's order.
+func (m *Machine) requested(s *State, t *Thread) int {
+	if m.timing == nil || len(m.timing.cfg.Latencies) == 0 || t.Status == Exited || s.Atomic != 0 {
+		return -1
+	}
+	p := m.timingPage(s, false)
+	for k, l := range m.timing.cfg.Latencies {
+		if p[offLatency+5*k] != 0 && m.canTake(t, l.IRQ) {
+			return l.IRQ
+		}
+	}
+	return -1
+}
+
+// isRequestable reports whether interrupt v is taken only on request
+// (it has a latency property).
+func (m *Machine) isRequestable(v int) bool {
+	if m.timing == nil {
+		return false
+	}
+	for _, l := range m.timing.cfg.Latencies {
+		if l.IRQ == v {
+			return true
+		}
+	}
+	return false
+}
+
+// timingStart initialises the timing page of the initial state s: a
+// deadline whose FROM is thread 0's entry starts there.
+func (m *Machine) timingStart(s *State) {
+	if m.timing == nil {
+		return
+	}
+	for k, d := range m.timing.cfg.Deadlines {
+		if s.Threads[0].PC == d.From {
+			s.Pages[m.timing.page] = &Page{}
+			s.Pages[m.timing.page].Data[offDeadline+5*k] = 1
+		}
+	}
+}
+
+// TimingValue is the largest value a search of m saw of one timing
+// property (Machine.TimingValues).
+type TimingValue struct {
+	// Property names it: "max-masked", "deadline FROM:TO", "latency IRQ".
+	Property string
+	// Value is the largest value seen, in cycles; AtLeast says it
+	// reached the counter's saturation (the bound plus one, or the cap),
+	// so that the true maximum may be larger.
+	Value   uint64
+	AtLeast bool
+	// Bound is the property's bound, when it has one.
+	Bounded bool
+	Bound   uint32
+}
+
+// TimingValues returns the largest value of each timing property that
+// the searches of m saw, in the order masked, deadlines, latencies.
+func (m *Machine) TimingValues() []TimingValue {
+	tm := m.timing
+	if tm == nil {
+		return nil
+	}
+	var out []TimingValue
+	add := func(name string, k int, b TimingBound) {
+		v := tm.max[k].Load()
+		out = append(out, TimingValue{Property: name, Value: v, AtLeast: v >= uint64(tm.sat(b)),
+			Bounded: b.Bounded, Bound: b.N})
+	}
+	if tm.cfg.Masked.Track {
+		add("max-masked", 0, tm.cfg.Masked)
+	}
+	for k, d := range tm.cfg.Deadlines {
+		add("deadline "+d.Name, 1+k, d.TimingBound)
+	}
+	for k, l := range tm.cfg.Latencies {
+		add("latency "+IRQName(l.IRQ), 1+len(tm.cfg.Deadlines)+k, l.TimingBound)
+	}
+	return out
+}
+
+// HasTiming reports whether the machine checks timing properties.
+func (m *Machine) HasTiming() bool { return m.timing != nil }
+
+// inhibitAfter keeps the rule of the M68HC11 Reference Manual (appendix
+// A, CLI and TAP): the clearing of I takes effect one E cycle late, so
+// that when CLI or TAP clears an I that was set, the next instruction
+// always executes before an interrupt is taken, even one pending before.
+// The thread is marked after such a step and unmarked after its next one;
+// canTake and devTakes refuse a marked thread's maskable interrupts. RTI
+// restores I with no such delay.
+func (m *Machine) inhibitAfter(s *State, t *Thread, ccr uint8) {
+	if t.Inhibit != 0 {
+		t.Inhibit = 0
+	}
+	if ccr&isa.FlagI == 0 || t.CCR&isa.FlagI != 0 || t.Status == Exited {
+		return
+	}
+	switch m.ReadMem(s, t.PrevPC) {
+	case 0x0E, 0x06: // CLI, TAP
+		t.Inhibit = 1
+	}
+}
+
+// EventText describes environment event k of s (Label.Event = k+1) for a
+// listing: the device's event, or an interrupt's request (timing.go).
+func (m *Machine) EventText(s *State, k int) string {
+	if nd := m.events(s); m.timing != nil && k >= nd {
+		if j := k - nd; j < len(m.timing.cfg.Latencies) {
+			return "interrupt " + IRQName(m.timing.cfg.Latencies[j].IRQ) + " requested"
+		}
+	}
+	return m.EventInfo(s, k).String()
+}
