@@ -568,17 +568,10 @@ func (w *pworker) tick() {
 			}
 		}
 	}
-	c := &p.counts[w.id]
-	c.stored.Store(int64(w.st.n))
-	c.expanded.Store(int64(w.expanded))
-	opts := p.opts
-	if opts.MaxStates > 0 {
-		if stored, _ := p.sums(); stored >= opts.MaxStates {
-			p.stop(fmt.Sprintf("--max-states %d", opts.MaxStates))
-			w.halted = true
-			return
-		}
+	if w.atMaxStates() {
+		return
 	}
+	opts := p.opts
 	if w.ticks&1023 != 0 {
 		return
 	}
@@ -830,13 +823,37 @@ func (w *pworker) flushAll() {
 	}
 }
 
-// poll takes in the batches received.
+// atMaxStates publishes the worker's counts and, when the workers
+// together have stored --max-states states, stops the search and halts
+// the worker.
+func (w *pworker) atMaxStates() bool {
+	p := w.p
+	c := &p.counts[w.id]
+	c.stored.Store(int64(w.st.n))
+	c.expanded.Store(int64(w.expanded))
+	if p.opts.MaxStates > 0 {
+		if stored, _ := p.sums(); stored >= p.opts.MaxStates {
+			p.stop(fmt.Sprintf("--max-states %d", p.opts.MaxStates))
+			w.halted = true
+			return true
+		}
+	}
+	return false
+}
+
+// poll takes in the batches received. Each batch counts towards
+// --max-states as it is stored: a worker that falls behind (a loaded
+// machine) may find thousands of states waiting, which would otherwise
+// all be stored past the limit before it looks.
 func (w *pworker) poll() {
 	for w.inbox.n.Load() > 0 {
 		q := w.inbox.take(w.spare)
 		for i, b := range q {
 			w.receive(b)
 			q[i] = nil
+			if !w.halted && w.p.opts.MaxStates > 0 {
+				w.atMaxStates()
+			}
 		}
 		w.spare = q
 	}
