@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
@@ -536,6 +537,9 @@ func (m *Machine) sourcesAfter(x *stepper, b *devices.Block, cycles uint64, at *
 			v := cycles // from the transition's first cycle: the earliest
 			if at[k] <= cycles {
 				v = cycles - at[k] // the flag set at cycle at[k]
+				if mutation.On(mutation.SourceBoundary) {
+					v = 0
+				}
 			}
 			w := addSat(0, v, tm.sat(l.TimingBound))
 			p := m.timingPage(x.s, true)

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/internal/mutation"
 )
 
 // The timing properties on the programs of testdata/timing, whose worst
@@ -258,4 +260,14 @@ func TestSourceLatencyMarks(t *testing.T) {
 			t.Errorf("--report-timing reports %s, which the firmware never arms:\n%s", src, out)
 		}
 	}
+}
+
+// TestSourceLatencyCatches: with mutation.SourceBoundary (the request
+// dated to the end of the instruction in which OC1F set) the bound one
+// below oc1_exact's worst case verifies, which TestTimingBounds would
+// catch.
+func TestSourceLatencyCatches(t *testing.T) {
+	defer mutation.Set(mutation.SourceBoundary)()
+	run(t, ExitVerified, "check", timingDir+"oc1_exact.elf", "--clock", "exact", "--input", "0x100A=3", "--search", "bfs", "-q",
+		"--latency", "toc1:43")
 }
