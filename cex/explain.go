@@ -649,8 +649,17 @@ func (c *Counterexample) timingMark(i int) string {
 		return ""
 	}
 	before := c.steps[i].before.Now()
+	// inside: the interval starts during step j (a chip's source's flag
+	// set at a cycle inside an instruction).
+	inside := func(j int) bool {
+		st := &c.steps[j]
+		return st.after != nil && st.before.Now() < v.From && v.From < st.after.Now()
+	}
 	s := ""
-	if before >= v.From && (i == 0 || c.steps[i-1].before.Now() < v.From || c.steps[i-1].after == nil) {
+	switch {
+	case inside(i):
+		s = fmt.Sprintf("  <- interval starts (cycle %d, inside this instruction)", v.From)
+	case before >= v.From && (i == 0 || c.steps[i-1].before.Now() < v.From || c.steps[i-1].after == nil) && !(i > 0 && inside(i-1)):
 		s = fmt.Sprintf("  <- interval starts (cycle %d)", v.From)
 	}
 	if i == len(c.steps)-1 {

@@ -83,7 +83,7 @@ func (mc Machine) simConfig(img *loader.Image) (sim.Config, error) {
 	if err := mc.devices(env, regInputs, &cfg); err != nil {
 		return cfg, err
 	}
-	if cfg.Timing, err = mc.Timing.simTiming(img, mc.IRQs, env.on); err != nil {
+	if cfg.Timing, err = mc.Timing.simTiming(img, mc.IRQs, env.on, mc.Exact()); err != nil {
 		return cfg, err
 	}
 	for _, g := range mc.Reach {

@@ -41,13 +41,25 @@ func (t Timing) On() bool {
 }
 
 // ClockNeeded is the reason a latency of one of the chip's interrupt
-// sources is refused: it needs the exact clock.
-const ClockNeeded = "the latency of an interrupt of the chip's peripherals (timer, SCI) needs the exact clock, --clock exact, " +
-	"under which a source requests its interrupt at a known cycle; --latency applies to harness interrupts given with --irq"
+// sources is refused under the abstract clock: it needs the exact one.
+const ClockNeeded = "the latency of an interrupt of the chip's timer needs the exact clock: add --clock exact, " +
+	"under which a source requests its interrupt at a known cycle (or give a harness interrupt with --irq)"
 
-// simTiming reads t against img into sim's timing configuration; env
-// says whether the chip's peripherals are on.
-func (t Timing) simTiming(img *loader.Image, irqs []string, peripherals bool) (*sim.Timing, error) {
+// SourceUntimed is the reason a latency of one of the chip's sources is
+// refused under the exact clock: its request does not come at a cycle
+// the clock counts.
+const SourceUntimed = "is not measured: under --clock exact --latency applies to the timer's sources whose flags the clock sets " +
+	"(toc1-toc5, tof, rti); the input captures, the pulse accumulator, the SPI and the SCI are set by the outside world " +
+	"at moments the clock does not count"
+
+// timedSources are the chip's sources whose latency the exact clock
+// measures, in the order --report-timing adds them.
+var timedSources = []string{"rti", "toc1", "toc2", "toc3", "toc4", "toc5", "tof"}
+
+// simTiming reads t against img into sim's timing configuration;
+// peripherals says whether the chip's peripherals are on, exact whether
+// they run on the exact clock.
+func (t Timing) simTiming(img *loader.Image, irqs []string, peripherals, exact bool) (*sim.Timing, error) {
 	if !t.On() {
 		return nil, nil
 	}
@@ -108,17 +120,28 @@ func (t Timing) simTiming(img *loader.Image, irqs []string, peripherals bool) (*
 				listed = true
 			}
 		}
+		source := false
 		if !listed {
-			if peripherals {
+			switch {
+			case !peripherals:
+				return nil, fmt.Errorf("--latency %q: %s is not an interrupt of --irq: give --irq %s (a harness interrupt)", l, name, name)
+			case !exact:
 				return nil, fmt.Errorf("--latency %q: %s", l, ClockNeeded)
+			case !isTimedSource(v):
+				return nil, fmt.Errorf("--latency %q: %s %s", l, name, SourceUntimed)
 			}
-			return nil, fmt.Errorf("--latency %q: %s is not an interrupt of --irq: give --irq %s (a harness interrupt)", l, name, name)
+			source = true
 		}
 		b, err := bound("--latency", l, n)
 		if err != nil {
 			return nil, err
 		}
-		st.Latencies = append(st.Latencies, sim.Latency{IRQ: v, TimingBound: b})
+		for _, o := range st.Latencies {
+			if o.IRQ == v {
+				return nil, fmt.Errorf("--latency %q: %s is given twice", l, name)
+			}
+		}
+		st.Latencies = append(st.Latencies, sim.Latency{IRQ: v, Source: source, TimingBound: b})
 	}
 	if t.Report {
 		// --report-timing measures the latency of every harness
@@ -132,12 +155,43 @@ func (t Timing) simTiming(img *loader.Image, irqs []string, peripherals bool) (*
 			for _, l := range st.Latencies {
 				have = have || l.IRQ == v
 			}
-			if !have && len(st.Latencies) < 4 {
+			if !have && len(st.Latencies) < maxLatencies {
 				st.Latencies = append(st.Latencies, sim.Latency{IRQ: v, TimingBound: sim.TimingBound{Track: true}})
 			}
 		}
+		// Under the exact clock, every timer source whose vector the
+		// image sets: those the firmware arms are reported.
+		for _, q := range timedSources {
+			v, _ := sim.VectorIndex(q)
+			if !peripherals || !exact || !img.VectorLoaded[v] || img.Vectors[v] == 0 {
+				continue
+			}
+			have := false
+			for _, l := range st.Latencies {
+				have = have || l.IRQ == v
+			}
+			if !have && len(st.Latencies) < maxLatencies {
+				st.Latencies = append(st.Latencies, sim.Latency{IRQ: v, Source: true, Auto: true, TimingBound: sim.TimingBound{Track: true}})
+			}
+		}
+	}
+	if len(st.Latencies) > maxLatencies {
+		return nil, fmt.Errorf("--latency: at most %d interrupts", maxLatencies)
 	}
 	return st, nil
+}
+
+// maxLatencies is the timing page's limit of latency properties.
+const maxLatencies = 8
+
+// isTimedSource reports whether vector v is one of timedSources.
+func isTimedSource(v int) bool {
+	for _, q := range timedSources {
+		if w, _ := sim.VectorIndex(q); w == v {
+			return true
+		}
+	}
+	return false
 }
 
 // without returns t with the bounds of the properties ignore names taken
@@ -239,7 +293,15 @@ func (c *Check) TimingReport(ctx context.Context, ms []*sim.Machine, exhaustive 
 		}
 		r.Trace, r.Found, r.Machine, r.PathNote = c.timingPath(ctx, i, r.Value)
 	}
-	return out
+	// The chip's sources added by --report-timing that no execution
+	// armed have no latency to report.
+	kept := out[:0]
+	for _, r := range out {
+		if !(r.Auto && r.Value == 0) {
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 // timingPath searches for a path on which timing property i (in

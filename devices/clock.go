@@ -232,3 +232,84 @@ func (c *Chip) waitCycles(b *Block) uint64 {
 	}
 	return h
 }
+
+// SourceTimer is what the simulator needs, under the exact clock, to
+// measure the latency of the chip's own interrupt sources (check
+// --latency SRC:N with --clock exact): whether a source requests its
+// interrupt, and at which E cycle of an elapse its flag sets.
+type SourceTimer interface {
+	// Timed reports whether the exact clock knows the E cycle at which
+	// the flag of the source with vector index vec sets: the output
+	// compares, the counter overflow and the real-time interrupt.
+	Timed(vec int) bool
+	// Requests reports whether source vec requests its interrupt in b:
+	// its flag and its enable bit are both set (reference manual,
+	// section 10, TFLG1/TMSK1 and TFLG2/TMSK2: a flag whose mask bit is
+	// set requests a hardware interrupt).
+	Requests(b *Block, vec int) bool
+	// SetsIn is the number of E cycles from b's moment after which the
+	// exact clock sets source vec's flag (an Elapse of at least that many
+	// cycles sets it at its SetsIn-th cycle); ^0 when the flag is set
+	// already, the clock does not count or the source is not Timed.
+	SetsIn(b *Block, vec int) uint64
+}
+
+// timedSource returns the index in sources of the source with vector
+// vec whose flag the exact clock sets, or -1.
+func timedSource(vec int) int {
+	for i := range sources {
+		if sources[i].vec == vec && sources[i].periodic {
+			return i
+		}
+	}
+	return -1
+}
+
+// Timed reports whether the exact clock knows when source vec's flag
+// sets (SourceTimer).
+func (c *Chip) Timed(vec int) bool { return c.exact && timedSource(vec) >= 0 }
+
+// Requests reports whether source vec's flag and enable bit are both set
+// in b (SourceTimer).
+func (c *Chip) Requests(b *Block, vec int) bool {
+	i := timedSource(vec)
+	if i < 0 {
+		return false
+	}
+	s := &sources[i]
+	if i == srcOC5 && c.oc5IsIC4(b) {
+		return false
+	}
+	return b.Reg[s.flag]&b.Reg[s.mask]&s.bit != 0
+}
+
+// SetsIn is the number of E cycles after which the exact clock sets
+// source vec's flag (SourceTimer): TCNT counts one every prescaler
+// cycles from its phase, an output compare's flag sets at the cycle TCNT
+// comes to TOCx, TOF's at the cycle it passes 0xFFFF, RTIF's at the end
+// of the period (the same arithmetic as exactElapse and exactHorizon).
+func (c *Chip) SetsIn(b *Block, vec int) uint64 {
+	i := timedSource(vec)
+	if !c.exact || i < 0 || !c.counting(b) {
+		return ^uint64(0)
+	}
+	s := &sources[i]
+	if b.Reg[s.flag]&s.bit != 0 || i == srcOC5 && c.oc5IsIC4(b) {
+		return ^uint64(0)
+	}
+	pre, ph, old := prescale(b), uint64(b.Hid[hPre]), tcnt(b)
+	switch {
+	case i == srcRTI:
+		r, p := uint64(b.Hid[hRTI])<<8|uint64(b.Hid[hRTI+1]), rtiPeriod(b)
+		return p - r%p
+	case i == srcTOF:
+		return (1<<16-old)*pre - ph
+	}
+	o := rTOC1 + 2*(i-srcOC1)
+	toc := uint64(b.Reg[o])<<8 | uint64(b.Reg[o+1])
+	d := (toc - old) & 0xFFFF
+	if d == 0 {
+		d = 1 << 16
+	}
+	return d*pre - ph
+}

@@ -184,3 +184,68 @@ func TestExactClockDifferentialCatches(t *testing.T) {
 	}
 	t.Errorf("fault %s switched on: no program differs from the reference", mutation.PrescalerPhase)
 }
+
+// TestSetsIn: for every timer source whose flag the exact clock sets,
+// SetsIn is the cycle of an elapse at which the flag sets: an elapse of
+// one cycle less leaves it clear, in one part or two, and one more cycle
+// sets it; Requests is the flag and its mask bit, both set.
+func TestSetsIn(t *testing.T) {
+	vecs := []int{sources[srcRTI].vec, sources[srcOC1].vec, sources[srcOC1+1].vec, sources[srcOC1+2].vec,
+		sources[srcOC1+3].vec, sources[srcOC5].vec, sources[srcTOF].vec}
+	for seed := range int64(200) {
+		rng := rand.New(rand.NewSource(seed))
+		c, b := newChip(t, "e9", Options{Exact: true})
+		b.Reg[rTMSK2] = uint8(rng.Intn(4))
+		b.Reg[rPACTL] = uint8(rng.Intn(4))
+		n := uint16(rng.Intn(1 << 16))
+		b.Reg[rTCNT], b.Reg[rTCNT+1] = uint8(n>>8), uint8(n)
+		b.Hid[hPre] = uint8(rng.Intn(int(prescale(b))))
+		b.Hid[hRTI], b.Hid[hRTI+1] = uint8(rng.Intn(256)), uint8(rng.Intn(256))
+		for i := range 5 {
+			v := n + uint16(rng.Intn(3)-1) + uint16(rng.Intn(700))
+			b.Reg[rTOC1+2*i], b.Reg[rTOC1+2*i+1] = uint8(v>>8), uint8(v)
+		}
+		b.Reg[rCONFIG] |= 0x04
+		b.Hid[hEarly] = 64
+		b.Hid[hX] |= xObserved
+		for _, v := range vecs {
+			i := timedSource(v)
+			s := &sources[i]
+			if !c.Timed(v) {
+				t.Fatalf("vector %d: not timed", v)
+			}
+			h := c.SetsIn(b, v)
+			if h == 0 || h == ^uint64(0) {
+				t.Fatalf("seed %d, %s: SetsIn %d", seed, s.name, h)
+			}
+			set := func(cycles ...uint64) bool {
+				d := *b
+				for _, k := range cycles {
+					c.Elapse(&d, k)
+				}
+				return d.Reg[s.flag]&s.bit != 0
+			}
+			split := uint64(rng.Int63n(int64(h)))
+			if set(h-1) || set(split, h-1-split) || !set(h) || !set(split, h-split) {
+				t.Errorf("seed %d, %s: SetsIn %d, but the flag after %d cycles: %v, after %d: %v",
+					seed, s.name, h, h-1, set(h-1), h, set(h))
+			}
+			if c.Requests(b, v) {
+				t.Errorf("seed %d, %s: requests with its flag clear", seed, s.name)
+			}
+			b.Reg[s.flag] |= s.bit
+			if c.SetsIn(b, v) != ^uint64(0) || c.Requests(b, v) {
+				t.Errorf("seed %d, %s: with the flag set, SetsIn %d, Requests %v", seed, s.name, c.SetsIn(b, v), c.Requests(b, v))
+			}
+			b.Reg[s.mask] |= s.bit
+			if !c.Requests(b, v) {
+				t.Errorf("seed %d, %s: flag and mask set, no request", seed, s.name)
+			}
+			b.Reg[s.flag] &^= s.bit
+			b.Reg[s.mask] &^= s.bit
+		}
+	}
+	if c, _ := newChip(t, "e9", Options{Exact: true}); c.Timed(sources[srcIC1].vec) {
+		t.Errorf("an input capture is timed")
+	}
+}

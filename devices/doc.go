@@ -145,6 +145,15 @@
 // futures up to that access; the access is seen (Unseen) and the search
 // starts again with them counted from reset.
 //
+// Latency. The simulator measures the latency of the timer's sources
+// under this clock (SourceTimer): Requests says a source's flag and
+// enable bit are both set; SetsIn, before an elapse, after how many of
+// its cycles the clock sets the flag (the arithmetic of Elapse), so that
+// a request is dated to the E cycle inside an instruction, an entry or a
+// wait at which it began. Input captures, the pulse accumulator, the SPI
+// and the SCI are set by events at instruction boundaries whose true
+// moment is not counted, and are not Timed.
+//
 // # What waiting firmware waits for
 //
 // The simulator finds that the firmware waits — its execution without

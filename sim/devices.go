@@ -502,8 +502,19 @@ func (m *Machine) event(s *State, k int, fx *[]Output) *Violation {
 	b := blockPool.Get().(*devices.Block)
 	m.loadBlock(s, b)
 	b.Asleep = m.asleep(s)
+	var at [maxLatencies]uint64
+	var waited uint64
+	if m.hasSources() {
+		if e := m.dev.Info(b, k); e.Kind == devices.EvWait {
+			waited = e.Cycles
+		}
+		m.sourcesBefore(s, b, &at)
+	}
 	eff := m.dev.Event(b, k)
 	m.storeBlock(s, b)
+	if m.hasSources() {
+		m.sourcesAfter(&x, b, waited, &at, true)
+	}
 	blockPool.Put(b)
 	x.effect(eff)
 	if x.bad {
@@ -523,8 +534,15 @@ func (m *Machine) elapse(s *State, i int, cycles uint64, fx *[]Output) *Violatio
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1, fx: fx}
 	b := blockPool.Get().(*devices.Block)
 	m.loadBlock(s, b)
+	var at [maxLatencies]uint64
+	if m.hasSources() {
+		m.sourcesBefore(s, b, &at)
+	}
 	eff := m.dev.Elapse(b, cycles)
 	m.storeBlock(s, b)
+	if m.hasSources() {
+		m.sourcesAfter(&x, b, cycles, &at, false)
+	}
 	blockPool.Put(b)
 	x.effect(eff)
 	if x.bad {

@@ -253,9 +253,29 @@
 //     --irq model (an interrupt taken where I is clear is one requested
 //     just before), so the other properties' verdicts do not change. A
 //     request still pending when no thread runs any more (every thread
-//     exited or blocked) counts only the cycles that ran. The latency of
-//     the chip's own sources (timer, SCI) needs an exact clock and is not
-//     offered.
+//     exited or blocked) counts only the cycles that ran.
+//   - Latency of a chip's source (Latency.Source: a timer source whose
+//     flag the exact clock sets, Config.ExactClock): no event requests
+//     it; it is requested while its flag and its enable bit are both set
+//     (devices.SourceTimer). The interval starts at the E cycle at which
+//     that became true: the cycle of the elapse (an instruction's, an
+//     entry's or a wait's cycles) at which the clock set the flag
+//     (SourceTimer.SetsIn, noted before the elapse), or, when the flag
+//     was set already and the instruction set the enable bit, the
+//     instruction's first cycle — the earliest the write can have been,
+//     so the count is an upper bound, by at most the instruction's
+//     cycles less one. It grows with every step, and with the cycles of
+//     a wait while it stands (the wait is an event: Now does not count
+//     it), and ends at the entry of the source's interrupt, the 14
+//     cycles included, or, without a violation, when the flag or the
+//     enable clears (a withdrawn request, the withdrawing instruction's
+//     cycles counted). A violation is reported as soon as it exceeds the
+//     bound, taken or withdrawn later. After the entry the source is
+//     served until its flag or enable clears: a handler returning with
+//     the flag set is taken again, and that is not a new request.
+//     Input captures, the pulse accumulator, the SPI and the SCI are set
+//     by events at instruction boundaries whose true moment the clock
+//     does not count: their latency is not offered.
 //
 // Exactness. Write a state of the timed machine as (s, τ): s the state
 // without its timing page, τ the page. Every transition of the machine
@@ -280,10 +300,33 @@
 // (each interval is noted at every step it grows), exact when the search
 // is exhaustive and the cap was not reached.
 //
+// A chip's source under the exact clock adds no transition: its latency
+// byte and counter in τ are a function of τ and of the device's block
+// before and after each transition (the flag and enable bits, and the
+// cycle at which the flag set, which the device's block before the
+// elapse determines: TCNT, the prescaler's phase, TOCx, the RTI chain),
+// none of which depends on τ. So the argument above holds unchanged: the
+// executions are those of the machine without the property, and along
+// each, τ holds the cycles from the cycle the request began (exact when
+// the flag set it; at most the writing instruction's cycles less one
+// more when an enable write did) to the current point. The exact clock's
+// own state (package devices: TCNT, the phase, the chain, the flags) is
+// in the state's pages, so two states taken for one have the same
+// device future and the same τ: the search finds every value the counter
+// takes, and the maximum of the over-approximated counts bounds the true
+// latency from above, so that "verified" is sound; the bundled programs
+// request by flags only, where the count is exact.
+//
 // The reductions keep this. Dead-data elimination keeps every register
 // live when timing is on (whether a step starts or continues a masked
 // interval depends on the I bit of the thread that runs) and never masks
-// the timing page, which is at no address; the stack bytes it leaves out
+// the timing page, which is at no address, nor the device's pages (the
+// flags, enables and compare registers a source's request depends on).
+// Its one elimination under the exact clock, the timer's counters left
+// out until the firmware first accesses a timer register (Block.Lazy),
+// cannot hide a request: no source is enabled before such an access
+// (TMSK1 and TMSK2 are timer registers), and the access withdraws the
+// elimination and the search starts again with the counters counted; the stack bytes it leaves out
 // are never read before being written, so the executions from two states
 // it takes for one are the same, cycles included. Hash compaction and
 // the swarm see the page as any other page: the same probability of

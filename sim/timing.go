@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
@@ -19,7 +21,9 @@ import (
 //	              its cycles so far + 1 (big-endian)
 //	per deadline  1 byte: the thread that reached FROM + 1 (0: none); 4
 //	              bytes: the cycles since
-//	per latency   1 byte: 1 while requested; 4 bytes: the cycles since
+//	per latency   1 byte: 1 while requested, 2 (a chip's source) once
+//	              served while its flag and enable stay set; 4 bytes:
+//	              the cycles since the request
 
 // Timing configures the timing properties (Config.Timing).
 type Timing struct {
@@ -29,7 +33,8 @@ type Timing struct {
 	// Deadlines are the --deadline FROM:TO:N properties.
 	Deadlines []Deadline
 	// Latencies are the --latency IRQ:N properties of harness
-	// interrupts (--irq).
+	// interrupts (--irq) and, under the exact clock, of the chip's timer
+	// sources (Latency.Source).
 	Latencies []Latency
 	// Cap saturates the counters of the properties measured without a
 	// bound (--report-timing); 0: DefaultTimingCap.
@@ -61,13 +66,27 @@ type Deadline struct {
 // interrupt IRQ (a vector index) to its handler's first instruction.
 type Latency struct {
 	IRQ int
+	// Source says IRQ is one of the chip's own sources (Config.Device,
+	// under the exact clock: devices.SourceTimer), requested when its
+	// flag and its enable bit are both set, not a harness interrupt
+	// requested by an environment event.
+	Source bool
+	// Auto says --report-timing added the property: it is reported only
+	// when the firmware armed the source (a value above 0).
+	Auto bool
 	TimingBound
 }
 
 // Limits of the timing page.
 const (
 	maxDeadlines = 4
-	maxLatencies = 4
+	maxLatencies = 8
+)
+
+// States of a latency's byte in the timing page.
+const (
+	latRequested = 1 // requested, not yet taken
+	latServed    = 2 // a chip's source taken, its flag and enable still set
 )
 
 const (
@@ -84,6 +103,9 @@ type timing struct {
 	cfg  Timing
 	page int
 	max  []atomic.Uint64
+	// src is the device's sources under the exact clock, when some
+	// latency is a chip's source's (Latency.Source).
+	src devices.SourceTimer
 }
 
 // setTiming checks cfg and appends the timing page.
@@ -97,7 +119,17 @@ func (m *Machine) setTiming(cfg *Timing) error {
 	if len(cfg.Latencies) > maxLatencies {
 		return fmt.Errorf("--latency: at most %d interrupts", maxLatencies)
 	}
+	var src devices.SourceTimer
 	for _, l := range cfg.Latencies {
+		if l.Source {
+			st, ok := m.dev.(devices.SourceTimer)
+			if !m.Config.ExactClock || !ok || !st.Timed(l.IRQ) {
+				return fmt.Errorf("--latency %s: the source's flag is not set by the exact clock "+
+					"(the timer's output compares, TOF and RTI are; --clock exact)", IRQName(l.IRQ))
+			}
+			src = st
+			continue
+		}
 		listed := false
 		for _, v := range m.irqs {
 			listed = listed || v == l.IRQ
@@ -106,7 +138,7 @@ func (m *Machine) setTiming(cfg *Timing) error {
 			return fmt.Errorf("--latency %s: the interrupt is not one of --irq's", IRQName(l.IRQ))
 		}
 	}
-	tm := &timing{cfg: *cfg, page: m.npages}
+	tm := &timing{cfg: *cfg, page: m.npages, src: src}
 	if tm.cfg.Cap == 0 {
 		tm.cfg.Cap = DefaultTimingCap
 	}
@@ -241,7 +273,7 @@ func (m *Machine) timed(x *stepper, i int, ccr uint8, c uint64, nt int) {
 	for k := range tm.cfg.Latencies {
 		l := &tm.cfg.Latencies[k]
 		o := offLatency + 5*k
-		if ro[o] == 0 {
+		if ro[o] != latRequested {
 			continue
 		}
 		v := addSat(get32(ro[o+1:]), c, tm.sat(l.TimingBound))
@@ -286,7 +318,7 @@ func (m *Machine) timedInterrupt(x *stepper, i int, v int, ccr uint8, c uint64) 
 	for k := range tm.cfg.Latencies {
 		l := &tm.cfg.Latencies[k]
 		o := offLatency + 5*k
-		if l.IRQ != v || m.timingPage(x.s, false)[o] == 0 {
+		if l.IRQ != v || m.timingPage(x.s, false)[o] != latRequested {
 			continue
 		}
 		// The handler's first instruction is next: the latency ends
@@ -295,6 +327,11 @@ func (m *Machine) timedInterrupt(x *stepper, i int, v int, ccr uint8, c uint64) 
 		w := addSat(get32(p[o+1:]), c, tm.sat(l.TimingBound))
 		m.latencyCheck(x, k, w, true)
 		p[o] = 0
+		if l.Source {
+			// Served: the next request is the next time flag and
+			// enable become both set (sourcesAfter).
+			p[o] = latServed
+		}
 		put32(p[o+1:], 0)
 	}
 	m.timed(x, i, ccr, c, len(x.s.Threads))
@@ -308,8 +345,8 @@ func (m *Machine) requests(s *State, dst []int) []int {
 		return dst
 	}
 	p := m.timingPage(s, false)
-	for k := range m.timing.cfg.Latencies {
-		if p[offLatency+5*k] == 0 {
+	for k, l := range m.timing.cfg.Latencies {
+		if p[offLatency+5*k] == 0 && !l.Source {
 			dst = append(dst, k)
 		}
 	}
@@ -332,7 +369,7 @@ func (m *Machine) requested(s *State, t *Thread) int {
 	}
 	p := m.timingPage(s, false)
 	for k, l := range m.timing.cfg.Latencies {
-		if p[offLatency+5*k] != 0 && m.canTake(t, l.IRQ) {
+		if p[offLatency+5*k] != 0 && !l.Source && m.canTake(t, l.IRQ) {
 			return l.IRQ
 		}
 	}
@@ -346,7 +383,7 @@ func (m *Machine) isRequestable(v int) bool {
 		return false
 	}
 	for _, l := range m.timing.cfg.Latencies {
-		if l.IRQ == v {
+		if l.IRQ == v && !l.Source {
 			return true
 		}
 	}
@@ -380,6 +417,10 @@ type TimingValue struct {
 	// Bound is the property's bound, when it has one.
 	Bounded bool
 	Bound   uint32
+	// Auto says --report-timing added the property (a chip's source
+	// under the exact clock, Latency.Auto): a value of 0 says the
+	// firmware never armed the source.
+	Auto bool
 }
 
 // TimingValues returns the largest value of each timing property that
@@ -403,6 +444,7 @@ func (m *Machine) TimingValues() []TimingValue {
 	}
 	for k, l := range tm.cfg.Latencies {
 		add("latency "+IRQName(l.IRQ), 1+len(tm.cfg.Deadlines)+k, l.TimingBound)
+		out[len(out)-1].Auto = l.Auto
 	}
 	return out
 }
@@ -439,4 +481,80 @@ func (m *Machine) EventText(s *State, k int) string {
 		}
 	}
 	return m.EventInfo(s, k).String()
+}
+
+// The chip's own sources (Latency.Source, under the exact clock). A
+// source requests its interrupt from the E cycle at which its flag and
+// its enable bit are both set. The device sets flags only as time
+// elapses (Machine.elapse, after each transition's cycles), so the
+// timing page follows the sources there: sourcesBefore notes, before an
+// elapse, after how many of its cycles each source's flag sets
+// (devices.SourceTimer.SetsIn), and sourcesAfter, after it, starts the
+// intervals of the sources now requesting: from the cycle the flag set
+// when it set during the elapse, otherwise (the firmware set the enable
+// bit while the flag was set) from the first cycle of the transition,
+// the earliest the write can have been — an over-approximation of at
+// most the instruction's cycles less one. It ends the intervals of
+// sources no longer requesting (the firmware cleared the flag or the
+// enable: the request is withdrawn, or the served request's flag
+// cleared). The cycles of a requested source's interval grow in timed
+// with every step, as a harness interrupt's; timedInterrupt ends it at
+// the entry and leaves the source served (latServed) until its flag or
+// enable clears, so that a handler that returns with the flag still set
+// is not a new request.
+
+// hasSources reports whether some latency property is a chip's source's.
+func (m *Machine) hasSources() bool { return m.timing != nil && m.timing.src != nil }
+
+// sourcesBefore notes in at, per latency property of a source not
+// requested, after how many E cycles of b's moment the source's flag
+// sets (^0: not by the clock).
+func (m *Machine) sourcesBefore(s *State, b *devices.Block, at *[maxLatencies]uint64) {
+	tm := m.timing
+	p := m.timingPage(s, false)
+	for k, l := range tm.cfg.Latencies {
+		at[k] = ^uint64(0)
+		if l.Source && p[offLatency+5*k] == 0 {
+			at[k] = tm.src.SetsIn(b, l.IRQ)
+		}
+	}
+}
+
+// sourcesAfter updates the timing page of x.s after cycles E cycles
+// elapsed in b, at noted by sourcesBefore; waited says the cycles passed
+// while the CPU waited (an event, which timed does not count).
+func (m *Machine) sourcesAfter(x *stepper, b *devices.Block, cycles uint64, at *[maxLatencies]uint64, waited bool) {
+	tm := m.timing
+	for k, l := range tm.cfg.Latencies {
+		if !l.Source {
+			continue
+		}
+		o := offLatency + 5*k
+		st := m.timingPage(x.s, false)[o]
+		req := tm.src.Requests(b, l.IRQ)
+		switch {
+		case st == 0 && req:
+			v := cycles // from the transition's first cycle: the earliest
+			if at[k] <= cycles {
+				v = cycles - at[k] // the flag set at cycle at[k]
+				if mutation.On(mutation.SourceBoundary) {
+					v = 0
+				}
+			}
+			w := addSat(0, v, tm.sat(l.TimingBound))
+			p := m.timingPage(x.s, true)
+			p[o] = latRequested
+			put32(p[o+1:], w)
+			m.latencyCheck(x, k, w, false)
+		case st != 0 && !req:
+			p := m.timingPage(x.s, true)
+			p[o] = 0
+			put32(p[o+1:], 0)
+		case st == latRequested && waited && cycles > 0:
+			p := m.timingPage(x.s, true)
+			w := addSat(get32(p[o+1:]), cycles, tm.sat(l.TimingBound))
+			put32(p[o+1:], w)
+			m.latencyCheck(x, k, w, false)
+		}
+	}
 }

@@ -37,6 +37,8 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// The timing properties' values, compared on the programs of
 	// randprog.Program.
 	mutation.TimingPOR: "search.TestTimingDifferentialCatches",
+	// A timer source's request dated to its instruction's end.
+	mutation.SourceBoundary: "cli.TestSourceLatencyCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.

@@ -28,10 +28,13 @@ func registerTiming(fs *pflag.FlagSet, s *cex.MachineSpec) {
 	fs.StringArrayVar(&s.Deadline, "deadline", nil, "FROM:TO:N: whenever a thread reaches TO after FROM (symbols or addresses; the latest FROM), "+
 		"at most N E cycles have passed, counting every instruction of every thread and interrupt handler and 14 per interrupt entry "+
 		"(property deadline; N may be left out with --report-timing) (repeatable, up to 4)")
-	fs.StringArrayVar(&s.Latency, "latency", nil, "IRQ:N: from the request of harness interrupt IRQ (one of --irq; requested at any scheduling point, "+
-		"then taken at the first point where a context can take it) to the first instruction of its handler, at most N E cycles, "+
-		"the entry's 14 included (property latency; the chip's timer and SCI sources need --clock exact and are refused) (repeatable, up to 4)")
+	fs.StringArrayVar(&s.Latency, "latency", nil, "IRQ:N: from the request of interrupt IRQ to the first instruction of its handler, at most N E cycles, "+
+		"the entry's 14 included (property latency). A harness interrupt (one of --irq) is requested at any scheduling point and taken at the "+
+		"first point where a context can take it; a timer source of the chip (toc1-toc5, tof, rti; needs --clock exact) is requested "+
+		"from the E cycle its flag and enable bit are both set, and a request withdrawn (flag or enable cleared) within N ends without "+
+		"a violation (repeatable, up to 8)")
 	fs.BoolVar(&s.ReportTiming, "report-timing", false, "report the largest interrupts-masked interval, the largest latency of each --irq interrupt "+
+		"(under --clock exact, of each timer source the firmware arms) "+
 		"and the largest FROM->TO of each --deadline the search found, each with a path to it; exact maxima when the search is exhaustive")
 	fs.Uint32Var(&s.TimingCap, "timing-cap", 0, fmt.Sprintf("with --report-timing, the count of a property without a bound stops at N cycles, "+
 		"reported as at least N (default %d)", sim.DefaultTimingCap))

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/internal/mutation"
 )
 
 // The timing properties on the programs of testdata/timing, whose worst
@@ -44,6 +46,19 @@ var timingCases = []timingCase{
 	// + nop 2 (the instruction after CLI) + entry 14.
 	{"latency.elf", []string{"--irq", "toc1"}, func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
 		"latency", "latency toc1", 2 + 3 + 2 + 3*(2+3) + 2 + 2 + 14},
+	// oc1_exact.s, the exact clock: OC1F sets 16 cycles after the first
+	// cycle of ldd TCNT, inside ldab; the handler begins at ldd 5 + addd
+	// 4 + std 5 + ldab 4 + andb 2 + incb 2 + 4 x (decb 2 + bne 3) + cli 2
+	// + nop 2 + entry 14.
+	{"oc1_exact.elf", []string{"--clock", "exact", "--input", "0x100A=0,1,2,3"},
+		func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
+		"latency", "latency toc1", 5 + 4 + 5 + 4 + 2 + 2 + 4*(2+3) + 2 + 2 + 14 - 16},
+	// oc1_withdraw.s: OC1F sets at 16 and stands, masked, until the staa
+	// that clears it: brclr 7 + ldab 4 + andb 2 + incb 2 + 4 x (decb 2 +
+	// bne 3) + ldaa 2 + staa 4.
+	{"oc1_withdraw.elf", []string{"--clock", "exact", "--input", "0x100A=0,1,2,3"},
+		func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
+		"latency", "latency toc1", 7 + 4 + 2 + 2 + 4*(2+3) + 2 + 4},
 	// single.s: ldab 2 + 3 x (decb 2 + bne 3) + mul 10 + cli 2 (and
 	// the first window, ldaa 2 + 5 x 5 + cli 2, is as long).
 	{"single.elf", []string{"--ignore", "illegal-opcode"}, func(n int) []string { return []string{"--max-masked", strconv.Itoa(n)} },
@@ -190,7 +205,13 @@ func TestTimingRefusals(t *testing.T) {
 	out := run(t, ExitVerified, "check", timingDir+"masked.elf", "--irq", "toc1", "--max-masked", "5", "--ignore", "max-masked", "--search", "bfs", "-q")
 	wantLines(t, out, "not checked: max-masked (--ignore)")
 	_, errs := runSplit(t, ExitUsage, "check", "../../testdata/firmware/collect.elf", "--latency", "toc1:100")
-	wantLines(t, errs, "--clock exact")
+	wantLines(t, errs, "add --clock exact")
+	_, errs = runSplit(t, ExitUsage, "check", "../../testdata/firmware/collect.elf", "--clock", "abstract", "--latency", "rti:100")
+	wantLines(t, errs, "add --clock exact")
+	for _, src := range []string{"sci", "tic1", "paie"} {
+		_, errs = runSplit(t, ExitUsage, "check", timingDir+"oc1_exact.elf", "--clock", "exact", "--latency", src+":100")
+		wantLines(t, errs, src+" is not measured: under --clock exact")
+	}
 	_, errs = runSplit(t, ExitUsage, "check", timingDir+"masked.elf", "--max-masked", "many")
 	wantLines(t, errs, "--max-masked")
 	_, errs = runSplit(t, ExitUsage, "check", timingDir+"deadline.elf", "--deadline", "from:nowhere:5")
@@ -218,4 +239,35 @@ func TestGNUSimulatorAgrees(t *testing.T) {
 		t.Fatalf("scripts/gnusim-masked.sh: %v\n%s", err, out)
 	}
 	t.Log(strings.TrimSpace(string(out)))
+}
+
+// The chip's OC1 under the exact clock: the request is the cycle at
+// which OC1F sets, inside an instruction, which the listing marks; the
+// replay shows the same stamps. --report-timing measures the sources the
+// firmware arms, and only those.
+func TestSourceLatencyMarks(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.json")
+	args := []string{"check", timingDir + "oc1_exact.elf", "--clock", "exact", "--input", "0x100A=3", "--search", "bfs"}
+	out := run(t, ExitViolation, append(args, "--latency", "toc1:43", "--trace", trace)...)
+	wantLines(t, out, "cyc 30     thr 0  0xD013 <arm+0x7>             ldab 0xa,x", "<- interval starts (cycle 32, inside this instruction)",
+		"interrupt toc1 taken -> 0xD020 <oc1_isr> (14 cycles)  <- interval ends: 44 cycles (32 to 76)")
+	rep := run(t, ExitViolation, "replay", trace)
+	wantLines(t, rep, "cyc=30 thr=0 PC=d013", "cyc=62 thr=0 PC=d01d", "reproduced: latency")
+	out = run(t, ExitVerified, append(args, "--report-timing", "-q")...)
+	wantLines(t, out, "latency toc1: 44 cycles (exact")
+	for _, src := range []string{"rti", "tof", "toc2"} {
+		if strings.Contains(out, "latency "+src) {
+			t.Errorf("--report-timing reports %s, which the firmware never arms:\n%s", src, out)
+		}
+	}
+}
+
+// TestSourceLatencyCatches: with mutation.SourceBoundary (the request
+// dated to the end of the instruction in which OC1F set) the bound one
+// below oc1_exact's worst case verifies, which TestTimingBounds would
+// catch.
+func TestSourceLatencyCatches(t *testing.T) {
+	defer mutation.Set(mutation.SourceBoundary)()
+	run(t, ExitVerified, "check", timingDir+"oc1_exact.elf", "--clock", "exact", "--input", "0x100A=3", "--search", "bfs", "-q",
+		"--latency", "toc1:43")
 }

@@ -25,7 +25,8 @@ type Fault int32
 // --engine auto (package hybrid), and JoinConcrete and UnjoinOne break the
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
-// peripherals (package devices).
+// peripherals (package devices); TimingPOR and SourceBoundary break the
+// timing properties (package sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -83,12 +84,16 @@ const (
 	// TimingPOR: partial-order reduction stays on with timing
 	// properties, following alone steps that advance the global time.
 	TimingPOR
+	// SourceBoundary: the latency of a chip's timer source is counted
+	// from the end of the instruction during which its flag set, not
+	// from the cycle at which it set (package sim).
+	SourceBoundary
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
