@@ -104,6 +104,13 @@ func TestDefaultManifests(t *testing.T) {
 		for _, e := range readManifest(t, dir) {
 			args := append([]string{"check", filepath.Join(dir, e.File), "--json", "--timeout", "2m"}, e.Flags...)
 			r, code := runJSON(t, args...)
+			if r.Verdict == "incomplete" && e.Expect != "incomplete" {
+				// A loaded machine can starve a member until a limit of
+				// the race stops it (incomplete decides nothing and
+				// contradicts no verdict); once more, and say why.
+				t.Logf("%s/%s: incomplete (%s) on the first run; running it again", filepath.Base(dir), e.Name, r.Limit)
+				r, code = runJSON(t, args...)
+			}
 			kind := ""
 			if r.Violation != nil {
 				kind = r.Violation.Kind
