@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -215,10 +216,10 @@ func (mc Machine) devices(env environment, regInputs map[int][]uint8, cfg *sim.C
 func (mc Machine) Bounds() string {
 	var bs []string
 	if mc.MaxReceived != nil {
-		bs = append(bs, fmt.Sprintf("at most %d bytes received (--max-received)", *mc.MaxReceived))
+		bs = append(bs, fmt.Sprintf("at most %s received (--max-received)", units.Of(*mc.MaxReceived, "byte")))
 	}
 	if mc.MaxTimerEvents != nil {
-		bs = append(bs, fmt.Sprintf("at most %d timer events (--max-timer-events)", *mc.MaxTimerEvents))
+		bs = append(bs, fmt.Sprintf("at most %s (--max-timer-events)", units.Of(*mc.MaxTimerEvents, "timer event")))
 	}
 	if mc.SCIIdle {
 		bs = append(bs, "the SCI receives a byte only while the firmware waits for one with its output gone, and finishes sending one only while it waits or when it is overdue; it waits where its execution would cycle without an event (--sci-timing idle)")

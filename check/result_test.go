@@ -85,7 +85,7 @@ func TestFromSymbolic(t *testing.T) {
 // A bounded exploration proves nothing beyond its bounds: its verified
 // verdict is incomplete, and says why; other verdicts stay.
 func TestBound(t *testing.T) {
-	bounded := Report{Bounds: "at most 1 bytes received (--max-received)"}
+	bounded := Report{Bounds: "at most 1 byte received (--max-received)"}
 	for _, tt := range []struct {
 		r    Report
 		in   Verdict
@@ -99,7 +99,7 @@ func TestBound(t *testing.T) {
 		res := &Result{Verdict: tt.in, Limit: "before"}
 		tt.r.Bound(res)
 		changed := tt.in != tt.want
-		if res.Verdict != tt.want || changed != strings.Contains(res.Limit, "the bounds of the exploration (at most 1 bytes received") {
+		if res.Verdict != tt.want || changed != strings.Contains(res.Limit, "the bounds of the exploration (at most 1 byte received") {
 			t.Errorf("%q, %s: %s, limit %q", tt.r.Bounds, tt.in, res.Verdict, res.Limit)
 		}
 	}

@@ -36,3 +36,12 @@ func Count(n int64) string {
 	}
 	return s
 }
+
+// Of writes n things, the noun in the singular for one and with an s
+// after it otherwise: "1 byte", "2 bytes", "0 timer events".
+func Of(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

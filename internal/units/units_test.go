@@ -22,3 +22,15 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestOf(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		noun string
+		want string
+	}{{0, "byte", "0 bytes"}, {1, "byte", "1 byte"}, {2, "timer event", "2 timer events"}} {
+		if got := Of(c.n, c.noun); got != c.want {
+			t.Errorf("Of(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+}
