@@ -294,10 +294,14 @@ func (x *stepper) rti() uint16 {
 }
 
 // swiVectored reports whether SWI at pc goes through its vector: the
-// image programs it; otherwise SWI is a fault.
+// image programs it, or it is a RAM pseudo-vector the firmware has
+// written (vectorAt); otherwise SWI is a fault.
 func (x *stepper) swiVectored(pc uint16) bool {
-	if !x.m.swiOK {
-		x.swiFault(pc)
+	if x.m.swiOK {
+		return true
+	}
+	if why := x.m.vectorAt(x.s, isa.VecSWI, x.read8); why != "" {
+		x.swiFault(pc, why)
 		return false
 	}
 	return true

@@ -26,6 +26,15 @@ import (
 // is neither 0x0000 (the unused entries of a vector table written with
 // zeros) nor 0xFFFF (erased EPROM), and it points at a byte the image
 // loads.
+//
+// Monitors such as BUFFALO point their vectors into RAM, at a table of
+// pseudo-vectors (three bytes each, JMP and an address) that the firmware
+// writes at start-up and a user program may rewrite. Such a vector is
+// programmed from the moment the firmware writes its target: it is judged
+// at the trap, in the state that takes it (Machine.vectorAt). RAM the image
+// does not load holds 0 at power-up in the model, and 0x00 is TEST, which
+// is illegal outside the test modes, so a target still holding 0 is one
+// the firmware has not written; the hardware would run whatever RAM held.
 
 // vectorWhy says why vector v is not programmed, "" when it is.
 func vectorWhy(img *loader.Image, v int) string {
@@ -42,6 +51,51 @@ func vectorWhy(img *loader.Image, v int) string {
 		return fmt.Sprintf("it points at 0x%04X, where the image loads nothing", t)
 	}
 	return ""
+}
+
+// ramVector returns the target of vector v when the image loads the
+// vector with an address other than 0x0000 and 0xFFFF at which it loads
+// nothing: a pseudo-vector, programmed or not by what RAM holds there.
+func (m *Machine) ramVector(v int) (uint16, bool) { return m.PseudoVector(v) }
+
+// PseudoVector returns the target of vector v when it may be a RAM
+// pseudo-vector: the image loads the vector with an address other than
+// 0x0000 and 0xFFFF, at which it loads nothing. Whether it is programmed
+// depends on the state (VectorProgrammedIn).
+func (m *Machine) PseudoVector(v int) (uint16, bool) {
+	t := m.Image.Vectors[v]
+	if !m.Image.VectorLoaded[v] || t == 0x0000 || t == 0xFFFF {
+		return 0, false
+	}
+	_, loaded := m.Image.Byte(t)
+	return t, !loaded
+}
+
+// vectorAt says why vector v is not programmed in state s, "" when it is:
+// as vectorWhy, except that a vector pointing at RAM the image does not
+// load is programmed once the firmware has written a non-zero byte at its
+// target. read reads that byte: the stepper's own read, so that the
+// reductions see the access, or ReadMem for display.
+func (m *Machine) vectorAt(s *State, v int, read func(uint16) uint8) string {
+	why := vectorWhy(m.Image, v)
+	if why == "" {
+		return ""
+	}
+	t, ok := m.ramVector(v)
+	if !ok || !m.writableIn(s, t) {
+		return why
+	}
+	if read(t) != 0 {
+		return ""
+	}
+	return fmt.Sprintf("it points at 0x%04X in RAM, which the firmware has not written (it holds 0x00)", t)
+}
+
+// VectorProgrammedIn reports whether interrupt vector v is programmed in
+// state s: the image programs it, or it points into RAM where the firmware
+// has written its target (a RAM pseudo-vector, vectorAt).
+func (m *Machine) VectorProgrammedIn(s *State, v int) bool {
+	return m.vectorAt(s, v, func(a uint16) uint8 { return m.ReadMem(s, a) }) == ""
 }
 
 // VectorProgrammed reports whether the image programs interrupt vector v
@@ -61,10 +115,17 @@ func (m *Machine) setTraps() {
 	m.swiOK = m.VectorProgrammed(isa.VecSWI)
 }
 
+// trapsIllegalIn reports whether an illegal opcode traps in state s: as
+// TrapsIllegal, or with Config.IgnoreIllegal through a RAM pseudo-vector
+// the firmware has written (vectorAt).
+func (x *stepper) trapsIllegalIn() bool {
+	return x.m.trapIllegal || x.m.Config.IgnoreIllegal && x.m.vectorAt(x.s, isa.VecIllegal, x.read8) == ""
+}
+
 // illegal executes the illegal opcode in at pc: the trap, when the machine
 // takes it (TrapsIllegal), otherwise the illegal-opcode violation.
 func (x *stepper) illegal(pc uint16, in isa.Inst, why string) event {
-	if x.m.trapIllegal {
+	if x.trapsIllegalIn() {
 		x.t.PrevPC = pc
 		x.trap(pc)
 		x.t.PC = x.m.Image.Vectors[isa.VecIllegal]
@@ -84,7 +145,7 @@ func (x *stepper) illegal(pc uint16, in isa.Inst, why string) event {
 	}
 	img := x.m.Image
 	note := ""
-	if w := vectorWhy(img, isa.VecIllegal); w != "" {
+	if w := x.m.vectorAt(x.s, isa.VecIllegal, x.read8); w != "" {
 		note = "no illegal-opcode vector is programmed at 0xFFF8: " + w
 	} else {
 		note = fmt.Sprintf("the illegal-opcode vector at 0xFFF8 goes to 0x%04X, what the firmware does after the fault; "+
@@ -94,8 +155,13 @@ func (x *stepper) illegal(pc uint16, in isa.Inst, why string) event {
 	return evViolation
 }
 
-// swiFault reports SWI at pc through a vector the image does not program.
-func (x *stepper) swiFault(pc uint16) {
-	x.fault(KindIllegal, pc, pc, "swi through the SWI vector at 0xFFF6, which the image does not program: %s",
-		vectorWhy(x.m.Image, isa.VecSWI))
+// swiFault reports SWI at pc through a vector that is not programmed.
+func (x *stepper) swiFault(pc uint16, why string) {
+	x.fault(KindIllegal, pc, pc, "swi through the SWI vector at 0xFFF6, which is not programmed: %s", why)
+}
+
+// writableIn reports whether a is RAM in the memory map of state s (INIT
+// included).
+func (m *Machine) writableIn(s *State, a uint16) bool {
+	return m.layoutOf(s).attr[a] == attrRAM
 }

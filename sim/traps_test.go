@@ -180,3 +180,46 @@ func TestSWIVector(t *testing.T) {
 		}
 	}
 }
+
+// A vector into RAM (a monitor's pseudo-vector) is programmed once the
+// firmware writes its target: SWI and, under IgnoreIllegal, the illegal
+// opcode go through it then, and are faults that say so before.
+func TestRAMPseudoVector(t *testing.T) {
+	// lds #$01FF; [ldaa #$7E; staa $00F4; ldd #$D010; std $00F5;] swi; bra .
+	// The handler at 0xD010: ldab #$55; bra .
+	write := b(0x86, 0x7E, 0x97, 0xF4, 0xCC, 0xD0, 0x10, 0xDD, 0xF5)
+	for _, trap := range []struct {
+		name string
+		op   []byte
+		vec  uint16
+		cfg  Config
+		why  string
+	}{
+		{"swi", b(0x3F), 0xFFF6, Config{}, "swi through the SWI vector at 0xFFF6, which is not programmed: it points at 0x00F4 in RAM, which the firmware has not written"},
+		{"illegal", b(0x41), 0xFFF8, Config{IgnoreIllegal: true}, "it points at 0x00F4 in RAM, which the firmware has not written"},
+	} {
+		for _, written := range []bool{true, false} {
+			body := cat(insLDS)
+			if written {
+				body = cat(body, write)
+			}
+			code := at(0x20, 0, cat(body, trap.op, insBRA), 0x10, b(0xC6, 0x55, 0x20, 0xFE))
+			m := testMachine(t, code, map[uint16][]byte{trap.vec: {0x00, 0xF4}}, nil, trap.cfg)
+			s := m.Initial()
+			res := m.Run(s, RunOptions{Steps: 8})
+			if !written {
+				if v := res.Violation; v == nil || v.Kind != KindIllegal || !strings.Contains(v.Message, trap.why) {
+					t.Errorf("%s through an unwritten pseudo-vector: %v, want illegal-opcode saying %q", trap.name, v, trap.why)
+				}
+				continue
+			}
+			if res.Violation != nil {
+				t.Errorf("%s through a written pseudo-vector: %v", trap.name, res.Violation)
+				continue
+			}
+			if th := s.Threads[0]; th.B != 0x55 || th.PC < 0xD010 || th.PC > 0xD014 {
+				t.Errorf("%s through a written pseudo-vector did not reach the handler: %s", trap.name, fmtCPU(th.CPU))
+			}
+		}
+	}
+}

@@ -131,9 +131,21 @@ func (x *dataStep) ReturnInt() {}
 // JumpVector does nothing.
 func (x *dataStep) JumpVector(int) {}
 
-// SWI reports whether the image programs the SWI vector: otherwise the
-// concrete step is a fault, which stacks nothing.
-func (x *dataStep) SWI(uint16) bool { return x.e.M.VectorProgrammed(isa.VecSWI) }
+// SWI reports whether the SWI vector is programmed, as the concrete step
+// decides (sim's vectorAt): by the image, or as a RAM pseudo-vector whose
+// target holds a non-zero byte. Otherwise the concrete step is a fault,
+// which stacks nothing.
+func (x *dataStep) SWI(uint16) bool {
+	if x.e.M.VectorProgrammed(isa.VecSWI) {
+		return true
+	}
+	t, ok := x.e.M.PseudoVector(isa.VecSWI)
+	if !ok {
+		return false
+	}
+	v, known := x.read(t).IsConst()
+	return known && v != 0
+}
 
 // Wait does nothing.
 func (x *dataStep) Wait() {}

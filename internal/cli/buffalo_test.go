@@ -168,3 +168,22 @@ func TestBuffaloCommandCoverage(t *testing.T) {
 		t.Errorf("MD never entered: %s", m[1])
 	}
 }
+
+// A user program that ends in SWI returns to BUFFALO, as on the board:
+// the monitor writes JMP instructions into its RAM pseudo-vectors at
+// start-up (the SWI vector at 0xFFF6 points at 0x00F4), so the SWI goes
+// through the one it wrote, and BUFFALO shows the registers the program
+// left (its SWI handler backs the PC up onto the SWI) and prompts again.
+// MM puts the SWI (0x3F) at 0x0100 and G runs it.
+func TestBuffaloSWIReturnsToMonitor(t *testing.T) {
+	fw := needBuffalo(t)
+	out, diag := runSplit(t, 0, "run", fw, "--board", filepath.Join("..", "..", "testdata", "boards", "evb.board"),
+		"--sci-input", `\rMM 0100\r3F\rG 0100\r`)
+	wantLines(t, out, ">G 0100\r\n", "P-0100 Y-0000 X-0000 A-00 B-00 ")
+	if !strings.HasSuffix(strings.TrimSpace(out), ">") {
+		t.Errorf("no prompt after the program's SWI:\n%q", out)
+	}
+	if strings.Contains(diag, "violation") || !strings.Contains(diag, "the firmware waits for input") {
+		t.Errorf("run did not return to the monitor:\n%s", diag)
+	}
+}

@@ -85,7 +85,7 @@ func TestIgnoreIllegalGoesOnThroughTrap(t *testing.T) {
 func TestSWIUnprogrammed(t *testing.T) {
 	out := run(t, ExitViolation, "check", swiUnsetELF, "--search", "bfs", "-q")
 	wantLines(t, out, "violation: illegal-opcode",
-		"swi through the SWI vector at 0xFFF6, which the image does not program: it holds 0x0000")
+		"swi through the SWI vector at 0xFFF6, which is not programmed: it holds 0x0000")
 	out = run(t, ExitVerified, "check", swiUnsetELF, "--ignore", "illegal-opcode", "-q")
 	wantLines(t, out, "verified (properties checked:", "not checked: illegal-opcode (--ignore)")
 }
