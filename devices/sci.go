@@ -211,3 +211,16 @@ func (c *Chip) count(b *Block, h, bound int) {
 		b.Hid[h]++
 	}
 }
+
+// Queued returns the byte waiting in TDR behind the one the shift
+// register is sending, if any: the transmitter sends it on its own once
+// the shift register is free (Reference Manual 9.3, the double-buffered
+// transmitter), whatever the CPU does meanwhile. A byte counts as sent
+// when it enters the shift register (Effect.Sent), so this is the one
+// byte of the SCI's output not yet reported.
+func (c *Chip) Queued(b *Block) (uint8, bool) {
+	if b.Hid[hSCITx]&txFull == 0 {
+		return 0, false
+	}
+	return b.Hid[hSCITDR], true
+}

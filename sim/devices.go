@@ -620,3 +620,23 @@ func (m *Machine) DeviceRegisters(s *State) (regs []byte, at uint16, ok bool) {
 	}
 	return regs, m.layoutOf(s).regLo, true
 }
+
+// QueuedOutput returns what the SCI of s still has to send on its own:
+// the byte waiting in TDR (devices.Chip.Queued). A plain run that stops at
+// a violation reports it, as the board's line would carry it after the
+// CPU stopped.
+func (m *Machine) QueuedOutput(s *State) []byte {
+	q, ok := m.dev.(interface {
+		Queued(*devices.Block) (uint8, bool)
+	})
+	if !ok {
+		return nil
+	}
+	b := blockPool.Get().(*devices.Block)
+	defer blockPool.Put(b)
+	m.loadBlock(s, b)
+	if v, ok := q.Queued(b); ok {
+		return []byte{v}
+	}
+	return nil
+}

@@ -75,6 +75,13 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 		if env != nil {
 			res.Received = env.received
 		}
+		if res.Violation != nil && m.dev != nil && opts.Output != nil {
+			// The transmitter goes on after the CPU stops: the byte
+			// waiting in TDR still leaves on the line.
+			for _, v := range m.QueuedOutput(s) {
+				opts.Output(Output{Kind: OutSCI, Value: v})
+			}
+		}
 	}()
 	cur := 0
 	var order []int

@@ -32,6 +32,7 @@ type runOptions struct {
 
 	terminal  bool   // the SCI on the terminal: stdin to the receiver, the transmitter to stdout
 	sciOutput string // where the SCI's output goes instead of stdout
+	ignore    []string
 }
 
 func newRun(stdout, stderr io.Writer) *cobra.Command {
@@ -73,6 +74,15 @@ Diagnostics — why the run stopped, a violation, the instructions and
 cycles it took — go to stderr, so that stdout holds only what the firmware
 sent (or the trace).
 
+--ignore KIND,... does not report those violations. An ignored illegal
+opcode goes on through the firmware's illegal-opcode trap vector, as the
+hardware does (a monitor's trap handler then runs); any other ignored
+violation ends the run there without a finding (exit 0), as it ends a path
+of check.
+
+When the run stops at a violation, the byte the SCI's transmitter still
+holds in TDR is printed too: the line carries it after the CPU stops.
+
 --trace prints one line per instruction before it executes:
   cyc=<decimal> thr=<n> PC=<hex4> A=<hex2> B=<hex2> X=<hex4> Y=<hex4> SP=<hex4> CCR=<hex2>
 followed by the bytes and the disassembly; a last line "final" has the same fields.`,
@@ -100,6 +110,8 @@ followed by the bytes and the disassembly; a last line "final" has the same fiel
 	fs.Var(freqValue{&o.xtal}, "xtal", "the crystal's frequency: the E clock is a quarter of it; run reports the time the cycles took at that rate")
 	fs.BoolVar(&o.terminal, "terminal", false, "the SCI on this terminal: keys typed go to the receiver when the firmware waits for one, what it sends appears at once; Ctrl-C ends the run")
 	fs.StringVar(&o.sciOutput, "sci-output", "", "write what the SCI sends to this file instead of stdout")
+	fs.StringSliceVar(&o.ignore, "ignore", nil, "violations not to report: "+strings.Join(sim.KindNames(), ", ")+
+		" (an ignored illegal opcode goes on through the firmware's illegal-opcode trap vector; any other ends the run without a finding)")
 	hideIgnored(fs, runIgnores)
 	return c
 }
@@ -119,6 +131,15 @@ func runRun(o *runOptions, path string, stdin io.Reader, stdout, stderr io.Write
 		}
 		return err
 	}
+	ignore := map[sim.Kind]bool{}
+	for _, k := range o.ignore {
+		kind, ok := sim.ParseKind(k)
+		if !ok {
+			return usagef("--ignore %q: properties are %s", k, strings.Join(sim.KindNames(), ", "))
+		}
+		ignore[kind] = true
+	}
+	o.machine.IgnoreIllegal = ignore[sim.KindIllegal]
 	o.machine.runFeed = true
 	m, err := newMachine(img, &o.machine)
 	if err != nil {
@@ -185,6 +206,11 @@ func runRun(o *runOptions, path string, stdin io.Reader, stdout, stderr io.Write
 		w.WriteByte('\n') // the summary begins a line of its own
 	}
 	w.Flush()
+	if v := res.Violation; v != nil && ignore[v.Kind] {
+		fmt.Fprintf(stderr, "stopped at an ignored %s violation: %s; %d instructions, %d cycles (%s at --xtal %s)\n",
+			v.Kind, cex.Describe(img, v), res.Steps, res.Cycles, formatSeconds(float64(res.Cycles)*4/o.xtal), formatFreq(o.xtal))
+		return nil
+	}
 	if res.Violation != nil {
 		fmt.Fprintf(stderr, "violation %s after %d instructions (%d cycles): %s\n", res.Violation.Kind, res.Steps, res.Cycles, cex.Describe(img, res.Violation))
 		return exitCode(ExitViolation)
