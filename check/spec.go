@@ -258,18 +258,42 @@ func ParseReduce(v string) (por, dead bool, err error) {
 }
 
 // SymbolWarning is the warning for an image whose format carries no
-// symbols, loaded without a symbol file or hooks: its harness calls are
-// plain RTS, and the properties they raise cannot be checked. "" when
-// there is nothing to warn of.
+// symbols, loaded without a symbol file or hooks, that calls subroutines
+// shaped as harness stubs (loader.Image.StubLikeCalls): its harness calls
+// are plain RTS, and the properties they raise cannot be checked. ""
+// when there is nothing to warn of: firmware that calls no bare RTS uses
+// no harness stub (the result still lists the harness's properties as
+// not checked).
 func SymbolWarning(img *loader.Image, load cex.LoadSpec, path string) string {
 	if img.Format == loader.FormatELF || load.Symbols != "" || len(load.Hooks) > 0 || len(img.Symbols) > 0 {
+		return ""
+	}
+	calls := img.StubLikeCalls()
+	if len(calls) == 0 {
 		return ""
 	}
 	article := map[loader.Format]string{loader.FormatSRec: "an S-record", loader.FormatIHex: "an Intel HEX"}[img.Format]
 	if article == "" {
 		article = "a raw"
 	}
-	return fmt.Sprintf("%s is %s image without symbols: the harness stubs (__mc_assert, __mc_lock, ...) are unknown, "+
+	return fmt.Sprintf("%s is %s image without symbols that calls %s, as harness stubs are: the harness stubs (__mc_assert, __mc_lock, ...) are unknown, "+
 		"so assert, error, deadlock, mutex and unlock cannot be checked; give --symbols FILE (the output of m68hc11-nm on the ELF) or --hook NAME=ADDR",
-		path, article)
+		path, article, stubCallNote(calls))
+}
+
+// stubCallNote names the bare-RTS subroutines an image calls: "a bare RTS
+// at 0xD010", "bare RTSes at 0xD010 and 0xD011", or the first three and a
+// count.
+func stubCallNote(calls []uint16) string {
+	if len(calls) == 1 {
+		return fmt.Sprintf("a bare RTS at 0x%04X", calls[0])
+	}
+	var names []string
+	for _, a := range calls[:min(len(calls), 3)] {
+		names = append(names, fmt.Sprintf("0x%04X", a))
+	}
+	if len(calls) > 3 {
+		return fmt.Sprintf("%d bare RTSes (at %s, ...)", len(calls), strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("bare RTSes at %s and %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }

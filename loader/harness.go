@@ -1,5 +1,7 @@
 package loader
 
+import "slices"
+
 // Stub is a harness routine (DESIGN.md, "The harness"): a symbol the
 // firmware calls and whose effect the checker performs in place of its
 // body. This list is the one place the stubs' names are written; package
@@ -65,4 +67,40 @@ func (img *Image) StubAddr(s Stub) (uint16, bool) {
 		return 0, false
 	}
 	return sym.Addr, true
+}
+
+// StubLikeCalls returns the targets of the calls in the image's loaded
+// bytes that go to a subroutine made of a bare RTS, the shape every
+// harness stub has (its body runs only on real hardware, where the stub
+// is a no-op), in increasing order. It scans every loaded byte for JSR
+// extended (0xBD) and BSR (0x8D), whatever is code, so data may add a
+// target; a call through a register cannot be resolved and adds none.
+//
+// An image without symbols whose list is empty calls no harness stub by
+// address: firmware written for a board, which the warning about missing
+// symbols does not concern.
+func (img *Image) StubLikeCalls() []uint16 {
+	seen := map[uint16]bool{}
+	var out []uint16
+	add := func(t uint16) {
+		if b, ok := img.Byte(t); ok && b == 0x39 && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, s := range img.Segments {
+		for i := 0; i+1 < len(s.Data); i++ {
+			a := uint16(int(s.Addr) + i)
+			switch s.Data[i] {
+			case 0xBD: // JSR extended
+				if i+2 < len(s.Data) {
+					add(uint16(s.Data[i+1])<<8 | uint16(s.Data[i+2]))
+				}
+			case 0x8D: // BSR
+				add(a + 2 + uint16(int8(s.Data[i+1])))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

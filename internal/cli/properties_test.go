@@ -123,3 +123,24 @@ func TestPropertiesOfELF(t *testing.T) {
 		t.Errorf("mutex not unchecked by --ignore: %+v", r.Unchecked)
 	}
 }
+
+// Firmware written for a board calls no harness stub: an S-record of it
+// draws no warning about missing symbols (the result still lists the
+// harness's properties as not checked), while one that calls a bare RTS,
+// as the harness's stubs are, does (TestHiddenSymbols).
+func TestNoSymbolWarningForBoardFirmware(t *testing.T) {
+	images := [][]string{{"../../testdata/firmware/rx_count.s19", "--peripherals", "on"}}
+	if _, err := os.Stat(buffaloImage); err == nil {
+		images = append(images, []string{buffaloImage, "--board", "../../testdata/boards/evb.board"})
+	}
+	for _, args := range images {
+		var out, errb bytes.Buffer
+		Main(append([]string{"check", args[0], "--max-states", "2000", "-q"}, args[1:]...), nil, &out, &errb)
+		if strings.Contains(errb.String(), "warning") {
+			t.Errorf("%s: %s", args[0], errb.String())
+		}
+		if !strings.Contains(out.String(), "the image has no symbols") {
+			t.Errorf("%s: the result does not say the harness's properties went unchecked:\n%s", args[0], out.String())
+		}
+	}
+}
