@@ -2,8 +2,12 @@ package cex
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hc11mc/hc11mc/loader"
 )
 
 // At the torn read, the replay knows who wrote and read the counter: the
@@ -140,6 +144,30 @@ func TestParseWatch(t *testing.T) {
 		}
 		if err != nil || w != c.want {
 			t.Errorf("%s: %+v, %v; want %+v", c.item, w, err, c.want)
+		}
+	}
+}
+
+// A variable defined with `=` (an absolute symbol, nm type A) is one byte
+// wide unless the width is given: the source gives it no extent, and the
+// next equate may be anywhere.
+func TestParseWatchEquate(t *testing.T) {
+	dir := t.TempDir()
+	syms := filepath.Join(dir, "fw.nm")
+	if err := os.WriteFile(syms, []byte("00000040 A count\n00000048 A flags\n0000d000 T start\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	img, err := loader.LoadBytes("fw.bin", []byte{0x20, 0xFE}, loader.Options{Format: loader.FormatBin, Base: 0xD000, BaseSet: true, AllowNoEntry: true, Symbols: syms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for item, want := range map[string]Watch{
+		"count":   {"count", 0x0040, 1},
+		"flags":   {"flags", 0x0048, 1},
+		"count:2": {"count", 0x0040, 2},
+	} {
+		if w, err := ParseWatch(img, item); err != nil || w != want {
+			t.Errorf("%s: %+v, %v; want %+v", item, w, err, want)
 		}
 	}
 }

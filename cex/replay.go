@@ -23,7 +23,10 @@ type Watch struct {
 
 // ParseWatch reads a variable to watch: a symbol name or an address,
 // optionally with :N for its width in bytes. A symbol's width is its size
-// (1 to 4 bytes; else the distance to the next symbol, at most 4).
+// (1 to 4 bytes; else the distance to the next symbol, at most 4). An
+// absolute symbol (a variable defined with `=`, as `count = 0x0040`)
+// has no extent the source gives: one byte, unless the symbol table gives
+// its size or :N says otherwise.
 func ParseWatch(img *loader.Image, item string) (Watch, error) {
 	name, width, hasWidth := strings.Cut(item, ":")
 	w := Watch{Name: name, Size: 1}
@@ -32,6 +35,9 @@ func ParseWatch(img *loader.Image, item string) (Watch, error) {
 		for i := range img.Symbols {
 			if img.Symbols[i] == s {
 				w.Size = min(img.Extent(i), 4)
+				if s.Abs && s.Size == 0 {
+					w.Size = 1
+				}
 				break
 			}
 		}
