@@ -471,10 +471,10 @@ func Reads(r *rand.Rand) *Prog {
 	}
 	// A must not be k: most often a value it takes other than the first.
 	k := g.pool()
-	switch {
-	case len(vals) > 1 && r.IntN(4) > 0:
+	switch x := r.IntN(4); {
+	case len(vals) > 1 && x < 2:
 		k = vals[1+r.IntN(len(vals)-1)]
-	case len(vals) > 0 && r.IntN(2) == 0:
+	case len(vals) > 0 && x == 2:
 		k = vals[0]
 	}
 	main = cat(main, imm8("suba", k), wideJSR("__mc_assert"), wideJSR("__mc_thread_exit"))
