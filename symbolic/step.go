@@ -527,6 +527,9 @@ func (e *Engine) step(st *State, i int) ([]outcome, error) {
 // and opcode decide how many more it looks at). The instruction is then
 // fetched from values, never from a placeholder.
 func (e *Engine) fetchable(st *State, i int) ([]*State, error) {
+	if mutation.On(mutation.PlaceholderRead) {
+		return []*State{st}, nil // the fault: fetched from the placeholders
+	}
 	var out []*State
 	work := []*State{st}
 	for len(work) > 0 {

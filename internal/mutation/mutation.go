@@ -94,7 +94,10 @@ const (
 	// whose value is a term (the placeholder 0 in its concrete part) or
 	// an --input address without a stand-in reads the memory — the
 	// placeholder, the first listed value — instead of breaking the rule
-	// that sends the read through the terms (sim/placeholder.go).
+	// that sends the read through the terms (sim/placeholder.go); BRSET
+	// and BRCLR are steered by writing the tested byte, and an
+	// instruction byte that holds a term is fetched as its placeholder
+	// instead of being split on its values (package symbolic).
 	PlaceholderRead
 	numFaults
 )
