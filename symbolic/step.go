@@ -22,7 +22,7 @@ type Options struct {
 	MaxBranch int
 	// MaxSplit is the most values a symbolic value is split into where the
 	// control needs it concrete: an index register forming an address, a
-	// return address, a stack pointer (default 256).
+	// return address, a stack pointer, an instruction byte (default 256).
 	MaxSplit int
 	// SolverTimeout bounds one solver query (0: none).
 	SolverTimeout time.Duration
@@ -32,8 +32,9 @@ type Options struct {
 }
 
 // ErrUnsupported is an execution the engine cannot follow symbolically
-// (code in symbolic memory, a value with too many possibilities where the
-// control needs a concrete one): the search that meets it is incomplete.
+// (a value with too many possibilities where the control needs a
+// concrete one, a step that would read a placeholder: sim.Placeholders):
+// the search that meets it is incomplete.
 var ErrUnsupported = errors.New("unsupported symbolic execution")
 
 // Engine executes symbolic states of one machine: instructions, harness
@@ -756,45 +757,43 @@ func (e *Engine) plainStep(st *State, i int, eff isa.Effects, op isa.Access, sp0
 	if e.readsSymbolic(st, i, eff, op, trap) {
 		return outcome{}, false
 	}
-	{
-		// Concrete inputs, concrete results: whatever the instruction
-		// writes stops being symbolic.
-		o := e.concreteStep(st, i, nil)
-		if o.broken != nil {
-			return outcome{}, false
-		}
-		if o.kind == outOK || o.kind == outViolation {
-			n := o.st
-			r := &n.Regs[i]
-			w := eff.RegsWritten
-			if w.Has(isa.RegA) {
-				r.A = nil
-			}
-			if w.Has(isa.RegB) {
-				r.B = nil
-			}
-			if w.Has(isa.RegX) {
-				r.X = nil
-			}
-			if w.Has(isa.RegY) {
-				r.Y = nil
-			}
-			for b := 0; b < 8; b++ {
-				if eff.CCRWritten>>b&1 != 0 {
-					r.CCR[b] = nil
-				}
-			}
-			if op.Write {
-				for k := uint16(0); k < uint16(op.Size); k++ {
-					delete(n.Mem, op.Addr+k)
-				}
-			}
-			for k := uint16(0); k < uint16(eff.StackPush); k++ {
-				delete(n.Mem, sp0-k)
-			}
-		}
-		return o, true
+	// Concrete inputs, concrete results: whatever the instruction
+	// writes stops being symbolic.
+	o := e.concreteStep(st, i, nil)
+	if o.broken != nil {
+		return outcome{}, false
 	}
+	if o.kind == outOK || o.kind == outViolation {
+		n := o.st
+		r := &n.Regs[i]
+		w := eff.RegsWritten
+		if w.Has(isa.RegA) {
+			r.A = nil
+		}
+		if w.Has(isa.RegB) {
+			r.B = nil
+		}
+		if w.Has(isa.RegX) {
+			r.X = nil
+		}
+		if w.Has(isa.RegY) {
+			r.Y = nil
+		}
+		for b := 0; b < 8; b++ {
+			if eff.CCRWritten>>b&1 != 0 {
+				r.CCR[b] = nil
+			}
+		}
+		if op.Write {
+			for k := uint16(0); k < uint16(op.Size); k++ {
+				delete(n.Mem, op.Addr+k)
+			}
+		}
+		for k := uint16(0); k < uint16(eff.StackPush); k++ {
+			delete(n.Mem, sp0-k)
+		}
+	}
+	return o, true
 }
 
 // windowed executes in, which reads memory through a symbolic index
