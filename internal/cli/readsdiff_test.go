@@ -36,14 +36,20 @@ func writeReads(t *testing.T, seed uint64, dir string) *diffProgram {
 // with the plain breadth-first search: ok is false when the plain search
 // does not end within its bound.
 func readsOne(t *testing.T, seed uint64, dir string, settings []diffSetting) (d *diffProgram, bad []discrepancy, ok bool) {
+	d, bad, _, ok = readsCompare(t, seed, dir, settings)
+	return d, bad, ok
+}
+
+// readsCompare is readsOne saying also which settings ended incomplete.
+func readsCompare(t *testing.T, seed uint64, dir string, settings []diffSetting) (d *diffProgram, bad []discrepancy, incomplete []string, ok bool) {
 	t.Helper()
 	d = writeReads(t, seed, dir)
 	ref, code, _ := d.check("--reduce", "none", "--search", "bfs", "--engine", "explicit", "--all")
 	if code == ExitUsage || ref.Verdict == "bad-json" {
-		return d, []discrepancy{{"--reduce none --search bfs", "refused: " + ref.Limit}}, true
+		return d, []discrepancy{{"--reduce none --search bfs", "refused: " + ref.Limit}}, nil, true
 	}
 	if ref.Verdict == "incomplete" {
-		return d, nil, false
+		return d, nil, nil, false
 	}
 	want := ref.kinds()
 	for _, s := range settings {
@@ -66,11 +72,12 @@ func readsOne(t *testing.T, seed uint64, dir string, settings []diffSetting) (d 
 				bad = append(bad, discrepancy{s.name, "the counterexample does not replay"})
 			}
 		case "incomplete":
+			incomplete = append(incomplete, s.name+": "+r.Limit)
 		default:
 			bad = append(bad, discrepancy{s.name, r.Verdict + ": " + r.Limit})
 		}
 	}
-	return d, bad, true
+	return d, bad, incomplete, true
 }
 
 func containsKind(ks []string, k string) bool {
@@ -103,16 +110,20 @@ func (nopBuffer) Write(p []byte) (int, error) { return len(p), nil }
 // auto and the default reach the plain search's verdict, and every
 // counterexample replays.
 func TestReadsDifferential(t *testing.T) {
-	const n = 40
+	const n = 60
 	dir := t.TempDir()
-	compared, violated := 0, 0
+	compared, violated, incomplete := 0, 0, 0
 	feats := map[string]int{}
 	for seed := range uint64(n) {
-		d, bad, ok := readsOne(t, seed, dir, readsSettings)
+		d, bad, inc, ok := readsCompare(t, seed, dir, readsSettings)
 		if !ok {
 			continue
 		}
 		compared++
+		for _, why := range inc {
+			t.Logf("program %d: %s", seed, why)
+		}
+		incomplete += len(inc)
 		for _, f := range d.p.Features {
 			feats[f]++
 		}
@@ -123,9 +134,9 @@ func TestReadsDifferential(t *testing.T) {
 			violated++
 		}
 	}
-	t.Logf("%d programs compared, %d with a violation; pieces: %v", compared, violated, feats)
-	if compared < n*9/10 || violated < compared/5 || violated > compared*4/5 {
-		t.Errorf("the programs do not exercise the engines: %d of %d compared, %d with a violation", compared, n, violated)
+	t.Logf("%d programs compared, %d with a violation, %d runs incomplete; pieces: %v", compared, violated, incomplete, feats)
+	if compared < n*9/10 || violated < compared/5 || violated > compared*4/5 || incomplete > compared/4 {
+		t.Errorf("the programs do not exercise the engines: %d of %d compared, %d with a violation, %d runs incomplete", compared, n, violated, incomplete)
 	}
 	// Every kind of source, and each shape the rule is for, is read.
 	for _, want := range []string{" rom", " rom[d]", " ram", " ram[d]", " input", " adr", " drawn", "brset ", "brclr ", "pul", "patched page-2"} {

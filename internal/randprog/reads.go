@@ -180,13 +180,15 @@ func (g *readsGen) piece() ([]byte, []byte) {
 	r := g.r
 	srcs := g.sources()
 	s := srcs[r.IntN(len(srcs))]
-	switch r.IntN(10) {
+	switch r.IntN(12) {
 	case 0:
 		return g.patched()
 	case 1:
 		return g.pull(s)
 	case 2:
 		return g.word(s)
+	case 3, 4:
+		return g.fromTable(s)
 	}
 	a, mode, off, setup := g.operand(s, 1)
 	vals := s.vals(a)
@@ -497,4 +499,91 @@ func Reads(r *rand.Rand) *Prog {
 	}
 	return &Prog{Mode: Harness, Base: 0xD000, Bytes: rom, Hooks: hooks, Inputs: inputs, Features: g.feats,
 		Listing: fmt.Sprintf("code %x\ntable %x, window %x, opcodes %x, d in 0..%d\n", main, g.table, g.window, g.code, g.n)}
+}
+
+// memReaders lists every instruction of the table (the four pages) that
+// reads a memory operand in the direct, extended or indexed modes (bit
+// operations included), and neither jumps, moves SP nor pulls.
+var memReaders = func() []opKey {
+	var ks []opKey
+	for k, e := range opcodes {
+		switch k.mode {
+		case isa.Dir, isa.Ext, isa.IdxX, isa.IdxY, isa.BitDir, isa.BitIdxX, isa.BitIdxY:
+		default:
+			continue
+		}
+		eff := isa.EffectsOf(e.page, e.op)
+		if !eff.MemRead || eff.StackPush > 0 || eff.StackPull > 0 || eff.Vector || eff.Halt || k.mn == "lds" {
+			continue
+		}
+		ks = append(ks, k)
+	}
+	slices.SortFunc(ks, func(a, b opKey) int {
+		if c := strings.Compare(a.mn, b.mn); c != 0 {
+			return c
+		}
+		return int(a.mode) - int(b.mode)
+	})
+	return ks
+}()
+
+// fromTable returns a piece of one instruction drawn from the whole table
+// (memReaders) on s, in the addressing mode it was drawn with, followed by
+// a conditional branch drawn from all of them on the flags it left: A is
+// 1 or 2 by the side taken.
+func (g *readsGen) fromTable(s readsSource) ([]byte, []byte) {
+	r := g.r
+	var k opKey
+	var eff isa.Effects
+	for {
+		k = memReaders[r.IntN(len(memReaders))]
+		e := opcodes[k]
+		eff = isa.EffectsOf(e.page, e.op)
+		if !eff.MemWritten || s.writable {
+			break
+		}
+	}
+	a, mode, off, setup := g.operand(s, int(eff.MemWidth))
+	want := k.mode
+	switch k.mode {
+	case isa.BitDir, isa.BitIdxX, isa.BitIdxY:
+		want = map[isa.Mode]isa.Mode{isa.BitDir: isa.Dir, isa.BitIdxX: isa.IdxX, isa.BitIdxY: isa.IdxY}[k.mode]
+	}
+	if mode != want {
+		// the operand in the instruction's own mode
+		switch want {
+		case isa.Dir:
+			if a >= 0x100 {
+				a = s.addr & 0xFF // the drawn byte or the window
+				if s.addr >= 0x100 {
+					a, s = readsWindow, g.sources()[2]
+				}
+			}
+			setup = nil
+		case isa.Ext:
+			setup = nil
+		case isa.IdxX:
+			off = uint8(r.IntN(4))
+			setup = imm16("ldx", a-uint16(off))
+		case isa.IdxY:
+			off = uint8(r.IntN(4))
+			setup = imm16("ldy", a-uint16(off))
+		}
+	}
+	var b []byte
+	switch k.mode {
+	case isa.BitDir, isa.BitIdxX, isa.BitIdxY:
+		operand := uint16(off)
+		if k.mode == isa.BitDir {
+			operand = a
+		}
+		b = enc(k.mn, k.mode, operand, []byte{0x01, 0x80, 0x0F, 0xFF}[r.IntN(4)], 0)
+	case isa.IdxX, isa.IdxY:
+		b = enc(k.mn, k.mode, uint16(off), 0, 0)
+	default:
+		b = enc(k.mn, k.mode, a, 0, 0)
+	}
+	br := []string{"beq", "bne", "bmi", "bpl", "bcs", "bcc", "bvs", "bvc", "bhi", "bls", "bge", "blt", "bgt", "ble"}[r.IntN(14)]
+	g.feats = append(g.feats, fmt.Sprintf("%s %s %s", k.mn, strings.ToLower(k.mode.String()), s.name))
+	return cat(setup, b, rel(br, 4), sideways()), []byte{1, 2}
 }
