@@ -82,7 +82,6 @@ func readsCompare(t *testing.T, seed uint64, dir string, settings []diffSetting)
 	return d, bad, incomplete, true
 }
 
-
 // replays reports whether the counterexample in trace replays to its
 // violation.
 func replays(trace string) bool {
