@@ -35,7 +35,10 @@
 //
 // Package symbolic instantiates sim/alu and sim/ops with bit-vector terms;
 // its machine keeps the data as terms and leaves the control to this
-// simulator, run beside it. This package runs neither instantiation:
+// simulator, run beside it, on a state whose bytes hold a placeholder
+// where a term stands: such a step keeps the rule of Placeholders
+// (placeholder.go), that it reads no placeholder and no --input address
+// except through the stand-in the symbolic engine gives it. This package runs neither instantiation:
 // go generate (sim/alu/gen) rewrites both into plain Go, every domain and
 // machine method into the Go code it stands for here — an operator, a
 // field of the thread, read8 and write8, push8 and pull8 with the

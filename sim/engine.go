@@ -73,11 +73,13 @@ func (m *Machine) Candidate(s *State, i int) (ok, regOnly bool) {
 // whether the instruction was private: it touched no byte outside the
 // thread's stack region and intruded nowhere, with stack privacy being
 // checked (private.go). The symbolic engine's partial-order reduction
-// asks it.
-func (m *Machine) ReplayStep(s *State, i int) (ns *State, v *Violation, ok, private bool) {
+// asks it. With ph, the step keeps ph's rule (placeholder.go): one that
+// breaks it (ph.Broken) is neither private nor relied on, and its
+// successor is the caller's to throw away.
+func (m *Machine) ReplayStep(s *State, i int, ph *Placeholders) (ns *State, v *Violation, ok, private bool) {
 	var pu privUse
-	ns, v, ok = m.replay(s, Label{Thread: i, IRQ: -1, Steps: 1}, nil, &pu)
-	private = ok && !pu.public && m.priv.Load() == privOn
+	ns, v, ok = m.replay(s, Label{Thread: i, IRQ: -1, Steps: 1}, nil, &pu, ph)
+	private = ok && !pu.public && m.priv.Load() == privOn && (ph == nil || !ph.Broken)
 	if private {
 		// The engine may follow it alone: its privacy is relied on.
 		m.rely(pu.low)

@@ -121,6 +121,13 @@ type stepper struct {
 
 	// g checks the privacy of stacks (private.go), when g.on.
 	g guard
+	// ph, when set, holds the rule that no placeholder is read
+	// (placeholder.go); phLax is that rule switched off
+	// (mutation.PlaceholderRead). watch says read8 must look at its
+	// address first: g.on or ph set.
+	ph    *Placeholders
+	phLax bool
+	watch bool
 }
 
 // violation returns a copy of the recorded violation, so that the stepper
@@ -146,8 +153,10 @@ func (x *stepper) choose(n uint64) uint64 {
 }
 
 func (x *stepper) read8(a uint16) uint8 {
-	if x.g.on {
-		x.touch(a)
+	if x.watch {
+		if v, ok := x.watchedRead(a); ok {
+			return v
+		}
 	}
 	switch x.lay.attr[a] {
 	case attrRAM:
@@ -225,6 +234,9 @@ gather:
 		return isa.Inst{}, isa.ErrTruncated
 	}
 	in, err := isa.Decode(buf[:n])
+	if x.ph != nil {
+		x.fetched(pc, &in, err, n)
+	}
 	if x.m.Config.DeadStack && err == nil && !mutation.On(mutation.UnseenFetch) {
 		for i := range uint16(in.Len) {
 			if x.lay.attr[pc+i] == attrRAM {

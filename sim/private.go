@@ -397,6 +397,7 @@ type guard struct {
 func (x *stepper) setGuard() {
 	g := &x.g
 	g.on, g.public, g.n, g.low = true, false, 0, 0xFFFF
+	x.watch = true
 	g.own, g.hasOwn = x.m.regionOf(x.s, x.tid)
 	g.span = region{0xFFFF, 0}
 	g.pcStart = x.t.PC

@@ -224,7 +224,7 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 		}
 		ns := e.slot(0, s)
 		var pu privUse
-		steps, choices, ev, v := m.runGuarded(ns, i, 0, 0, st, nil, &pu)
+		steps, choices, ev, v := m.runGuarded(ns, i, 0, 0, st, nil, &pu, nil)
 		// A candidate never makes a choice (register-only steps touch no
 		// memory, and an --input address is not RAM to the stack guard),
 		// so choices != 1 only keeps that true should either change.

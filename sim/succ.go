@@ -405,19 +405,19 @@ func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (st
 // nowhere). With a device, the device then learns the cycles the
 // transition took.
 func (m *Machine) runObserved(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output) (steps uint32, choices uint64, ev event, v *Violation) {
-	return m.runGuarded(s, i, c, maxSteps, st, fx, nil)
+	return m.runGuarded(s, i, c, maxSteps, st, fx, nil, nil)
 }
 
 // runGuarded is runObserved reporting, in pu (unless nil), whether the
 // transition touched a byte that is not private to it (private.go; true
 // when privacy is not checked) and the lowest byte of its own region it
 // touched.
-func (m *Machine) runGuarded(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse) (steps uint32, choices uint64, ev event, v *Violation) {
+func (m *Machine) runGuarded(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse, ph *Placeholders) (steps uint32, choices uint64, ev event, v *Violation) {
 	if m.dev == nil {
-		return m.runThread(s, i, c, maxSteps, st, fx, pu)
+		return m.runThread(s, i, c, maxSteps, st, fx, pu, ph)
 	}
 	c0 := s.Threads[i].Cycles
-	steps, choices, ev, v = m.runThread(s, i, c, maxSteps, st, fx, pu)
+	steps, choices, ev, v = m.runThread(s, i, c, maxSteps, st, fx, pu, ph)
 	if v == nil && ev != evBlocked && ev != evInfeasible && ev != evMismatch {
 		if v = m.elapse(s, i, s.Threads[i].Cycles-c0, fx); v != nil {
 			ev = evViolation
@@ -426,11 +426,12 @@ func (m *Machine) runGuarded(s *State, i int, c uint64, maxSteps uint32, st *Sta
 	return steps, choices, ev, v
 }
 
-func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse) (steps uint32, choices uint64, ev event, v *Violation) {
+func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse, ph *Placeholders) (steps uint32, choices uint64, ev event, v *Violation) {
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, lay: m.layoutOf(s), fx: fx}
 	if m.priv.Load() == privOn {
 		x.setGuard()
 	}
+	x.watchPlaceholders(ph)
 	if pu != nil {
 		pu.public = true
 		defer func() { pu.public, pu.low = !x.g.on || x.g.public, x.g.low }()
@@ -553,12 +554,13 @@ func (m *Machine) Replay(s *State, l Label) (ns *State, v *Violation, ok bool) {
 // transition showed the outside world: bytes the SCI sent, port and
 // board writes.
 func (m *Machine) ReplayObserved(s *State, l Label, fx *[]Output) (ns *State, v *Violation, ok bool) {
-	return m.replay(s, l, fx, nil)
+	return m.replay(s, l, fx, nil, nil)
 }
 
 // replay is ReplayObserved reporting, in pu unless nil, whether a
-// thread's transition touched a byte not private to it (runGuarded).
-func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse) (ns *State, v *Violation, ok bool) {
+// thread's transition touched a byte not private to it (runGuarded), and
+// keeping the rule of ph unless nil (placeholder.go).
+func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Placeholders) (ns *State, v *Violation, ok bool) {
 	if l.Thread < 0 || l.Thread >= len(s.Threads) {
 		return nil, nil, false
 	}
@@ -613,7 +615,7 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse) (ns *Stat
 	if !s.mayRun(l.Thread) || l.Steps == 0 || devIRQ {
 		return nil, nil, false
 	}
-	steps, choices, ev, v := m.runGuarded(ns, l.Thread, l.Choice, l.Steps, nil, fx, pu)
+	steps, choices, ev, v := m.runGuarded(ns, l.Thread, l.Choice, l.Steps, nil, fx, pu, ph)
 	if ev == evBlocked || ev == evInfeasible || ev == evMismatch || l.Choice >= choices || (steps != l.Steps && v == nil) {
 		return nil, nil, false
 	}

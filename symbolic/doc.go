@@ -39,8 +39,35 @@
 // table lookup by a symbolic byte) is not split: memory is an array there,
 // the byte read an if-then-else over the window (array.go); a write
 // through a symbolic index is split. A conditional branch, BRSET or BRCLR on symbolic data forks
-// where both sides are satisfiable; the simulator's step is steered by a
-// stand-in value that takes the chosen side.
+// where both sides are satisfiable; the simulator's step is steered to
+// the chosen side by its thread's condition codes or by the value the
+// tested byte reads as, never by writing memory.
+//
+// # Placeholders are never read
+//
+// The 0 in the concrete part where a term stands is a placeholder, not a
+// value, and an --input address holds no value of its own (each read is
+// a choice). The simulator's step beside the terms is right only if what
+// it computes from memory does not depend on them, so it keeps one rule,
+// enforced in the stepper's read path itself (sim.Placeholders: read8
+// and the instruction fetch, whatever the instruction, addressing mode or
+// harness routine): a data read of a byte that holds a term, or of an
+// --input address, gets the stand-in the engine chose for it (the terms
+// compute the data; the stand-in only steers the control, as a BRSET's
+// side), and an instruction byte that holds a term is split on its
+// feasible values before the fetch (a patched opcode or operand). An
+// instruction tried as a plain step whose read breaks the rule goes
+// through the terms instead (a pull of --input addresses, say); a step on
+// the terms that would still read a placeholder (a return address pulled
+// from an --input address) stops the run with ErrUnsupported: incomplete.
+// A proof therefore comes only from a run in which every step's control
+// was computed from values the state holds or from stand-ins that agree
+// with the side the solver found feasible, so every successor is one the
+// explicit engine has under some value of the variables, and none is
+// missing: had a step read a placeholder, the concrete successor would be
+// that of one value (the placeholder, or the first listed input) for
+// every value, and a side that the other values take would never be
+// followed — the wrong proof the rule exists to rule out.
 //
 // __mc_nondet with D = N gives a fresh 8-bit variable when N is a constant
 // below 256, else a 16-bit one, constrained to [0, N] (N may itself be

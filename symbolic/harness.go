@@ -56,7 +56,7 @@ func (e *Engine) harness1(st *State, i int, h loader.Stub) ([]outcome, error) {
 			}
 			var outs []outcome
 			if zero != nil {
-				o := e.concreteStep(withThread(zero, i, func(t *sim.Thread) { t.A, t.B = 0, 0 }), i)
+				o := e.concreteStep(withThread(zero, i, func(t *sim.Thread) { t.A, t.B = 0, 0 }), i, nil)
 				o.st.Regs[i].A, o.st.Regs[i].B = nil, nil
 				outs = append(outs, o)
 			}
@@ -67,13 +67,13 @@ func (e *Engine) harness1(st *State, i int, h loader.Stub) ([]outcome, error) {
 		}
 		v, _ := n.IsConst()
 		if v == 0 {
-			return []outcome{e.concreteStep(st, i)}, nil
+			return []outcome{e.concreteStep(st, i, nil)}, nil
 		}
 		if v+1 <= uint64(e.Opts.MaxBranch) {
 			// Few values: a successor for each, as the explicit engine.
 			var outs []outcome
 			for x := uint64(0); x <= v; x++ {
-				o := e.concreteStep(st, i)
+				o := e.concreteStep(st, i, nil)
 				if o.kind == outOK {
 					c := e.cpuOf(o.st, i)
 					c.A, c.B = e.k8(uint8(x>>8)), e.k8(uint8(x))
@@ -87,7 +87,7 @@ func (e *Engine) harness1(st *State, i int, h loader.Stub) ([]outcome, error) {
 		return []outcome{e.nondet(st, i, n)}, nil
 	case loader.StubAssume, loader.StubAssert:
 		if r.A == nil {
-			return []outcome{e.concreteStep(st, i)}, nil
+			return []outcome{e.concreteStep(st, i, nil)}, nil
 		}
 		zero, nonzero, err := e.fork(st, e.B.Eq(r.A, e.k8(0)))
 		if err != nil {
@@ -95,11 +95,11 @@ func (e *Engine) harness1(st *State, i int, h loader.Stub) ([]outcome, error) {
 		}
 		var outs []outcome
 		if zero != nil {
-			o := e.concreteStep(withThread(zero, i, func(t *sim.Thread) { t.A = 0 }), i)
+			o := e.concreteStep(withThread(zero, i, func(t *sim.Thread) { t.A = 0 }), i, nil)
 			outs = append(outs, e.restoreA(o, i, r.A))
 		}
 		if nonzero != nil {
-			o := e.concreteStep(withThread(nonzero, i, func(t *sim.Thread) { t.A = 1 }), i)
+			o := e.concreteStep(withThread(nonzero, i, func(t *sim.Thread) { t.A = 1 }), i, nil)
 			outs = append(outs, e.restoreA(o, i, r.A))
 		}
 		return outs, nil
@@ -107,7 +107,7 @@ func (e *Engine) harness1(st *State, i int, h loader.Stub) ([]outcome, error) {
 		x := st.S.Threads[i].X
 		b := st.Mem[x]
 		if b == nil {
-			o := e.concreteStep(st, i)
+			o := e.concreteStep(st, i, nil)
 			if o.kind == outOK {
 				delete(o.st.Mem, x)
 			}
@@ -123,9 +123,9 @@ func (e *Engine) harness1(st *State, i int, h loader.Stub) ([]outcome, error) {
 		}
 		var outs []outcome
 		if yes != nil {
-			s := yes.derive(yes.S.Clone())
-			e.M.WriteMem(s.S, x, want)
-			o := e.concreteStep(s, i)
+			// The routine reads the stand-in want, never the
+			// placeholder (sim.Placeholders).
+			o := e.concreteStep(yes, i, map[uint16]uint8{x: want})
 			if o.kind == outOK {
 				delete(o.st.Mem, x)
 			}
@@ -141,19 +141,14 @@ func (e *Engine) harness1(st *State, i int, h loader.Stub) ([]outcome, error) {
 				if sat, m, err := e.Sol.Check(no.Path...); err == nil && sat {
 					other = uint8(e.B.Eval(b, m))
 				}
-				s := no.derive(no.S.Clone())
-				e.M.WriteMem(s.S, x, other)
-				o := e.concreteStep(s, i)
-				e.M.WriteMem(o.st.S, x, 0)
-				o.st.Mem[x] = b
-				outs = append(outs, o)
+				outs = append(outs, e.concreteStep(no, i, map[uint16]uint8{x: other}))
 			}
 		}
 		return outs, nil
 	case loader.StubThreadCreate:
 		cr := st.Regs[i]
 		y := or16(cr.Y, e, st.S.Threads[i].Y)
-		o := e.concreteStep(st, i)
+		o := e.concreteStep(st, i, nil)
 		if o.kind == outOK {
 			n := o.st
 			k := len(n.S.Threads) - 1
@@ -166,7 +161,7 @@ func (e *Engine) harness1(st *State, i int, h loader.Stub) ([]outcome, error) {
 		}
 		return []outcome{o}, nil
 	}
-	return []outcome{e.concreteStep(st, i)}, nil
+	return []outcome{e.concreteStep(st, i, nil)}, nil
 }
 
 // restoreA puts A's term back after a step steered with a stand-in A.
@@ -190,7 +185,7 @@ func (e *Engine) nondet(st *State, i int, n *term.Term) outcome {
 		v = e.newVar("nondet", 16)
 		d = v
 	}
-	o := e.concreteStep(st, i)
+	o := e.concreteStep(st, i, nil)
 	if o.kind == outOK {
 		if !(konst && (nv == 0xff || nv == 0xffff)) {
 			o.st.Path = append(o.st.Path, e.B.Ule(d, n))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,14 +48,25 @@ func machineFor(t testing.TB, path string, flags []string) *sim.Machine {
 		case "--ignore":
 			cfg.IgnoreIllegal = ignored(flags)[sim.KindIllegal]
 		case "--input":
-			a, err := loader.ParseAddr(v)
+			addr, list, _ := strings.Cut(v, "=")
+			a, err := loader.ParseAddr(addr)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if cfg.Inputs == nil {
 				cfg.Inputs = map[uint16][]uint8{}
 			}
-			cfg.Inputs[a] = nil // every value
+			var vals []uint8 // nil: every value
+			if list != "" {
+				for _, x := range strings.Split(list, ",") {
+					n, err := strconv.ParseUint(x, 0, 8)
+					if err != nil {
+						t.Fatalf("--input %s: %v", v, err)
+					}
+					vals = append(vals, uint8(n))
+				}
+			}
+			cfg.Inputs[a] = vals
 
 		default:
 			t.Fatalf("flag %s", flags[i])

@@ -3,8 +3,10 @@ package symbolic
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
@@ -20,7 +22,7 @@ type Options struct {
 	MaxBranch int
 	// MaxSplit is the most values a symbolic value is split into where the
 	// control needs it concrete: an index register forming an address, a
-	// return address, a stack pointer (default 256).
+	// return address, a stack pointer, an instruction byte (default 256).
 	MaxSplit int
 	// SolverTimeout bounds one solver query (0: none).
 	SolverTimeout time.Duration
@@ -30,8 +32,9 @@ type Options struct {
 }
 
 // ErrUnsupported is an execution the engine cannot follow symbolically
-// (code in symbolic memory, a value with too many possibilities where the
-// control needs a concrete one): the search that meets it is incomplete.
+// (a value with too many possibilities where the control needs a
+// concrete one, a step that would read a placeholder: sim.Placeholders):
+// the search that meets it is incomplete.
 var ErrUnsupported = errors.New("unsupported symbolic execution")
 
 // Engine executes symbolic states of one machine: instructions, harness
@@ -435,6 +438,9 @@ type outcome struct {
 	viol    *sim.Violation
 	choices []Choice
 	private bool
+	// broken, when set, is the rule of sim.Placeholders the concrete step
+	// broke: it read a placeholder, and the outcome is no successor.
+	broken *sim.Placeholders
 }
 
 const (
@@ -447,9 +453,17 @@ const (
 // concreteStep runs one step of thread i on the concrete part of st (with
 // the choice 0 for any nondeterminism, which the caller replaces) and
 // returns the successor state and outcome. The caller has made the step's
-// control inputs concrete.
-func (e *Engine) concreteStep(st *State, i int) outcome {
-	ns, v, ok, private := e.M.ReplayStep(st.S, i)
+// control inputs concrete. The step keeps the rule that no placeholder is
+// read (sim.Placeholders): a read of a byte that has a term in st, or of
+// an --input address, gets its value from standins, which the caller
+// fills where it computes the data itself; a read of one without a
+// stand-in makes the outcome broken, which is no successor.
+func (e *Engine) concreteStep(st *State, i int, standins map[uint16]uint8) outcome {
+	ph := &sim.Placeholders{Unknown: func(a uint16) bool { return st.Mem[a] != nil }, Standins: standins}
+	ns, v, ok, private := e.M.ReplayStep(st.S, i, ph)
+	if ph.Broken {
+		return outcome{st: st, kind: outInfeasible, broken: ph}
+	}
 	if !ok {
 		// Only a harness call does not step: a lock held or an assumption
 		// that fails.
@@ -474,28 +488,100 @@ func (e *Engine) step(st *State, i int) ([]outcome, error) {
 	if e.Instructions%256 == 0 && e.stop != nil && e.stop() {
 		return nil, errStopped
 	}
-	t := &st.S.Threads[i]
-	pc := t.PC
-	if h := e.M.HookAt(pc); h != loader.NoStub {
-		return e.harness(st, i, h)
-	}
-	var buf [5]byte
-	for k := range buf {
-		a := pc + uint16(k)
-		buf[k] = e.M.ReadMem(st.S, a)
-	}
-	in, err := isa.Decode(buf[:])
-	for k := 0; err == nil && k < int(in.Len); k++ {
-		if st.Mem[pc+uint16(k)] != nil {
-			return nil, fmt.Errorf("%w: the instruction at 0x%04X is in symbolic memory", ErrUnsupported, pc)
+	var outs []outcome
+	if h := e.M.HookAt(st.S.Threads[i].PC); h != loader.NoStub {
+		o, err := e.harness(st, i, h)
+		if err != nil {
+			return nil, err
+		}
+		outs = o
+	} else {
+		sts, err := e.fetchable(st, i)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sts {
+			o, err := e.step1(s, i)
+			if err != nil {
+				return nil, err
+			}
+			outs = append(outs, o...)
 		}
 	}
+	for _, o := range outs {
+		if p := o.broken; p != nil {
+			what := "read"
+			if p.Fetch {
+				what = "fetch"
+			}
+			return nil, fmt.Errorf("%w: the step of thread %d at 0x%04X would %s the placeholder of the value at 0x%04X",
+				ErrUnsupported, i, st.S.Threads[i].PC, what, p.At)
+		}
+	}
+	return outs, nil
+}
+
+// fetchable splits st until the bytes of thread i's next instruction are
+// concrete in each part: a byte code wrote from a symbolic value (a
+// patched opcode or operand) is split on its feasible values, the first
+// symbolic byte among those the decoder looks at first (the page prefix
+// and opcode decide how many more it looks at). The instruction is then
+// fetched from values, never from a placeholder.
+func (e *Engine) fetchable(st *State, i int) ([]*State, error) {
+	if mutation.On(mutation.PlaceholderRead) {
+		return []*State{st}, nil // the fault: fetched from the placeholders
+	}
+	var out []*State
+	work := []*State{st}
+	for len(work) > 0 {
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		pc := s.S.Threads[i].PC
+		var buf [5]byte
+		for k := range buf {
+			buf[k] = e.M.ReadMem(s.S, pc+uint16(k))
+		}
+		in, err := isa.Decode(buf[:])
+		need := len(buf)
+		if err == nil || errors.Is(err, isa.ErrUnrecognized) {
+			need = int(in.Len)
+		}
+		sym := -1
+		for k := range need {
+			if s.Mem[pc+uint16(k)] != nil {
+				sym = k
+				break
+			}
+		}
+		if sym < 0 {
+			out = append(out, s)
+			continue
+		}
+		ns, err := e.concretize(s, i, loc{kind: locMem, addr: pc + uint16(sym)})
+		if err != nil {
+			return nil, err
+		}
+		work = append(work, ns...)
+	}
+	return out, nil
+}
+
+// step1 executes the instruction of thread i of st, whose bytes are
+// concrete.
+func (e *Engine) step1(st *State, i int) ([]outcome, error) {
+	t := &st.S.Threads[i]
+	pc := t.PC
+	var buf [5]byte
+	for k := range buf {
+		buf[k] = e.M.ReadMem(st.S, pc+uint16(k))
+	}
+	in, err := isa.Decode(buf[:])
 	// An illegal opcode traps only where the machine goes on through the
 	// trap (sim.Machine.TrapsIllegal); otherwise its concrete step is the
 	// violation.
 	trap := (err != nil || in.Op == isa.TEST) && e.M.TrapsIllegal()
 	if err != nil && !trap {
-		return []outcome{e.concreteStep(st, i)}, nil
+		return []outcome{e.concreteStep(st, i, nil)}, nil
 	}
 	eff := in.Effects()
 	// The control inputs must be concrete: the index register of the
@@ -610,52 +696,17 @@ func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, tr
 	pc, sp0 := t.PC, t.SP
 	ea := e.ea(st, i, in)
 	op, _ := in.Access(t.X, t.Y)
-	if !e.readsSymbolic(st, i, eff, op, trap) {
-		// Concrete inputs, concrete results: whatever the instruction
-		// writes stops being symbolic.
-		o := e.concreteStep(st, i)
-		if o.kind == outOK || o.kind == outViolation {
-			n := o.st
-			r := &n.Regs[i]
-			w := eff.RegsWritten
-			if w.Has(isa.RegA) {
-				r.A = nil
-			}
-			if w.Has(isa.RegB) {
-				r.B = nil
-			}
-			if w.Has(isa.RegX) {
-				r.X = nil
-			}
-			if w.Has(isa.RegY) {
-				r.Y = nil
-			}
-			for b := 0; b < 8; b++ {
-				if eff.CCRWritten>>b&1 != 0 {
-					r.CCR[b] = nil
-				}
-			}
-			if op.Write {
-				for k := uint16(0); k < uint16(op.Size); k++ {
-					delete(n.Mem, op.Addr+k)
-				}
-			}
-			for k := uint16(0); k < uint16(eff.StackPush); k++ {
-				delete(n.Mem, sp0-k)
-			}
-		}
+	if o, ok := e.plainStep(st, i, eff, op, sp0, trap); ok {
 		return []outcome{o}, nil
 	}
 	// --input reads with few values are enumerated (Options.MaxBranch):
 	// one successor per combination, with constants.
 	var inputs []uint16
 	total := 1
-	if op.Read {
-		for k := uint16(0); k < uint16(op.Size); k++ {
-			if vals, ok := e.M.InputValues(op.Addr + k); ok {
-				inputs = append(inputs, op.Addr+k)
-				total *= len(vals)
-			}
+	for _, a := range e.reads(st, i, eff, op) {
+		if vals, ok := e.M.InputValues(a); ok {
+			inputs = append(inputs, a)
+			total *= len(vals)
 		}
 	}
 	if len(inputs) == 0 || total > e.Opts.MaxBranch {
@@ -677,6 +728,72 @@ func (e *Engine) instruction(st *State, i int, in *isa.Inst, eff isa.Effects, tr
 		outs = append(outs, o...)
 	}
 	return outs, nil
+}
+
+// reads returns the memory bytes the instruction with effects eff and
+// memory operand op (isa.Inst.Access) reads as data: the operand's and
+// the bytes it pulls.
+func (e *Engine) reads(st *State, i int, eff isa.Effects, op isa.Access) []uint16 {
+	var as []uint16
+	if op.Read {
+		for k := uint16(0); k < uint16(op.Size); k++ {
+			as = append(as, op.Addr+k)
+		}
+	}
+	sp := st.S.Threads[i].SP
+	for k := uint16(1); k <= uint16(eff.StackPull); k++ {
+		as = append(as, sp+k)
+	}
+	return as
+}
+
+// plainStep is the instruction of thread i as the simulator's step and
+// nothing more, when its inputs are concrete: ok false when a register it
+// reads is symbolic (readsSymbolic), or when the step would read a
+// placeholder or an --input address (the rule of sim.Placeholders decides
+// that, for any instruction, wherever the read is), which the caller
+// sends through the terms instead.
+func (e *Engine) plainStep(st *State, i int, eff isa.Effects, op isa.Access, sp0 uint16, trap bool) (outcome, bool) {
+	if e.readsSymbolic(st, i, eff, op, trap) {
+		return outcome{}, false
+	}
+	// Concrete inputs, concrete results: whatever the instruction
+	// writes stops being symbolic.
+	o := e.concreteStep(st, i, nil)
+	if o.broken != nil {
+		return outcome{}, false
+	}
+	if o.kind == outOK || o.kind == outViolation {
+		n := o.st
+		r := &n.Regs[i]
+		w := eff.RegsWritten
+		if w.Has(isa.RegA) {
+			r.A = nil
+		}
+		if w.Has(isa.RegB) {
+			r.B = nil
+		}
+		if w.Has(isa.RegX) {
+			r.X = nil
+		}
+		if w.Has(isa.RegY) {
+			r.Y = nil
+		}
+		for b := 0; b < 8; b++ {
+			if eff.CCRWritten>>b&1 != 0 {
+				r.CCR[b] = nil
+			}
+		}
+		if op.Write {
+			for k := uint16(0); k < uint16(op.Size); k++ {
+				delete(n.Mem, op.Addr+k)
+			}
+		}
+		for k := uint16(0); k < uint16(eff.StackPush); k++ {
+			delete(n.Mem, sp0-k)
+		}
+	}
+	return o, true
 }
 
 // windowed executes in, which reads memory through a symbolic index
@@ -702,11 +819,19 @@ func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bo
 	var choices []Choice
 	x := e.newDataStep(e.cpuOf(st, i))
 	var path []*term.Term
+	// The bytes the terms read that the concrete step must not: each gets
+	// a stand-in (0, or the value that steers a BRSET or BRCLR).
+	standins := map[uint16]uint8{}
 	x.read = func(a uint16) *term.Term {
 		if win != nil && a-ea < 2 {
+			standins[a] = 0
 			return e.arrayRead(st, win, a-ea)
 		}
+		if st.Mem[a] != nil {
+			standins[a] = 0
+		}
 		if vals, ok := e.M.InputValues(a); ok {
+			standins[a] = 0
 			if v, ok := fixed[a]; ok {
 				choices = append(choices, Choice{Var: e.k8(v), Values: vals})
 				return e.k8(v)
@@ -727,7 +852,10 @@ func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bo
 			Trace: st.Trace, Depth: st.Depth}
 	}
 	// A branch on a symbolic condition forks; the concrete step is steered
-	// by a stand-in value that takes the branch (or not).
+	// by a stand-in that takes the branch (or not): the condition codes of
+	// its thread, or the value the tested byte reads as. A branch whose
+	// condition the terms decide is steered too, the concrete step's flags
+	// or byte being placeholders where a term stands.
 	type side struct {
 		st    *State
 		taken bool
@@ -750,22 +878,17 @@ func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bo
 	var outs []outcome
 	for _, sd := range sides {
 		s := sd.st
-		steer := s.S
+		steer, sins := s.S, standins
 		if x.cond != nil {
-			if _, ok := x.cond.IsConst(); !ok {
-				steer = e.steer(s, i, in, ea, sd.taken)
-			}
+			steer, sins = e.steer(s, i, in, ea, sd.taken, standins)
 		}
-		o := e.concreteStep(&State{S: steer, Regs: s.Regs, Mem: s.Mem, Path: s.Path, Trace: s.Trace, Depth: s.Depth}, i)
+		o := e.concreteStep(&State{S: steer, Regs: s.Regs, Mem: s.Mem, Path: s.Path, Trace: s.Trace, Depth: s.Depth}, i, sins)
 		if o.kind == outOK || o.kind == outViolation {
 			c := x.c
 			c.SP = o.st.S.Threads[i].SP
 			e.setCPU(o.st, i, c)
 			for _, w := range x.writes {
 				e.setMem(o.st, w.addr, w.val)
-			}
-			if steer != s.S && (in.Op == isa.BRSET || in.Op == isa.BRCLR) {
-				e.M.WriteMem(o.st.S, ea, e.M.ReadMem(s.S, ea)) // the stand-in goes
 			}
 		}
 		o.choices = choices
@@ -777,19 +900,39 @@ func (e *Engine) dataPath(st *State, i int, in *isa.Inst, pc, ea uint16, trap bo
 	return outs, nil
 }
 
-// steer returns a copy of st's concrete part in which the branch in goes
-// the way taken says: the condition codes or the tested byte get a value
-// that decides it so.
-func (e *Engine) steer(st *State, i int, in *isa.Inst, ea uint16, taken bool) *sim.State {
-	s := st.S.Clone()
+// steer returns what the concrete step of the branch in runs on so that
+// it goes the way taken says, without writing memory: for BRSET and
+// BRCLR, standins with the tested byte's stand-in a value that decides
+// the branch so (where the byte is concrete, the terms' condition is a
+// constant, which the concrete byte decides alike); for the other
+// branches, a copy of st's concrete part whose condition codes decide it
+// so.
+func (e *Engine) steer(st *State, i int, in *isa.Inst, ea uint16, taken bool, standins map[uint16]uint8) (*sim.State, map[uint16]uint8) {
 	switch in.Op {
 	case isa.BRSET, isa.BRCLR:
-		v := uint8(0x00) // BRCLR taken, BRSET not taken (the mask is not 0)
+		if _, ok := standins[ea]; !ok {
+			return st.S, standins
+		}
+		// (byte & mask) == 0 takes BRCLR, (^byte & mask) == 0 takes BRSET,
+		// whatever the mask (M68HC11 Reference Manual, BRCLR and BRSET).
+		v := uint8(0x00)
 		if (in.Op == isa.BRSET) == taken {
 			v = 0xff
 		}
-		e.M.WriteMem(s, ea, v)
+		if mutation.On(mutation.PlaceholderRead) {
+			// The fault: the stand-in written into memory, where a
+			// ROM byte or an --input address does not take it.
+			s := st.S.Clone()
+			e.M.WriteMem(s, ea, v)
+			n := maps.Clone(standins)
+			delete(n, ea)
+			return s, n
+		}
+		n := maps.Clone(standins)
+		n[ea] = v
+		return st.S, n
 	default:
+		s := st.S.Clone()
 		t := &s.Threads[i]
 		for c := uint8(0); c < 16; c++ {
 			if concreteBranch(in.Opcode, c) == taken {
@@ -797,8 +940,8 @@ func (e *Engine) steer(st *State, i int, in *isa.Inst, ea uint16, taken bool) *s
 				break
 			}
 		}
+		return s, standins
 	}
-	return s
 }
 
 // oneOf returns the condition that the byte v is one of vals (nil when

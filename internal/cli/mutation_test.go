@@ -39,6 +39,8 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.TimingPOR: "search.TestTimingDifferentialCatches",
 	// A timer source's request dated to its instruction's end.
 	mutation.SourceBoundary: "cli.TestSourceLatencyCatches",
+	// The symbolic engine's concrete steps reading placeholders.
+	mutation.PlaceholderRead: "cli.TestReadsDifferentialCatches (programs of reads from every kind of source)",
 }
 
 // mutationCatch is a fault and the programs that catch it.

@@ -26,7 +26,9 @@ type Fault int32
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
 // peripherals (package devices); TimingPOR and SourceBoundary break the
-// timing properties (package sim).
+// timing properties (package sim); PlaceholderRead lets the symbolic
+// engine's concrete steps read the placeholders of values they do not
+// hold (package sim, placeholder.go).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -88,12 +90,21 @@ const (
 	// from the end of the instruction during which its flag set, not
 	// from the cycle at which it set (package sim).
 	SourceBoundary
+	// PlaceholderRead: a step of the symbolic engine that reads a byte
+	// whose value is a term (the placeholder 0 in its concrete part) or
+	// an --input address without a stand-in reads the memory — the
+	// placeholder, the first listed value — instead of breaking the rule
+	// that sends the read through the terms (sim/placeholder.go); BRSET
+	// and BRCLR are steered by writing the tested byte, and an
+	// instruction byte that holds a term is fetched as its placeholder
+	// instead of being split on its values (package symbolic).
+	PlaceholderRead
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary", "placeholder-read"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
