@@ -39,6 +39,8 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.TimingPOR: "search.TestTimingDifferentialCatches",
 	// A timer source's request dated to its instruction's end.
 	mutation.SourceBoundary: "cli.TestSourceLatencyCatches",
+	// The output compares' pin levels, compared with the same reference.
+	mutation.PinOrder: "devices.TestExactClockDifferentialCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.

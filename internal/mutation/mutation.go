@@ -24,8 +24,8 @@ type Fault int32
 // (sim/live.go, sim/deadstack.go); SkipHandoff drops the symbolic part of
 // --engine auto (package hybrid), and JoinConcrete and UnjoinOne break the
 // symbolic engine's merge of the two sides of a branch and its split back
-// (package symbolic); PrescalerPhase breaks the exact clock of the chip's
-// peripherals (package devices); TimingPOR and SourceBoundary break the
+// (package symbolic); PrescalerPhase and PinOrder break the exact clock of
+// the chip's peripherals (package devices); TimingPOR and SourceBoundary break the
 // timing properties (package sim).
 const (
 	None Fault = iota
@@ -88,12 +88,16 @@ const (
 	// from the end of the instruction during which its flag set, not
 	// from the cycle at which it set (package sim).
 	SourceBoundary
+	// PinOrder: the exact clock makes the pin actions of the output
+	// compares that came within one elapse all at once, OC1 winning,
+	// rather than in the order of their counts (package devices).
+	PinOrder
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary", "pin-order"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
