@@ -75,9 +75,11 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 		if env != nil {
 			res.Received = env.received
 		}
-		if res.Violation != nil && m.dev != nil && opts.Output != nil {
+		if res.Violation != nil && res.Violation.Kind != KindWatchdog && m.dev != nil && opts.Output != nil {
 			// The transmitter goes on after the CPU stops: the byte
-			// waiting in TDR still leaves on the line.
+			// waiting in TDR still leaves on the line. Not after the
+			// COP's timeout, a reset: it resets the SCI (TE clears) and
+			// the byte is lost.
 			for _, v := range m.QueuedOutput(s) {
 				opts.Output(Output{Kind: OutSCI, Value: v})
 			}

@@ -81,7 +81,8 @@ violation ends the run there without a finding (exit 0), as it ends a path
 of check.
 
 When the run stops at a violation, the byte the SCI's transmitter still
-holds in TDR is printed too: the line carries it after the CPU stops.
+holds in TDR is printed too: the line carries it after the CPU stops (not
+after a watchdog timeout, a reset, which clears the SCI).
 
 --trace prints one line per instruction before it executes:
   cyc=<decimal> thr=<n> PC=<hex4> A=<hex2> B=<hex2> X=<hex4> Y=<hex4> SP=<hex4> CCR=<hex2>
