@@ -49,6 +49,9 @@ type access struct {
 	size          uint8
 	read, write   bool
 	before, after uint16 // the operand's value before and after, big-endian
+	pc            uint16 // the instruction's address
+	seq           int    // the order of the accesses along the trace
+	push          string // for bytes an instruction or an interrupt pushed: what pushed them ("JSR", "interrupt toc1")
 }
 
 // step is one transition.
@@ -82,6 +85,7 @@ type Counterexample struct {
 	acc    []access
 	local  []access // writes into the writer's own stack frame, which acc leaves out (for badReturn)
 	stack  []span   // data symbols that hold stacks
+	seq    int      // accesses noted so far
 }
 
 type span struct{ lo, hi int }
@@ -134,6 +138,9 @@ func Replay(img *loader.Image, m *sim.Machine, labels []sim.Label) *Counterexamp
 				sp += 9 // WAI stacked the frame already
 			}
 			fs = append(fs, frame{sim.IRQName(l.IRQ), sp})
+			if st.after != nil && t.Status != sim.Waiting {
+				c.notePush(i, st, t.PC, t.SP, st.after.Threads[l.Thread].SP, "interrupt "+sim.IRQName(l.IRQ))
+			}
 		}
 		frames[l.Thread] = fs
 		c.steps = append(c.steps, st)
@@ -184,12 +191,16 @@ func Replay(img *loader.Image, m *sim.Machine, labels []sim.Label) *Counterexamp
 // to ns made, unless it is private to the thread's stack.
 func (c *Counterexample) note(i int, st step, s, ns *sim.State, instr int) {
 	tid := st.label.Thread
+	t := &s.Threads[tid]
+	if op := pushOp(c.m, s, t.PC); op != "" {
+		c.notePush(i, st, t.PC, t.SP, ns.Threads[tid].SP, op)
+	}
 	a, ok := c.m.NextAccess(s, tid)
 	if !ok {
 		return
 	}
-	t := &s.Threads[tid]
-	ac := access{step: i, thread: tid, ctx: st.ctx, instr: instr,
+	c.seq++
+	ac := access{seq: c.seq, step: i, thread: tid, ctx: st.ctx, instr: instr, pc: t.PC,
 		addr: a.Addr, size: a.Size, read: a.Read, write: a.Write,
 		before: c.value(s, a.Addr, int(a.Size)), after: c.value(ns, a.Addr, int(a.Size))}
 	if top := t.InitSP; top != 0 && a.Addr > t.SP && a.Addr <= top {
@@ -199,6 +210,52 @@ func (c *Counterexample) note(i int, st step, s, ns *sim.State, instr int) {
 		return // a local in the thread's own stack frame
 	}
 	c.acc = append(c.acc, ac)
+}
+
+// notePush records, as a write into the thread's own stack, the bytes
+// from newSP+1 to oldSP that op pushed (a return address, a register, an
+// interrupt's frame), for badReturn to find.
+func (c *Counterexample) notePush(i int, st step, pc, oldSP, newSP uint16, op string) {
+	n := int(oldSP - newSP)
+	if n <= 0 || n > 9 {
+		return // the push wrapped round, or SP moved by more than a push
+	}
+	c.seq++
+	c.local = append(c.local, access{seq: c.seq, step: i, thread: st.label.Thread, ctx: st.ctx,
+		pc: pc, addr: newSP + 1, size: uint8(n), write: true, push: op})
+}
+
+// pushOp names the instruction at pc if it pushes onto the stack (M68HC11
+// Reference Manual, Table 6-9's stack operations and the subroutine
+// calls): "" for any other.
+func pushOp(m *sim.Machine, s *sim.State, pc uint16) string {
+	op := m.ReadMem(s, pc)
+	if op == 0x18 { // the Y prebyte: JSR n,Y and PSHY
+		switch m.ReadMem(s, pc+1) {
+		case 0xAD:
+			return "JSR"
+		case 0x3C:
+			return "PSHY"
+		}
+		return ""
+	}
+	switch op {
+	case 0x9D, 0xAD, 0xBD:
+		return "JSR"
+	case 0x8D:
+		return "BSR"
+	case 0x36:
+		return "PSHA"
+	case 0x37:
+		return "PSHB"
+	case 0x3C:
+		return "PSHX"
+	case 0x3E:
+		return "WAI"
+	case 0x3F:
+		return "SWI"
+	}
+	return ""
 }
 
 func (c *Counterexample) value(s *sim.State, a uint16, n int) uint16 {
@@ -414,7 +471,11 @@ func (c *Counterexample) printMemory(w io.Writer) {
 		add("  the address the violation names:")
 		add("    %-24s %s", memAddr(c.img, v.Addr), formatValue(c.value(c.Final, v.Addr, 1), 1))
 	}
-	if v != nil && (v.Kind == sim.KindUnmapped || v.Kind == sim.KindIllegal) {
+	if v != nil && (v.Kind == sim.KindIllegal || v.Kind == sim.KindUnmapped && v.Addr-v.PC < 5) {
+		// Only where the PC itself is bad: an illegal opcode, or a fetch
+		// from unmapped memory (the address is the PC's, or an operand
+		// byte of the instruction there). A data access the instruction
+		// after a return makes says nothing about the return address.
 		c.badReturn(add)
 	}
 	if v != nil && v.Thread >= 0 && v.Kind != sim.KindDeadlock {
@@ -467,11 +528,11 @@ func (c *Counterexample) badReturn(add func(string, ...any)) {
 	op := strings.ToUpper(text[:3])
 	add("  where the bad return address came from:")
 	add("    %s at %s pulled 0x%04X from %s-0x%04X", op, SymAddr(c.img, rt.PC), pulled, memAddr(c.img, at), at+1)
-	last := -1 // the last write of either byte, in acc or local
+	last := -1 // the transition of the last write of either byte, in acc or local
 	var by access
 	for _, list := range [][]access{c.acc, c.local} {
 		for _, a := range list {
-			if a.write && a.step < own[1] && a.step > last && int(a.addr)+int(a.size) > int(at) && a.addr <= at+1 {
+			if a.write && a.step < own[1] && a.seq > by.seq && int(a.addr)+int(a.size) > int(at) && a.addr <= at+1 {
 				last, by = a.step, a
 			}
 		}
@@ -481,8 +542,16 @@ func (c *Counterexample) badReturn(add func(string, ...any)) {
 		return
 	}
 	st := c.steps[last]
-	pc := st.before.Threads[by.thread].PC
+	if strings.HasPrefix(by.push, "interrupt ") {
+		add("    stacked by %s when it was taken at transition %d", by.push, last+1)
+		return
+	}
+	pc := by.pc
 	_, txt := c.m.Disasm(st.before, pc)
+	if by.push != "" {
+		add("    pushed by the %s of %s at transition %d: %s %s", by.push, who(by.thread, by.ctx), last+1, SymAddr(c.img, pc), txt)
+		return
+	}
 	add("    last written by %s at transition %d: %s %s", who(by.thread, by.ctx), last+1, SymAddr(c.img, pc), txt)
 }
 

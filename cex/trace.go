@@ -56,6 +56,7 @@ type MachineSpec struct {
 	Peripherals  string   `json:"peripherals,omitempty"`
 	SCIInput     string   `json:"sci_input,omitempty"`
 	Device       []string `json:"device,omitempty"`
+	Wire         []string `json:"wire,omitempty"`
 	ExpectOutput string   `json:"expect_output,omitempty"`
 	Config       string   `json:"config,omitempty"`
 	SCITiming    string   `json:"sci_timing,omitempty"`

@@ -11,14 +11,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/hc11mc/hc11mc/cex"
+	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
 // A board file (--board FILE) describes the hardware around the chip
 // once, for every command that loads the firmware: one setting a line,
 // written as its flag is — "--chip e9", "--ram 0x2000-0x7FFF", "--rom
-// LO-HI", "--device LO-HI[=v,...]" (the dashes may be left out, and "="
-// may stand for the space) — with blank lines and comments from "#" to
+// LO-HI", "--device LO-HI[=v,...]", "--wire oc5=xirq" (the dashes may be
+// left out, and "=" may stand for the space) — with blank lines and comments from "#" to
 // the end of the line. Its ranges come before those of the command line,
 // and a --chip on the command line must name the board's chip, if the
 // board names one. A line that is not such a setting, or whose value the
@@ -35,9 +36,9 @@ type Board struct {
 	// Chip is the --chip line's value, "" for none; ChipLine its line.
 	Chip     string
 	ChipLine int
-	// RAM, ROM and Device are the values of the --ram, --rom and
-	// --device lines, in order.
-	RAM, ROM, Device []string
+	// RAM, ROM, Device and Wire are the values of the --ram, --rom,
+	// --device and --wire lines, in order.
+	RAM, ROM, Device, Wire []string
 }
 
 // boardExample is an example of each setting, for the messages.
@@ -46,6 +47,7 @@ var boardExample = map[string]string{
 	"--ram":    "--ram 0x2000-0x7FFF",
 	"--rom":    "--rom 0xE000-0xFFFF",
 	"--device": "--device 0x4000-0x4000",
+	"--wire":   "--wire oc5=xirq",
 }
 
 // ReadBoard reads and checks the board file at path.
@@ -86,9 +88,9 @@ func (b *Board) setting(text string, line int) error {
 	}
 	flag := "--" + strings.TrimPrefix(name, "--")
 	switch flag {
-	case "--chip", "--ram", "--rom", "--device":
+	case "--chip", "--ram", "--rom", "--device", "--wire":
 	default:
-		return fmt.Errorf("%q is not a board setting: a board file has --chip, --ram, --rom and --device lines", name)
+		return fmt.Errorf("%q is not a board setting: a board file has --chip, --ram, --rom, --device and --wire lines", name)
 	}
 	if value == "" {
 		return fmt.Errorf("%s wants a value, e.g. %s", flag, boardExample[flag])
@@ -119,13 +121,19 @@ func (b *Board) setting(text string, line int) error {
 			return fmt.Errorf("--device %s: %v", value, err)
 		}
 		b.Device = append(b.Device, value)
+	case "--wire":
+		if _, err := devices.ParseWire(value); err != nil {
+			return fmt.Errorf("--wire %s: %v", value, err)
+		}
+		b.Wire = append(b.Wire, value)
 	}
 	return nil
 }
 
 // Apply writes the board into the loading settings and, when devices is
 // not nil, before the --device list: the board's ranges come first, and
-// its chip must be the one load names, if load names one.
+// its chip must be the one load names, if load names one. ApplyWires
+// writes its wires.
 func (b *Board) Apply(load *cex.LoadSpec, devices *[]string) error {
 	if b.Chip != "" {
 		if load.Chip != "" && !strings.EqualFold(load.Chip, b.Chip) {
@@ -139,6 +147,11 @@ func (b *Board) Apply(load *cex.LoadSpec, devices *[]string) error {
 		*devices = append(append([]string(nil), b.Device...), *devices...)
 	}
 	return nil
+}
+
+// ApplyWires writes the board's --wire lines before those of wires.
+func (b *Board) ApplyWires(wires *[]string) {
+	*wires = append(append([]string(nil), b.Wire...), *wires...)
 }
 
 // unescape reads the next byte of s, with the escapes \r \n \t \0, \a \b

@@ -166,6 +166,8 @@ type Machine struct {
 	ConfigRegister *uint8
 	// Board is the board's hardware outside the chip (--device).
 	Board []sim.BoardRange
+	// Wires connect output-compare pins to XIRQ or IRQ (--wire).
+	Wires []devices.Wire
 	// Timing are the timing properties (--max-masked, --deadline,
 	// --latency, --report-timing: timing.go).
 	Timing Timing

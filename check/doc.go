@@ -25,7 +25,7 @@
 // machine a counterexample was found on; the command line keeps its flags
 // in the same form. LoadImage and MachineOf read them, OpenTrace builds a
 // trace's machine, and a board file (ReadBoard) stands for --chip, --ram,
-// --rom and --device lines. Package cex sits below check: check reads the
+// --rom, --device and --wire lines. Package cex sits below check: check reads the
 // settings cex records, and names violations as cex does.
 //
 // # Settings that name the image

@@ -167,7 +167,7 @@ func (mc Machine) devices(env environment, regInputs map[int][]uint8, cfg *sim.C
 		}{{"--sci-input", mc.SCIInput != nil || mc.SCIFed}, {"--expect-output", mc.ExpectOutput != nil},
 			{"--config", mc.ConfigRegister != nil}, {"--max-received", mc.MaxReceived != nil},
 			{"--max-timer-events", mc.MaxTimerEvents != nil}, {"--sci-timing", mc.SCIIdle},
-			{"--clock", mc.Clock != ClockDefault}} {
+			{"--clock", mc.Clock != ClockDefault}, {"--wire", len(mc.Wires) > 0}} {
 			if s.given {
 				why := "--peripherals off"
 				if mc.Peripherals != PeripheralsOff {
@@ -186,7 +186,7 @@ func (mc Machine) devices(env environment, regInputs map[int][]uint8, cfg *sim.C
 			return fmt.Errorf("--sci-timing idle is a timing of the abstract clock; under --clock exact bytes arrive at the pace of the line: drop it, or give --clock abstract")
 		}
 	}
-	o := devices.Options{Inputs: regInputs, SCIInput: mc.SCIInput, ExpectOutput: mc.ExpectOutput, Exact: mc.Exact()}
+	o := devices.Options{Inputs: regInputs, SCIInput: mc.SCIInput, ExpectOutput: mc.ExpectOutput, Exact: mc.Exact(), Wires: mc.Wires}
 	cfg.ExactClock = o.Exact
 	if mc.MaxReceived != nil {
 		o.BoundReceived, o.MaxReceived = true, *mc.MaxReceived

@@ -202,7 +202,7 @@ func ClockConditions(m *sim.Machine) []string {
 	}
 	return []string{
 		"the sender's bit rate is the receiver's (BAUD): bytes come off the line at least a frame apart",
-		"a register is read as it stands at the start of the instruction that reads it: a flag set, a byte received or TCNT counted during an instruction is seen from the next one",
+		"a register is read as it stands at the start of the instruction that reads it: a flag set or a byte received during an instruction is seen from the next one (TCNT, read by a load or an arithmetic instruction, at the cycle the manual's cycle-by-cycle table gives)",
 		"the first byte after the receiver is enabled may come off nine bit times after the enable, up to a bit earlier than the line can deliver it",
 		"input-capture edges come at any moment",
 		"the COP times out at the earliest the reference manual allows, 2^15 × 4^CR E cycles after its service (the chip's may come up to 2^15 E cycles later)",

@@ -167,6 +167,13 @@ func readEnvironment(s cex.MachineSpec, mc *Machine) error {
 		}
 		mc.Board = append(mc.Board, br)
 	}
+	for _, w := range s.Wire {
+		wire, err := devices.ParseWire(w)
+		if err != nil {
+			return fmt.Errorf("--wire %q: %v", w, err)
+		}
+		mc.Wires = append(mc.Wires, wire)
+	}
 	switch s.Clock {
 	case "":
 	case "exact":

@@ -35,6 +35,9 @@ type Options struct {
 	// in E cycles (see "The exact clock" in the package doc) instead of
 	// letting their events happen at any time.
 	Exact bool
+	// Wires connect output-compare pins to XIRQ or IRQ on the board
+	// (pins.go): at most one pin to each line.
+	Wires []Wire
 }
 
 // Chip is the peripherals of one chip profile: it implements Device.
@@ -51,6 +54,11 @@ type Chip struct {
 	exact   bool
 	// dropPhase is the fault mutation.PrescalerPhase, read once here.
 	dropPhase bool
+	// pinOrder is the fault mutation.PinOrder, read once here.
+	pinOrder bool
+	// xirqPin and irqPin are the PORTA bits wired to XIRQ and IRQ (0:
+	// none).
+	xirqPin, irqPin uint8
 }
 
 // New returns the peripherals of chip profile p, or an error when p has
@@ -62,7 +70,7 @@ func New(p loader.ChipProfile, o Options) (*Chip, error) {
 	}
 	c := &Chip{series: p.Series, size: int(regs.Hi-regs.Lo) + 1, match: o.ExpectOutput,
 		maxRx: -1, maxTime: -1, exact: o.Exact,
-		dropPhase: mutation.On(mutation.PrescalerPhase)}
+		dropPhase: mutation.On(mutation.PrescalerPhase), pinOrder: mutation.On(mutation.PinOrder)}
 	if o.BoundReceived {
 		c.maxRx = o.MaxReceived
 	}
@@ -89,6 +97,19 @@ func New(p loader.ChipProfile, o Options) (*Chip, error) {
 		c.names[rTOC5] = "TI4/O5"
 		c.reset[rPIOC] = 0
 		c.reset[rBPROT] = 0x1F
+	}
+	for _, w := range o.Wires {
+		pin := &c.irqPin
+		if w.Line == isa.VecXIRQ {
+			pin = &c.xirqPin
+		}
+		if w.OC < 1 || w.OC > 5 || w.Line != isa.VecXIRQ && w.Line != isa.VecIRQ {
+			return nil, fmt.Errorf("wire %s: no such pin or line", w)
+		}
+		if *pin != 0 {
+			return nil, fmt.Errorf("wire %s: a second pin on the line", w)
+		}
+		*pin = ocPin(w.OC)
 	}
 	c.reset[rCONFIG] = p.Config
 	if o.ConfigSet {
@@ -258,7 +279,7 @@ func (c *Chip) outMask(b *Block, off int) uint8 {
 	if c.series == "f" {
 		switch off {
 		case rPORTA:
-			return b.Reg[rDDRA]
+			return b.Reg[rDDRA] | c.ocDriven(b)
 		case rPORTG:
 			return b.Reg[rDDRG]
 		case rPORTCf:
@@ -270,7 +291,7 @@ func (c *Chip) outMask(b *Block, off int) uint8 {
 	}
 	switch off {
 	case rPORTA:
-		m := uint8(0x70) | b.Reg[rPACTL]&0x80 // PA4-PA6 out; PA7 by DDRA7
+		m := uint8(0x70) | b.Reg[rPACTL]&0x80 | c.ocDriven(b) // PA4-PA6 out; PA7 by DDRA7; the pins the output compares control
 		if c.series == "a" {
 			m |= 0x08 // PA3 is an output on the A series
 		} else {
@@ -305,6 +326,15 @@ func (c *Chip) Read(b *Block, off, k int) uint8 {
 	}
 	c.touch(b, off)
 	switch off {
+	case rTCNT, rTCNT + 1:
+		if c.exact && b.At > 0 && c.counting(b) {
+			// TCNT as kept is the count of the last cycle before the
+			// boundary (a compare's flag sets in the elapse at whose end
+			// TCNT comes to TOCx: exactElapse); in cycle At of the
+			// instruction, from 0, the counter has counted At+1 cycles on.
+			n := (tcnt(b) + (uint64(b.Hid[hPre])+b.At+1)/prescale(b)) & 0xFFFF
+			v = uint8(n >> (8 * uint(rTCNT+1-off)))
+		}
 	case rSCSR:
 		b.Hid[hSCIArm] |= v
 	case rSCDR:
@@ -333,12 +363,18 @@ func (c *Chip) Write(b *Block, off int, v uint8) Effect {
 			*r = v
 			return eff
 		case rPORTA, rPORTG, rPORTB, rPORTF, rPORTCf, rPORTD:
+			if off == rPORTA {
+				v = v&^c.ocDriven(b) | *r&c.ocDriven(b)
+			}
 			*r = v
 			return Effect{Port: true, PortReg: uint8(off), PortVal: v}
 		}
 	}
 	switch off {
 	case rPORTA, rPORTB, rPORTC, rPORTD:
+		if off == rPORTA {
+			v = v&^c.ocDriven(b) | *r&c.ocDriven(b) // the output compares' pins keep their levels
+		}
 		*r = v
 		eff = Effect{Port: true, PortReg: uint8(off), PortVal: v}
 	case rPIOC:
@@ -349,7 +385,9 @@ func (c *Chip) Write(b *Block, off int, v uint8) Effect {
 		rSCSR, rSPSR, rADR1, rADR1 + 1, rADR1 + 2, rADR4, rTEST1, rCONFIG:
 		// Read-only (or writable only in test modes).
 	case rCFORC:
-		// Forces output-compare pin actions; reads as 0.
+		// FOC1-FOC5 force the pin actions of a compare (no flag); CFORC
+		// reads as 0.
+		c.ocActions(b, forced(v))
 	case rTFLG1:
 		*r &^= v
 	case rTFLG2:

@@ -72,6 +72,8 @@ func (c *Chip) exactElapse(b *Block, cycles uint64) Effect {
 			b.Hid[hPre] = 0
 		}
 		old := tcnt(b)
+		var matched uint8 // bit n-1: OCn compared
+		var at [5]uint64  // … at this count of the elapse (1 to ticks)
 		for i := srcOC1; i <= srcOC5; i++ {
 			if i == srcOC5 && c.oc5IsIC4(b) {
 				continue
@@ -82,8 +84,14 @@ func (c *Chip) exactElapse(b *Block, cycles uint64) Effect {
 			// when one of them equals TOCx.
 			if d := (toc - old) & 0xFFFF; ticks >= 1<<16 || d != 0 && d <= ticks || d == 0 && ticks >= 1<<16 {
 				b.Reg[sources[i].flag] |= sources[i].bit
+				matched |= 1 << (i - srcOC1)
+				at[i-srcOC1] = d
+				if d == 0 {
+					at[i-srcOC1] = 1 << 16
+				}
 			}
 		}
+		c.elapsedActions(b, matched, at)
 		if old+ticks > 0xFFFF {
 			b.Reg[rTFLG2] |= sources[srcTOF].bit
 		}
@@ -133,7 +141,7 @@ func (c *Chip) exactHorizon(b *Block) uint64 {
 		after := func(d uint64) uint64 { return d*pre - ph }
 		for i := srcOC1; i <= srcOC5; i++ {
 			s := &sources[i]
-			if b.Reg[s.flag]&s.bit != 0 || i == srcOC5 && c.oc5IsIC4(b) {
+			if b.Reg[s.flag]&s.bit != 0 && !c.pinAction(b, i) || i == srcOC5 && c.oc5IsIC4(b) {
 				continue
 			}
 			o := rTOC1 + 2*(i-srcOC1)
@@ -313,3 +321,48 @@ func (c *Chip) SetsIn(b *Block, vec int) uint64 {
 	}
 	return d*pre - ph
 }
+
+// elapsedActions makes the pin actions (pins.go) of the compares in
+// matched, OCn's at count at[n-1] of the elapse: in the order of their
+// counts, those at the same count at once (OC1 winning). An elapse may
+// hold several compares: one instruction's cycles are elapsed at once.
+// (mutation.PinOrder makes them all at once.)
+func (c *Chip) elapsedActions(b *Block, matched uint8, at [5]uint64) {
+	if matched == 0 {
+		return
+	}
+	if c.pinOrder {
+		c.ocActions(b, matched)
+		return
+	}
+	for matched != 0 {
+		first := ^uint64(0)
+		for n := range 5 {
+			if matched&(1<<n) != 0 {
+				first = min(first, at[n])
+			}
+		}
+		var now uint8
+		for n := range 5 {
+			if matched&(1<<n) != 0 && at[n] == first {
+				now |= 1 << n
+			}
+		}
+		c.ocActions(b, now)
+		matched &^= now
+	}
+}
+
+// clockRegs and clockHid are ClockBytes' answer.
+var (
+	clockRegs = []int{rTCNT, rTCNT + 1}
+	clockHid  = []int{hEarly, hCOP, hCOP + 1, hCOP + 2, hPre, hRTI, hRTI + 1, hRx, hRx + 1, hRx + 2, hTxLeft, hTxLeft + 1, hTxLeft + 2}
+)
+
+// ClockBytes returns the offsets, in a Block's registers and in its
+// hidden bytes, of what only counts time under the exact clock: TCNT, the
+// first 64 cycles, the COP's count, the prescaler's phase, the RTI chain,
+// the receiver's time and the transmitter's cycles left. A plain run
+// that looks for the firmware waiting compares states without them (the
+// returned slices are shared: do not change them).
+func ClockBytes() (regs, hid []int) { return clockRegs, clockHid }

@@ -14,16 +14,21 @@ import (
 // 9, SCI) independently of clock.go: TCNT counts once every pre E cycles,
 // OCxF sets when TCNT becomes TOCx, TOF when TCNT rolls over from 0xFFFF
 // to 0, RTIF at the end of each RTI period; the receiver may see a byte
-// once a frame has passed since the earliest moment of the last.
+// once a frame has passed since the earliest moment of the last. It keeps
+// port A's levels too (section 10, output compare): at each compare OCx
+// (x = 2-5) acts on its pin by TCTL1's OMx:OLx (01 toggle, 10 clear, 11
+// set), then OC1 sets each pin OC1M selects to OC1D's bit.
 type refClock struct {
-	pre, phase uint64
-	tcnt       uint16
-	toc        [5]uint16
-	ocf        [5]bool
-	tof, rtif  bool
-	rti        uint64 // E cycles of the E÷2^13 chain
-	period     uint64
-	rx, frame  uint64 // cycles since the last byte's earliest moment, a frame
+	pa, tctl1, oc1m, oc1d uint8
+	acted                 bool // a compare acted on a pin (set by step)
+	pre, phase            uint64
+	tcnt                  uint16
+	toc                   [5]uint16
+	ocf                   [5]bool
+	tof, rtif             bool
+	rti                   uint64 // E cycles of the E÷2^13 chain
+	period                uint64
+	rx, frame             uint64 // cycles since the last byte's earliest moment, a frame
 }
 
 // step advances the reference by one E cycle.
@@ -42,10 +47,40 @@ func (r *refClock) step() {
 	if r.tcnt == 0 {
 		r.tof = true
 	}
+	var now [5]bool
 	for i, v := range r.toc {
 		if r.tcnt == v {
 			r.ocf[i] = true
+			now[i] = true
 		}
+	}
+	r.act(now)
+}
+
+// act makes the pin actions of the compares in now (index 0 is OC1).
+func (r *refClock) act(now [5]bool) {
+	if now[0] && r.oc1m != 0 {
+		r.acted = true
+	}
+	for x := 2; x <= 5; x++ {
+		if !now[x-1] {
+			continue
+		}
+		if r.tctl1>>(2*(5-x))&3 != 0 {
+			r.acted = true
+		}
+		pin := uint8(0x80) >> (x - 1) // PA6 for OC2 … PA3 for OC5
+		switch r.tctl1 >> (2 * (5 - x)) & 3 {
+		case 1:
+			r.pa ^= pin
+		case 2:
+			r.pa &^= pin
+		case 3:
+			r.pa |= pin
+		}
+	}
+	if now[0] {
+		r.pa = r.pa&^r.oc1m | r.oc1d&r.oc1m
 	}
 }
 
@@ -86,8 +121,13 @@ func diffExact(t *testing.T, seed int64) string {
 	b.Hid[hRTI], b.Hid[hRTI+1] = uint8(r.rti>>8), uint8(r.rti)
 	for i := range r.toc {
 		r.toc[i] = r.tcnt + uint16(rng.Intn(600))
+		if i > 0 && rng.Intn(2) == 0 {
+			r.toc[i] = r.toc[0] + uint16(rng.Intn(8)) // compares close together, within one elapse
+		}
 		b.Reg[rTOC1+2*i], b.Reg[rTOC1+2*i+1] = uint8(r.toc[i]>>8), uint8(r.toc[i])
 	}
+	r.tctl1, r.oc1m, r.oc1d, r.pa = uint8(rng.Intn(256)), uint8(rng.Intn(256))&0xF8, uint8(rng.Intn(256))&0xF8, uint8(rng.Intn(256))
+	b.Reg[rTCTL1], b.Reg[rOC1M], b.Reg[rOC1D], b.Reg[rPORTA] = r.tctl1, r.oc1m, r.oc1d, r.pa
 	b.Reg[rCONFIG] |= 0x04 // the COP off
 	b.Hid[hEarly] = 64     // past the first 64 cycles
 	c.Write(b, rSCCR2, 0x04)
@@ -121,9 +161,10 @@ func diffExact(t *testing.T, seed int64) string {
 			}
 			f1, f2 := r.flags()
 			for j := uint64(1); j <= h; j++ {
+				r.acted = false
 				r.step()
 				g1, g2 := r.flags()
-				change := g1 != f1 || g2 != f2 || !ready && r.rx >= r.frame
+				change := g1 != f1 || g2 != f2 || !ready && r.rx >= r.frame || r.acted
 				if !ready && change != (j == h) {
 					return fmt.Sprintf("step %d: a wait of %d cycles, the reference changes at cycle %d: %v", n, h, j, change)
 				}
@@ -140,6 +181,14 @@ func diffExact(t *testing.T, seed int64) string {
 			}
 			c.Read(b, rSCSR, 0)
 			c.Read(b, rSCDR, 0)
+		case k < 10 && rng.Intn(2) == 0:
+			v := uint8(rng.Intn(256)) & 0xF8 // CFORC: FOC1-FOC5 force their actions now
+			c.Write(b, rCFORC, v)
+			var now [5]bool
+			for i := range now {
+				now[i] = v&(0x80>>i) != 0
+			}
+			r.act(now)
 		default:
 			b.Reg[rTFLG1], b.Reg[rTFLG2] = 0, 0
 			r.ocf, r.tof, r.rtif = [5]bool{}, false, false
@@ -148,6 +197,8 @@ func diffExact(t *testing.T, seed int64) string {
 		switch {
 		case tcnt(b) != uint64(r.tcnt) || uint64(b.Hid[hPre]) != r.phase:
 			return fmt.Sprintf("step %d: TCNT 0x%04X phase %d, the reference 0x%04X phase %d", n, tcnt(b), b.Hid[hPre], r.tcnt, r.phase)
+		case b.Reg[rPORTA] != r.pa:
+			return fmt.Sprintf("step %d: PORTA %02X, the reference %02X (TCTL1 %02X OC1M %02X OC1D %02X)", n, b.Reg[rPORTA], r.pa, r.tctl1, r.oc1m, r.oc1d)
 		case b.Reg[rTFLG1]&0xF8 != f1 || b.Reg[rTFLG2]&0xC0 != f2:
 			return fmt.Sprintf("step %d: TFLG1 %02X TFLG2 %02X, the reference %02X %02X", n, b.Reg[rTFLG1]&0xF8, b.Reg[rTFLG2]&0xC0, f1, f2)
 		case (c.rxEvents(b) > 0) != (r.rx >= r.frame):
@@ -159,7 +210,8 @@ func diffExact(t *testing.T, seed int64) string {
 
 // TestExactClockDifferential compares the exact clock with refClock on
 // random programs: TCNT, the prescaler's phase, the output compare, TOF
-// and RTI flags, when a byte may arrive, and that a wait in WAI jumps
+// and RTI flags, port A's levels under the output compares' actions
+// (CFORC's forced ones too), when a byte may arrive, and that a wait in WAI jumps
 // exactly to the next change and passes cycle by cycle while a byte may
 // arrive.
 func TestExactClockDifferential(t *testing.T) {
@@ -171,18 +223,23 @@ func TestExactClockDifferential(t *testing.T) {
 }
 
 // TestExactClockDifferentialCatches: with the fault mutation.PrescalerPhase
-// (the prescaler's phase dropped between elapses) the comparison of
-// TestExactClockDifferential finds a difference, so it would catch it.
+// (the prescaler's phase dropped between elapses), or mutation.PinOrder
+// (the pin actions of the compares within one elapse made at once), the
+// comparison of TestExactClockDifferential finds a difference, so it
+// would catch it.
 func TestExactClockDifferentialCatches(t *testing.T) {
-	restore := mutation.Set(mutation.PrescalerPhase)
-	defer restore()
-	for seed := range int64(60) {
-		if d := diffExact(t, seed); d != "" {
-			t.Logf("program %d catches %s: %s", seed, mutation.PrescalerPhase, d)
-			return
-		}
+	for _, f := range []mutation.Fault{mutation.PrescalerPhase, mutation.PinOrder} {
+		t.Run(f.String(), func(t *testing.T) {
+			defer mutation.Set(f)()
+			for seed := range int64(60) {
+				if d := diffExact(t, seed); d != "" {
+					t.Logf("program %d catches %s: %s", seed, f, d)
+					return
+				}
+			}
+			t.Errorf("fault %s switched on: no program differs from the reference", f)
+		})
 	}
-	t.Errorf("fault %s switched on: no program differs from the reference", mutation.PrescalerPhase)
 }
 
 // TestSetsIn: for every timer source whose flag the exact clock sets,

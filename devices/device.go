@@ -23,6 +23,12 @@ type Block struct {
 	// Asleep says that every thread waits in WAI, so that under the
 	// exact clock time may pass by an event of its own (EvWait).
 	Asleep bool
+	// At is, for a read of TCNT under the exact clock, the E cycles into
+	// the instruction at which the CPU reads the counter's high byte (a
+	// 16-bit read latches the low byte with it): the counter has counted
+	// on since the instruction began. 0 reads it as the instruction
+	// began, as every other register is read.
+	At uint64
 	// Lazy allows the exact clock to leave the timer's counters out of
 	// the state once the environment chose before the firmware observed
 	// the timer (see the package doc); the simulator sets it while it

@@ -75,8 +75,8 @@
 // orders impossible on a real chip are explored — spurious, never
 // missing); a flag seen set by the very first access that activates its
 // source; the exact TCNT between events (a firmware measuring durations
-// with TCNT sees only the values above); pin actions of output compares,
-// the pulse accumulator and the SPI, which are registers only (an SPI
+// with TCNT sees only the values above); the pulse accumulator and the
+// SPI, which are registers only (an SPI
 // transfer completes at once: SPIF sets on the write of SPDR; an A/D
 // conversion too: CCF sets on the write of ADCTL).
 //
@@ -101,9 +101,14 @@
 // transmitter's cycles left on its byte (0: idle). Time passes by Elapse
 // after each instruction and interrupt entry, and, when every thread
 // waits in WAI, by the event EvWait. The firmware reads registers as they
-// stand at the start of its instruction: a flag set, a byte received or
-// TCNT counted during an instruction is seen from the next one (a
-// condition of every verdict under this clock). The only choices left:
+// stand at the start of its instruction: a flag set or a byte received
+// during an instruction is seen from the next one (a condition of every
+// verdict under this clock). TCNT is the exception: a load or an
+// arithmetic instruction reads it at the cycle the manual's
+// cycle-by-cycle table gives (Block.At, set by the simulator), the count
+// kept at a boundary being that of the cycle before it (an output
+// compare sets its flag in the elapse at whose end TCNT comes to its
+// register) — BUFFALO's trace counts on it to the cycle. The only choices left:
 // which byte, whether it arrives now, input-capture edges.
 //
 // Arrivals. A byte comes off the line at some E cycle and is seen at the

@@ -94,8 +94,18 @@ func (c *Chip) oc5IsIC4(b *Block) bool { return c.series != "a" && b.Reg[rPACTL]
 // timerEvent reports whether source i may fire in b.
 func (c *Chip) timerEvent(b *Block, i int) bool {
 	s := &sources[i]
-	if b.Reg[s.flag]&s.bit != 0 || c.maxTime >= 0 && int(b.Hid[hTimeN]) >= c.maxTime {
+	if c.maxTime >= 0 && int(b.Hid[hTimeN]) >= c.maxTime {
 		return false
+	}
+	if b.Reg[s.flag]&s.bit != 0 {
+		// A compare with its flag still set shows only on a pin it acts
+		// on; one that would change no pin is not offered.
+		if !s.periodic || i < srcOC1 || i > srcOC5 || c.exact || !c.active(b, i) || !c.pinAction(b, i) {
+			return false
+		}
+		set := b.Reg[rPORTA]
+		c.ocActionsOn(b, &set, 1<<(i-srcOC1))
+		return set != b.Reg[rPORTA]
 	}
 	if s.periodic {
 		// Under the exact clock time sets these flags (Elapse).
@@ -118,6 +128,7 @@ func (c *Chip) fire(b *Block, i int) {
 	case i >= srcOC1 && i <= srcOC5:
 		o := rTOC1 + 2*(i-srcOC1)
 		b.Reg[rTCNT], b.Reg[rTCNT+1] = b.Reg[o], b.Reg[o+1]
+		c.ocActions(b, 1<<(i-srcOC1))
 	case i >= srcIC1 && i <= srcIC3:
 		o := rTIC1 + 2*(i-srcIC1)
 		b.Reg[o], b.Reg[o+1] = b.Reg[rTCNT], b.Reg[rTCNT+1]
@@ -125,9 +136,14 @@ func (c *Chip) fire(b *Block, i int) {
 }
 
 // Pending returns the vector of the highest-priority interrupt requested:
-// a flag set with its enable bit, in the fixed order of sources, then SPI
-// and SCI, with HPRIO's PSEL promoting one source to the top.
+// XIRQ when a wired pin holds it low and b.CCR's X bit is clear; then
+// among the I-masked ones IRQ when a wired pin holds it low, a flag set
+// with its enable bit, in the fixed order of sources, then SPI and SCI,
+// with HPRIO's PSEL promoting one source to the top.
 func (c *Chip) Pending(b *Block) int {
+	if b.CCR&isa.FlagX == 0 && c.xirqLow(b) {
+		return isa.VecXIRQ
+	}
 	best := -1
 	promoted := psel[b.Reg[rHPRIO]&0x0F]
 	try := func(v int) bool {
@@ -139,6 +155,9 @@ func (c *Chip) Pending(b *Block) int {
 			best = v
 		}
 		return false
+	}
+	if c.irqLow(b) && try(isa.VecIRQ) {
+		return best
 	}
 	for i := range sources {
 		s := &sources[i]

@@ -1,5 +1,7 @@
 package devices
 
+import isa "github.com/hc11mc/hc11mc/isa/m68hc11"
+
 // Sources is a set of the environment's sources of events: what firmware
 // that waits may be waiting for. The simulator finds that the firmware
 // waits (its execution without events would cycle) and asks the device
@@ -34,12 +36,22 @@ func (c *Chip) Observes(off int) Sources {
 }
 
 // Armed returns the sources whose events would request an interrupt the
-// firmware has enabled in b: RIE with the receiver on for a byte
-// arriving, TIE or TCIE with the transmitter on for it finishing, and a
-// timer source's mask bit for the timer. Whether the CPU takes the
-// request (the I bit) is the simulator's business.
+// firmware has enabled in b and the CPU context whose condition codes are
+// b.CCR takes: with the I bit clear, RIE with the receiver on for a byte
+// arriving, TIE or TCIE with the transmitter on for it finishing, a timer
+// source's mask bit for the timer, and an output compare acting on a pin
+// wired to IRQ; with the X bit clear, one acting on a pin wired to XIRQ.
 func (c *Chip) Armed(b *Block) Sources {
 	var s Sources
+	if b.CCR&isa.FlagX == 0 && c.ocDriven(b)&c.xirqPin != 0 {
+		s |= SrcTimer
+	}
+	if b.CCR&isa.FlagI != 0 {
+		return s
+	}
+	if c.ocDriven(b)&c.irqPin != 0 {
+		s |= SrcTimer
+	}
 	cr := b.Reg[rSCCR2]
 	if cr&sccr2RIE != 0 && cr&sccr2RE != 0 {
 		s |= SrcReceive

@@ -91,10 +91,14 @@ func Build(img *loader.Image, opt Options) (*Program, error) {
 	if img.HasEntry && (!img.VectorLoaded[m68hc11.VecReset] || img.Entry != img.Vectors[m68hc11.VecReset]) {
 		b.addRoot(img.Entry, RootEntry, "entry")
 	}
+	jmpLo, jmpHi := b.jmpTable()
 	for i := 0; i < m68hc11.VecReset; i++ {
 		v := img.Vectors[i]
 		if !img.VectorLoaded[i] || v == 0 {
 			continue
+		}
+		if va := int(m68hc11.VectorAddr(i)); va+1 >= jmpLo && va < jmpHi {
+			continue // a word inside the JMP table, not a vector
 		}
 		name := m68hc11.VectorName(i)
 		if name == "" {
@@ -105,6 +109,12 @@ func Build(img *loader.Image, opt Options) (*Program, error) {
 			continue
 		}
 		b.addRoot(v, RootVector, name)
+	}
+	if jmpHi > jmpLo {
+		b.note("0x%04X-0x%04X is a table of %d JMP instructions over the vector area: its entries are roots, its words not vectors", jmpLo, jmpHi-1, (jmpHi-jmpLo)/3)
+		for a := jmpLo; a < jmpHi; a += 3 {
+			b.addRoot(uint16(a), RootJumpTable, fmt.Sprintf("jmp@0x%04X", a))
+		}
 	}
 	b.fixpoint()
 
@@ -140,6 +150,41 @@ func Build(img *loader.Image, opt Options) (*Program, error) {
 		}
 	}
 	return b.finish(), nil
+}
+
+// minJmpTable is the fewest JMP instructions in a row that make a table.
+const minJmpTable = 4
+
+// jmpTable finds a table of JMP instructions (opcode 0x7E and an address,
+// three bytes each, in a row, every address decodable code) that overlaps
+// the interrupt vectors (0xFFC0-0xFFFF) in read-only memory: a monitor's
+// entry points for user programs (BUFFALO's at 0xFF7C-0xFFD2), which a
+// vector table's words cannot form. It returns [lo, hi), empty for none.
+func (b *builder) jmpTable() (lo, hi int) {
+	isJmp := func(a int) bool {
+		if a < 0 || a+2 > 0xFFFF || !b.ro[a] || !b.ro[a+1] || !b.ro[a+2] || b.mem[a] != 0x7E {
+			return false
+		}
+		t := uint16(b.mem[a+1])<<8 | uint16(b.mem[a+2])
+		return b.ld[t] && b.ex[t]
+	}
+	vec := int(m68hc11.VectorAddr(0))
+	for start := vec - 2; start+2 <= 0xFFFF; start++ { // a JMP with a byte in the vector area
+		if !isJmp(start) {
+			continue
+		}
+		lo, hi = start, start+3
+		for isJmp(lo - 3) {
+			lo -= 3
+		}
+		for isJmp(hi) {
+			hi += 3
+		}
+		if (hi-lo)/3 >= minJmpTable {
+			return lo, hi
+		}
+	}
+	return 0, 0
 }
 
 // note records a message once.
@@ -363,29 +408,80 @@ func (b *builder) resolve() bool {
 				b.addRoot(e, RootThread, fmt.Sprintf("created at 0x%04X", a))
 				found = true
 			}
-		case x.Kind == KindIndirectCall || x.Kind == KindIndirectJump:
-			site := b.indirect[a]
-			targets, how := b.resolveIndirect(x)
+		}
+	}
+	if len(b.indirect) > 0 || b.anyRTS() {
+		in, preds := b.flowStates()
+		if b.resolveSites(in, preds) {
+			found = true
+		}
+	}
+	return found
+}
+
+// anyRTS reports whether the code holds an RTS that may be a dispatch.
+func (b *builder) anyRTS() bool {
+	for _, x := range b.ins {
+		if x.Kind == KindReturn && x.Inst.Op == m68hc11.RTS {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveSites resolves, again with the code found so far, every indirect
+// jump and call, and turns an RTS into an indirect jump where every path to
+// it pushed a known address with PSHX or PSHY (a dispatch through a table
+// of addresses); it reports whether it found new targets. Targets only
+// grow from round to round; a site whose states no longer give targets is
+// unresolved (connected to every procedure entry) and keeps those it had.
+func (b *builder) resolveSites(in map[uint16]regState, preds map[uint16][]uint16) bool {
+	addrs := make([]uint16, 0, len(b.ins))
+	for a, x := range b.ins {
+		if x.Kind == KindIndirectCall || x.Kind == KindIndirectJump || x.Kind == KindReturn && x.Inst.Op == m68hc11.RTS {
+			addrs = append(addrs, a)
+		}
+	}
+	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
+	found := false
+	for _, a := range addrs {
+		x := b.ins[a]
+		targets, how := b.resolveIndirect(x, in, preds)
+		if x.Kind == KindReturn {
 			if len(targets) == 0 {
-				x.Unresolved = true
 				continue
 			}
-			site.Resolved, site.Targets, site.How = true, sortedSet(append([]uint16(nil), targets...)), how
-			for _, t := range site.Targets {
-				if x.Kind == KindIndirectCall {
-					b.enter(x, t)
-				} else {
-					x.Next = append(x.Next, t)
-					b.leaders[t] = true
-					b.work = append(b.work, t)
-				}
+			x.Kind = KindIndirectJump
+			b.indirect[a] = &IndirectSite{Addr: a}
+		}
+		site := b.indirect[a]
+		if len(targets) == 0 {
+			x.Unresolved, site.Resolved = true, false
+			continue
+		}
+		x.Unresolved = false
+		site.Resolved, site.How = true, how
+		for _, t := range sortedSet(append([]uint16(nil), targets...)) {
+			if contains(site.Targets, t) {
+				continue
 			}
-			if x.Kind == KindIndirectCall && x.Ret != 0 && b.mayReturn(x) {
+			site.Targets = sortedSet(append(site.Targets, t))
+			found = true
+			if x.Kind == KindIndirectCall {
+				b.enter(x, t)
+			} else {
+				x.Next = append(x.Next, t)
+				b.leaders[t] = true
+				b.work = append(b.work, t)
+			}
+		}
+		if x.Kind == KindIndirectCall && x.Ret != 0 && b.mayReturn(x) {
+			if _, ok := b.fallPred[x.Ret]; !ok {
 				b.fallPred[x.Ret] = a
 				b.leaders[x.Ret] = true
 				b.work = append(b.work, x.Ret)
+				found = true
 			}
-			found = true
 		}
 	}
 	return found

@@ -56,7 +56,11 @@
 //
 // Roots. The reset vector (index 31) when the image loads it; the image's
 // entry point when it differs (--entry); every other loaded, non-zero vector
-// that points to decodable code; every thread entry passed to
+// that points to decodable code, except words inside a table of JMP
+// instructions (0x7E and an address, at least four in a row, each to
+// executable bytes) that reaches into the vector area: a monitor's entry
+// points for user programs (BUFFALO's fill 0xFF7C-0xFFD2, whose words at
+// 0xFFC0-0xFFD2 would read as vectors), each JMP a root of its own; every thread entry passed to
 // __mc_thread_create, when D is a constant in the straight-line block that
 // ends at the call (LDD #e; LDAA #hi / LDAB #lo; LDX #e then XGDX; CLRA,
 // CLRB, TAB, TBA are followed too); and, last, function symbols (ELF
@@ -86,15 +90,30 @@
 // __mc_thread_exit ends the thread: its vertex has no successor, and code
 // after a call of it is not decoded.
 //
-// Indirect jumps and calls (JMP/JSR ff,X and ff,Y). Resolved when the
-// block before them makes the index register a constant (LDX #f; LDX from
-// read-only memory), or the entry of a jump table (LDX #tbl … ABX … LDX n,X;
-// JMP m,X, and the same with Y): the table runs for the size of the data
-// symbol that covers it, or else until a word that does not point to code,
-// the next symbol, known code, or Options.MaxTableEntries words. Otherwise
-// the site is unresolved and, as the paper assumes, connected to every
+// Indirect jumps and calls (JMP/JSR ff,X and ff,Y, and an RTS that pops
+// a word PSHX or PSHY pushed). The registers there come from a forward data
+// flow over the code found so far (flow.go): constants, pointers into a
+// table (LDX #tbl … ABX, INX, DEX), a word loaded from one (LDX n,X), up to
+// four RAM words stored with STX/STY at a constant address (a pointer a
+// search loop keeps in RAM), and the word last pushed; a call forgets the
+// RAM words and the registers. The states of the predecessors of the
+// site's block are kept apart, and every one must give targets: a constant
+// index register (LDX #f; LDX from read-only memory), or the words of a
+// table. A table of words runs for the size of the data symbol that
+// covers it, or else until a word that does not point to code, the next
+// symbol, known code, or Options.MaxTableEntries words; failing that, a
+// table of records is read: a length byte, that many printable characters
+// and an address (a monitor's command table, BUFFALO's at 0xE54E), or
+// records of 3 to 8 bytes with an address at the same offset. An RTS is a
+// dispatch only where every state pushed a known address. Sites are
+// resolved again in every round; their targets only grow. Otherwise the
+// site is unresolved and, as the paper assumes, connected to every
 // procedure entry except the harness stubs (a JMP as tail calls, a JSR as
-// calls); Program.Indirect and the report list every site.
+// calls); Program.Indirect and the report list every site. RAM the
+// disassembly never sees written (an indexed store through an unknown
+// pointer forgets all, but stores in code not found cannot) may make a
+// resolution incomplete: the ICFG serves heuristics and coverage, never a
+// verdict.
 //
 // Interrupts. Interrupt handlers are roots of their own, entered on an empty
 // context; no edge leads from ordinary instructions into a handler, and an

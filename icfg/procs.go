@@ -238,7 +238,7 @@ func (p *Program) relations() {
 			switch k {
 			case RootReset, RootEntry, RootVector, RootThread:
 				p.ctxRoot[i] = true
-			case RootSymbol:
+			case RootSymbol, RootJumpTable:
 				if len(pr.Callers) == 0 && tailPred[i] == 0 {
 					p.ctxRoot[i] = true
 				}

@@ -73,14 +73,15 @@ type RootKind uint8
 
 // Root kinds.
 const (
-	RootReset  RootKind = iota // the reset vector (index 31)
-	RootEntry                  // the image's entry point when it differs from the reset vector
-	RootVector                 // another loaded interrupt vector
-	RootThread                 // an entry passed to __mc_thread_create
-	RootSymbol                 // a function symbol (or a global untyped label in executable memory)
+	RootReset     RootKind = iota // the reset vector (index 31)
+	RootEntry                     // the image's entry point when it differs from the reset vector
+	RootVector                    // another loaded interrupt vector
+	RootThread                    // an entry passed to __mc_thread_create
+	RootSymbol                    // a function symbol (or a global untyped label in executable memory)
+	RootJumpTable                 // a JMP of a table of JMP instructions the vector area overlaps (a monitor's entry points)
 )
 
-var rootKindNames = [...]string{"reset", "entry", "vector", "thread", "symbol"}
+var rootKindNames = [...]string{"reset", "entry", "vector", "thread", "symbol", "jmp-table"}
 
 // String returns the root kind's name.
 func (k RootKind) String() string {

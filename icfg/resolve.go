@@ -44,8 +44,11 @@ type ixVal struct {
 
 // regState is the abstract register file.
 type regState struct {
-	a, b byteVal
-	x, y ixVal
+	a, b  byteVal
+	x, y  ixVal
+	top   ixVal // the word last pushed by PSHX/PSHY, if nothing else touched the stack since
+	cells [maxCells]cell
+	ncell int
 }
 
 // blockState walks back from the instruction at site through the
@@ -91,6 +94,9 @@ func (b *builder) loadIx(st *regState, in m68hc11.Inst) ixVal {
 	case m68hc11.Imm16:
 		return ixVal{ixConst, in.Operand}
 	case m68hc11.Dir, m68hc11.Ext:
+		if v, ok := st.cellAt(in.Operand); ok {
+			return v
+		}
 		if w, ok := b.word(in.Operand); ok {
 			return ixVal{ixConst, w}
 		}
@@ -116,7 +122,24 @@ func (b *builder) loadIx(st *regState, in m68hc11.Inst) ixVal {
 // step applies one instruction to the abstract registers.
 func (b *builder) step(st *regState, in m68hc11.Inst) {
 	var ab, x, y bool // which registers the instruction may have changed
+	if in.IsBranch() {
+		return // Bcc, BRSET, BRCLR change no register
+	}
 	switch in.Op {
+	case m68hc11.BRA, m68hc11.JMP:
+		return
+	case m68hc11.INX, m68hc11.DEX:
+		st.x = moveIndex(st.x, in.Op == m68hc11.INX)
+		return
+	case m68hc11.INY, m68hc11.DEY:
+		st.y = moveIndex(st.y, in.Op == m68hc11.INY)
+		return
+	case m68hc11.PULX:
+		st.x, st.top = st.top, ixVal{}
+		return
+	case m68hc11.PULY:
+		st.y, st.top = st.top, ixVal{}
+		return
 	case m68hc11.LDAA:
 		st.a = byteVal{}
 		if in.Mode == m68hc11.Imm8 {
@@ -176,9 +199,9 @@ func (b *builder) step(st *regState, in m68hc11.Inst) {
 		m68hc11.NEG, m68hc11.ASL, m68hc11.ASR, m68hc11.LSR, m68hc11.ROL, m68hc11.ROR,
 		m68hc11.WAI, m68hc11.STOP, m68hc11.BRN:
 		return // no register of interest changes
-	case m68hc11.INX, m68hc11.DEX, m68hc11.TSX, m68hc11.PULX:
+	case m68hc11.TSX:
 		x = true
-	case m68hc11.INY, m68hc11.DEY, m68hc11.TSY, m68hc11.PULY:
+	case m68hc11.TSY:
 		y = true
 	case m68hc11.IDIV, m68hc11.FDIV:
 		ab, x = true, true
@@ -204,6 +227,21 @@ func addIndex(v ixVal) ixVal {
 	return ixVal{}
 }
 
+// moveIndex is INX/DEX (INY/DEY): a constant moves by one, a pointer into
+// a table stays one.
+func moveIndex(v ixVal, up bool) ixVal {
+	switch v.kind {
+	case ixConst:
+		if up {
+			return ixVal{ixConst, v.v + 1}
+		}
+		return ixVal{ixConst, v.v - 1}
+	case ixIndex:
+		return v
+	}
+	return ixVal{}
+}
+
 // swapD is XGDX/XGDY on the abstract values.
 func swapD(a, b byteVal, ix ixVal) (byteVal, byteVal, ixVal) {
 	var nix ixVal
@@ -216,34 +254,52 @@ func swapD(a, b byteVal, ix ixVal) (byteVal, byteVal, ixVal) {
 	return byteVal{}, byteVal{}, nix
 }
 
-// resolveIndirect finds the targets of JMP/JSR ff,X or ff,Y from the block
-// that ends at it.
-func (b *builder) resolveIndirect(x *Instr) ([]uint16, string) {
-	st := b.blockState(x.Addr)
-	reg, name := st.x, "X"
-	if x.Inst.Mode == m68hc11.IdxY {
-		reg, name = st.y, "Y"
-	}
-	off := x.Inst.Operand
-	switch reg.kind {
-	case ixConst:
-		t := reg.v + off
-		if !b.codeAt(t) {
+// resolveIndirect finds the targets of JMP/JSR ff,X or ff,Y (or of an RTS
+// that pops a pushed word) from the states control reaches it in: every
+// state must give targets, else the site is unresolved.
+func (b *builder) resolveIndirect(x *Instr, in map[uint16]regState, preds map[uint16][]uint16) ([]uint16, string) {
+	var out []uint16
+	var hows []string
+	for _, st := range b.siteStates(x.Addr, in, preds) {
+		reg, name, off := st.x, "X", x.Inst.Operand
+		switch {
+		case x.Inst.Op == m68hc11.RTS:
+			reg, name, off = st.top, "the pushed word", 0
+		case x.Inst.Mode == m68hc11.IdxY:
+			reg, name = st.y, "Y"
+		}
+		ts, how := b.targetsOf(reg, off, name)
+		if len(ts) == 0 {
 			return nil, ""
 		}
-		return []uint16{t}, fmt.Sprintf("constant %s = 0x%04X", name, reg.v)
-	case ixLoaded:
-		ws := b.table(reg.v)
-		var out []uint16
-		for _, w := range ws {
-			out = append(out, w+off)
+		out = append(out, ts...)
+		if !contains16s(hows, how) {
+			hows = append(hows, how)
 		}
-		if len(out) == 0 {
-			return nil, ""
-		}
-		return out, fmt.Sprintf("jump table at 0x%04X, %d entries", reg.v, len(ws))
 	}
-	return nil, ""
+	if len(out) == 0 {
+		return nil, ""
+	}
+	how := ""
+	for i, h := range hows {
+		if i > 0 {
+			how += "; "
+		}
+		how += h
+	}
+	if x.Inst.Op == m68hc11.RTS {
+		how = "RTS dispatch: " + how
+	}
+	return out, how
+}
+
+func contains16s(s []string, v string) bool {
+	for _, w := range s {
+		if w == v {
+			return true
+		}
+	}
+	return false
 }
 
 // codeAt reports whether t can be a jump or call target: a harness stub,
@@ -258,10 +314,85 @@ func (b *builder) codeAt(t uint16) bool {
 	return b.trial(t)
 }
 
-// table reads the words of a jump table at t. A data symbol that covers t
-// with a size bounds it; otherwise it ends at the first word that does not
-// point to code, at the next symbol, at known code or after MaxTableEntries.
-func (b *builder) table(t uint16) []uint16 {
+// table reads the addresses of a table at t and names its shape. First a
+// table of words (a jump table): a data symbol that covers t with a size
+// bounds it; otherwise it ends at the first word that does not point to
+// code, at the next symbol, at known code or after MaxTableEntries. Failing
+// that, a table of records that each hold one address: records of a length
+// byte, that many printable characters and the address (a monitor's
+// command table), or records of a fixed size of 3 to 8 bytes with the
+// address at the same offset in each (a key byte and an address, ...).
+func (b *builder) table(t uint16) ([]uint16, string) {
+	if ws := b.wordTable(t); len(ws) > 0 {
+		return ws, "jump table"
+	}
+	if ws := b.namedRecords(t); len(ws) >= 2 {
+		return ws, "table of named records"
+	}
+	var best []uint16
+	size := 0
+	for s := 3; s <= 8; s++ {
+		for o := 0; o+2 <= s; o++ {
+			if ws := b.fixedRecords(t, s, o); len(ws) > len(best) {
+				best, size = ws, s
+			}
+		}
+	}
+	if len(best) >= 3 {
+		return best, fmt.Sprintf("table of %d-byte records", size)
+	}
+	return nil, ""
+}
+
+// namedRecords reads records of a length byte (1 to 16), that many
+// printable characters and the address of code (from the third record on,
+// of executable bytes: a routine the trial decoding does not take is still
+// a command), up to a byte that starts no such record.
+func (b *builder) namedRecords(t uint16) []uint16 {
+	var out []uint16
+	a := int(t)
+	for len(out) < b.opt.MaxTableEntries && a <= 0xFFFF && b.ro[a] {
+		n := int(b.mem[a])
+		if n == 0 || n > 16 || a+n+2 > 0xFFFF {
+			break
+		}
+		ok := true
+		for k := 1; k <= n && ok; k++ {
+			c := b.mem[a+k]
+			ok = b.ro[a+k] && c >= 0x20 && c < 0x7F
+		}
+		if !ok {
+			break
+		}
+		w, wok := b.word(uint16(a + 1 + n))
+		if !wok || !b.codeAt(w) && (len(out) < 2 || !b.ex[w] || b.inside(w)) {
+			break // after two records the shape is known: an address of executable bytes will do
+		}
+		out = append(out, w)
+		a += n + 3
+	}
+	return out
+}
+
+// fixedRecords reads records of size bytes from t whose word at offset
+// off is the address of code, up to the first that is not, or known code.
+func (b *builder) fixedRecords(t uint16, size, off int) []uint16 {
+	var out []uint16
+	for a := int(t); a+size-1 <= 0xFFFF && len(out) < b.opt.MaxTableEntries; a += size {
+		if _, ok := b.ins[uint16(a)]; ok {
+			break
+		}
+		w, ok := b.word(uint16(a + off))
+		if !ok || !b.codeAt(w) {
+			break
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// wordTable reads the words of a jump table at t.
+func (b *builder) wordTable(t uint16) []uint16 {
 	end, sized := -1, false
 	next := 0x10000
 	for _, s := range b.img.Symbols {

@@ -238,7 +238,7 @@ func (m *Machine) loadBlock(s *State, b *devices.Block) {
 		copy(b.Reg[k*PageSize:(k+1)*PageSize], s.Pages[m.regPage+k].Data[:])
 	}
 	b.Hid = s.Pages[m.hidPage].Data
-	b.Elapsed, b.CCR, b.Asleep = 0, 0, false
+	b.Elapsed, b.CCR, b.Asleep, b.At = 0, 0, false, 0
 	b.Lazy = m.Config.ExactClock && m.EliminatesDead()
 }
 
@@ -262,9 +262,9 @@ func (m *Machine) asleep(s *State) bool {
 	if !any {
 		return false
 	}
-	if m.pending(s) >= 0 {
+	if v := m.pending(s); v >= 0 {
 		for i := range s.Threads {
-			if devTakes(&s.Threads[i]) {
+			if devTakes(&s.Threads[i], v) {
 				return false
 			}
 		}
@@ -337,6 +337,32 @@ func (x *stepper) deviceHint(a uint16) string {
 	return fmt.Sprintf(" (board hardware there would need --device 0x%04X-0x%04X)", a, hi)
 }
 
+// readAt is the E cycle of the current instruction, counted from 0, at
+// which it reads the first byte of its operand, by the cycle-by-cycle
+// tables of the M68HC11 Reference Manual (appendix A): a load or an
+// 8-bit arithmetic, logic or compare instruction reads its operand in its
+// last cycles (the high byte of a 16-bit one in the next to last), ADDD,
+// SUBD, CPD, CPX and CPY theirs before one internal cycle. For other
+// instructions (read-modify-write, BRSET/BRCLR, MUL...) 0: the operand is
+// taken as read when the instruction began.
+func (x *stepper) readAt() uint64 {
+	c := &x.lay.code[x.t.PrevPC]
+	if !c.ok {
+		return 0
+	}
+	n := uint64(c.in.Cycles)
+	switch c.in.Op {
+	case isa.LDD, isa.LDX, isa.LDY, isa.LDS:
+		return n - 2
+	case isa.ADDD, isa.SUBD, isa.CPD, isa.CPX, isa.CPY:
+		return n - 3
+	case isa.LDAA, isa.LDAB, isa.ADDA, isa.ADDB, isa.ADCA, isa.ADCB, isa.SUBA, isa.SUBB, isa.SBCA, isa.SBCB,
+		isa.ANDA, isa.ANDB, isa.ORAA, isa.ORAB, isa.EORA, isa.EORB, isa.BITA, isa.BITB, isa.CMPA, isa.CMPB:
+		return n - 1
+	}
+	return 0
+}
+
 // output records o for an observer (Run, ReplayObserved).
 func (x *stepper) output(o Output) {
 	if x.fx != nil {
@@ -367,6 +393,9 @@ func (x *stepper) ioRead(a uint16) uint8 {
 	x.heldRead(b, off)
 	if off < len(x.m.observes) {
 		x.obs |= x.m.observes[off]
+	}
+	if x.m.Config.ExactClock {
+		b.At = x.readAt()
 	}
 	v := x.m.dev.Read(b, off, k)
 	x.m.storeBlock(x.s, b)
@@ -424,16 +453,31 @@ func (m *Machine) pending(s *State) int {
 	}
 	b := blockPool.Get().(*devices.Block)
 	m.loadBlock(s, b)
+	// XIRQ (a board's wire) is masked by the X bit of the context that
+	// would take it: the first thread that has not exited.
+	b.CCR = isa.FlagX
+	for i := range s.Threads {
+		if s.Threads[i].Status != Exited {
+			b.CCR = s.Threads[i].CCR
+			break
+		}
+	}
 	v := m.dev.Pending(b)
 	blockPool.Put(b)
 	return v
 }
 
-// devTakes reports whether thread t takes the device's interrupt now: it
-// is running or in WAI (STOP stops the clocks the peripherals run on),
-// with I clear.
-func devTakes(t *Thread) bool {
-	return (t.Status == Running || t.Status == Waiting) && t.CCR&isa.FlagI == 0 && t.Inhibit == 0
+// devTakes reports whether thread t takes the device's interrupt v now:
+// it is running or in WAI (STOP stops the clocks the peripherals run
+// on), with I clear, or for XIRQ (a pin the board wires to it) X clear.
+func devTakes(t *Thread, v int) bool {
+	if t.Status != Running && t.Status != Waiting {
+		return false
+	}
+	if v == isa.VecXIRQ {
+		return t.CCR&isa.FlagX == 0
+	}
+	return t.CCR&isa.FlagI == 0 && t.Inhibit == 0
 }
 
 // events returns the number of environment events possible in s.

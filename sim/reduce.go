@@ -87,7 +87,8 @@ import (
 // a thread, so it commutes with a register-only τ; but it can make an
 // interrupt pending, which a thread with I clear must take before its
 // next instruction — the event would disable τ. So a thread with I clear
-// is not a candidate when there is a device, as with --irq. And while the
+// is not a candidate when there is a device, as with --irq; nor one with
+// X clear, which a pin wired to XIRQ (devices.Wire) interrupts whatever I. And while the
 // device counts CPU cycles (the first 64 cycles, a running COP), every
 // transition writes its counter: AmpleCandidates offers nothing then.
 //
@@ -125,8 +126,8 @@ func (m *Machine) candidate(s *State, i int) (ok, regOnly bool) {
 	if !regOnly && !(m.priv.Load() == privOn && privateCandidate(c)) {
 		return false, false
 	}
-	if m.dev != nil && t.CCR&isa.FlagI == 0 {
-		return false, false
+	if m.dev != nil && (t.CCR&isa.FlagI == 0 || t.CCR&isa.FlagX == 0) {
+		return false, false // an event may make an interrupt pending (X: a board's wire to XIRQ)
 	}
 	for _, v := range m.irqs {
 		if m.canTake(t, v) && !mutation.On(mutation.IRQCandidate) {

@@ -75,9 +75,11 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 		if env != nil {
 			res.Received = env.received
 		}
-		if res.Violation != nil && m.dev != nil && opts.Output != nil {
+		if res.Violation != nil && res.Violation.Kind != KindWatchdog && m.dev != nil && opts.Output != nil {
 			// The transmitter goes on after the CPU stops: the byte
-			// waiting in TDR still leaves on the line.
+			// waiting in TDR still leaves on the line. Not after the
+			// COP's timeout, a reset: it resets the SCI (TE clears) and
+			// the byte is lost.
 			for _, v := range m.QueuedOutput(s) {
 				opts.Output(Output{Kind: OutSCI, Value: v})
 			}
@@ -317,13 +319,24 @@ type runEnv struct {
 	txDue    uint64 // the cycle at which it finishes
 	quiet    int    // timer events let pass for a wait since the firmware last sent or received
 	ticks    int    // timer events made so far
-	event    func(devices.EventInfo)
-	reason   string // why the run stops
+	// lineWaits counts the waits in a row, under the exact clock, in
+	// which the next byte could not come yet (maxLineWaits ends them).
+	lineWaits int
+	event     func(devices.EventInfo)
+	reason    string // why the run stops
 }
+
+// maxLineWaits bounds the waits in a row run lets pass under the exact
+// clock for the line to carry the next byte: the loop found again each
+// time runs at least one more instruction, and a frame is at most
+// 2^17 E cycles (BAUD's slowest rate), so a receiver that is on takes a
+// byte long before; one that is off never does.
+const maxLineWaits = 1 << 12
 
 func (m *Machine) newRunEnv(s *State, opts RunOptions, now uint64) *runEnv {
 	e := &runEnv{m: m, feed: opts.SCIInput, input: opts.Input, event: opts.Event}
 	e.cf.reset()
+	e.cf.blind = m.Config.ExactClock
 	if busy, frame := m.sending(s); busy {
 		e.busy, e.txDue = true, now+frame
 	}
@@ -368,6 +381,11 @@ func (e *runEnv) make(s *State, k devices.EventKind, b byte, fx *[]Output) (bool
 // cycle now: the transmitter finishing its byte, and every 1024 steps a
 // timer source firing.
 func (e *runEnv) due(s *State, fx *[]Output, steps, now uint64) *Violation {
+	if e.m.Config.ExactClock {
+		// The exact clock finishes the byte itself (devices.Elapse).
+		e.busy, _ = e.m.sending(s)
+		return nil
+	}
 	if e.busy && (now >= e.txDue || e.m.overdue(s)) {
 		if _, v := e.make(s, devices.EvTxDone, 0, fx); v != nil {
 			return v
@@ -471,13 +489,23 @@ func (e *runEnv) waiting(s *State, i int, fx *[]Output) (stop bool, v *Violation
 	on := e.cf.obs | m.armed(s, t)
 	out, choice := e.cf.out, e.cf.choice
 	e.cf.reset()
+	if m.Config.ExactClock {
+		e.busy, _ = m.sending(s)
+	}
 	if e.busy {
 		return false, nil // the transmitter finishes in its time
 	}
 	input := on&devices.SrcReceive != 0
 	if input {
 		if ok, v := e.receive(s, fx); ok || v != nil {
+			e.lineWaits = 0
 			return v != nil, v
+		}
+		if m.Config.ExactClock && len(e.feed) > 0 && e.lineWaits < maxLineWaits {
+			// Under the exact clock the line carries a byte a frame
+			// after the last: time passes in the loop until it can.
+			e.lineWaits++
+			return false, nil
 		}
 	}
 	if on&devices.SrcTimer != 0 && e.quiet < quietTicks {
@@ -560,7 +588,7 @@ func (m *Machine) runDeviceInterrupt(s *State, fx *[]Output) *Violation {
 		return nil
 	}
 	for i := range s.Threads {
-		if devTakes(&s.Threads[i]) {
+		if devTakes(&s.Threads[i], v) {
 			return m.interruptObserved(s, i, v, fx)
 		}
 	}

@@ -204,7 +204,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 		if late {
 			break
 		}
-		if pend >= 0 && devTakes(&s.Threads[i]) {
+		if pend >= 0 && devTakes(&s.Threads[i], pend) {
 			// The pending interrupt is the thread's only move.
 			ns := e.slot(len(b), s)
 			viol := m.interrupt(ns, i, pend)
@@ -592,7 +592,7 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Place
 	if m.dev != nil && s.Atomic == 0 {
 		pend = m.pending(s)
 	}
-	devIRQ := pend >= 0 && devTakes(&s.Threads[l.Thread])
+	devIRQ := pend >= 0 && devTakes(&s.Threads[l.Thread], pend)
 	req := m.requested(s, &s.Threads[l.Thread])
 	devIRQ = devIRQ || req >= 0
 	ns = s.Clone()

@@ -187,3 +187,20 @@ func TestBuffaloSWIReturnsToMonitor(t *testing.T) {
 		t.Errorf("run did not return to the monitor:\n%s", diag)
 	}
 }
+
+// On the EVB, OC5's pin drives XIRQ (testdata/boards/evb.board): BUFFALO's
+// T programs OC5 to pull it low a few cycles after it returns to the
+// user's program, so that the XIRQ comes after one instruction. Under the
+// exact clock run traces LDAA #$42 and then LDAB #$17 typed in with MM at
+// 0x0100, the PC set with RM: each T prints the instruction and the
+// registers after it — the PC two bytes on, A then B loaded, the
+// condition codes 0x90 (S and I as BUFFALO's user CCR has them, X
+// cleared for the trace, N, Z, V clear after a load of a positive value).
+func TestBuffaloTrace(t *testing.T) {
+	fw := needBuffalo(t)
+	out, diag := runSplit(t, 0, "run", fw, "--board", filepath.Join("..", "..", "testdata", "boards", "evb.board"), "--clock", "exact",
+		"--sci-input", `\rMM 0100\r86 42 C6 17 01\rRM\r0100\rT\rT\r`)
+	wantLines(t, out, "LDAA #$42            P-0102 Y-0000 X-0000 A-42 B-00 C-90 S-0041 ",
+		"LDAB #$17            P-0104 Y-0000 X-0000 A-42 B-17 C-90 S-0041 ")
+	wantLines(t, diag, "the firmware waits for input: every --sci-input byte was received")
+}

@@ -137,7 +137,7 @@ internal error (members of the swarm that contradict each other).`,
 			}
 			// The board's settings become the flags' before any member
 			// or engine copies them.
-			if err := o.load.applyBoard(&o.machine.Device); err != nil {
+			if err := o.load.applyBoard(&o.machine.MachineSpec); err != nil {
 				return err
 			}
 			return runCheck(o, args[0], stdout, stderr)
@@ -188,7 +188,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 // frontier's key keep.
 func (o *checkOptions) config() (check.Config, error) {
 	var cfg check.Config
-	if err := o.load.applyBoard(&o.machine.Device); err != nil {
+	if err := o.load.applyBoard(&o.machine.MachineSpec); err != nil {
 		return cfg, err
 	}
 	por, dead, err := check.ParseReduce(o.reduce)

@@ -96,7 +96,7 @@ func runEstimate(o *estimateOptions, path string, stdout io.Writer) error {
 		}
 		brk = b
 	}
-	if err := o.load.applyBoard(&o.machine.Device); err != nil {
+	if err := o.load.applyBoard(&o.machine.MachineSpec); err != nil {
 		return err
 	}
 	img, err := o.load.load(path, o.machine.Entry, false)

@@ -36,18 +36,23 @@ func (l *loadFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&l.Chip, "chip", "", "memory-map profile and peripherals: e9 (default: MC68HC11E9 expanded), e1, a8, a1, f1, flat")
 	fs.StringArrayVar(&l.RAM, "ram", nil, "LO-HI: add a RAM range, e.g. 0x2000-0x3FFF (repeatable)")
 	fs.StringArrayVar(&l.ROM, "rom", nil, "LO-HI: add a read-only range (repeatable)")
-	fs.StringVar(&l.Board, "board", "", "FILE: the board around the chip, described once: --chip, --ram, --rom and --device lines, # comments")
+	fs.StringVar(&l.Board, "board", "", "FILE: the board around the chip, described once: --chip, --ram, --rom, --device and --wire lines, # comments")
 }
 
 // applyBoard reads the --board file, if one is given, into the loading
-// flags and, when devices is not nil, the --device list, and forgets the
-// file: what it said is now the flags'.
-func (l *loadFlags) applyBoard(devices *[]string) error {
+// flags and, when spec is not nil, the --device and --wire lists, and
+// forgets the file: what it said is now the flags'.
+func (l *loadFlags) applyBoard(spec *cex.MachineSpec) error {
 	if l.Board == "" {
 		return nil
 	}
 	b, err := check.ReadBoard(l.Board)
 	if err == nil {
+		var devices *[]string
+		if spec != nil {
+			devices = &spec.Device
+			b.ApplyWires(&spec.Wire)
+		}
 		err = b.Apply(&l.LoadSpec, devices)
 	}
 	l.Board = ""
@@ -129,6 +134,7 @@ func (f *machineFlags) registerEnvironment(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Peripherals, "peripherals", "auto", "the chip's peripherals (SCI, timer, ports, COP) as the environment: on, off, or auto (on for firmware that calls no harness stub and has no --irq)")
 	fs.StringVar(&f.SCIInput, "sci-input", "", "check: the bytes a received character may be, e.g. 'A-Z,0-9,\\r' (default every byte); run: the characters to receive, in order, each when the firmware waits for one, e.g. 'help\\r' (escapes \\r \\n \\t \\xHH \\\\ \\,)")
 	fs.StringArrayVar(&f.Device, "device", nil, "LO-HI[=v1,v2,...]: board hardware outside the chip: writes are recorded, reads return any of the values (default 0) (repeatable)")
+	fs.StringArrayVar(&f.Wire, "wire", nil, "ocN=xirq|irq: the board wires the pin of output compare N (PA7 for oc1, PA6-PA3 for oc2-oc5) to XIRQ or IRQ: the line is low while the pin drives a low level (the EVB's oc5=xirq, for BUFFALO's trace) (repeatable)")
 	fs.StringVar(&f.ExpectOutput, "expect-output", "", "REGEX: a goal: find an input that makes the firmware send, on the SCI, output containing a match (property output)")
 	fs.StringVar(&f.Config, "config", "", "the CONFIG register's value instead of the chip's (0x0B: the COP on); its EEON, ROMON and, on the F1, EE3-EE0 bits place the EEPROM and ROM as at reset")
 	fs.StringVar(&f.SCITiming, "sci-timing", "any", "when a byte may arrive on the SCI, and the transmitter finish one: any (at every scheduling point), idle (a bounded exploration, a slow line: a byte arrives only while the firmware waits for one, with its output gone, and the transmitter finishes one only while it waits; it waits where its execution would cycle without an event: in WAI or in a loop reading the SCI or the timer)")

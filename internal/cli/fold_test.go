@@ -60,3 +60,77 @@ func TestBadReturnNamesTheStore(t *testing.T) {
 		"    RTS at 0xD016 pulled 0x4135 from 0x01FE-0x01FF\n"+
 		"    last written by thread 0 at transition 4: 0xD013 std 0x1fe")
 }
+
+// writeBin writes img to a file of the test's own directory.
+func writeBin(t *testing.T, name string, img []byte) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(file, img, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// A return address a JSR pushed is explained as the JSR's: here the JSR
+// is the last instruction of the image, so the routine returns past its
+// end, to 0xD100, where the ROM holds 0x00 (TEST, illegal outside the
+// test modes).
+func TestBadReturnNamesTheJSR(t *testing.T) {
+	img := make([]byte, 0x100) // 0xD000-0xD0FF
+	copy(img, []byte{
+		0x8E, 0x01, 0xFF, // lds #0x01FF
+		0x7E, 0xD0, 0xFD}) // jmp 0xD0FD
+	img[0x10] = 0x39                           // sub: rts
+	copy(img[0xFD:], []byte{0xBD, 0xD0, 0x10}) // 0xD0FD: jsr sub, the image's last bytes
+	file := writeBin(t, "jsrend.bin", img)
+	out := run(t, ExitViolation, "check", file, "--format", "bin", "--base", "0xD000", "--entry", "0xD000", "--search", "bfs", "-q")
+	wantLines(t, out, "TEST is legal only in test modes 00 at 0xD100", "where the bad return address came from:\n"+
+		"    RTS at 0xD010 pulled 0xD100 from 0x01FE-0x01FF\n"+
+		"    pushed by the JSR of thread 0 at transition 3: 0xD0FD jsr 0xd010")
+}
+
+// A routine that pushes a byte and returns without pulling it returns to
+// an address made of that byte and half the JSR's: the explanation names
+// the push that wrote the high byte last.
+func TestBadReturnNamesThePush(t *testing.T) {
+	img := make([]byte, 0x3000)
+	copy(img, []byte{
+		0x8E, 0x01, 0xFF, // lds #0x01FF
+		0xBD, 0xD0, 0x10, // jsr 0xD010
+		0x20, 0xFE}) // bra *
+	copy(img[0x10:], []byte{
+		0x86, 0x41, // ldaa #0x41
+		0x36,  // psha: never pulled
+		0x39}) // rts
+	img[0x2FFE], img[0x2FFF] = 0xD0, 0x00
+	file := writeBin(t, "pushret.bin", img)
+	out := run(t, ExitViolation, "check", file, "--format", "bin", "--base", "0xD000", "--search", "bfs", "-q")
+	wantLines(t, out, "execution at unmapped address 0x41D0", "where the bad return address came from:\n"+
+		"    RTS at 0xD013 pulled 0x41D0 from 0x01FD-0x01FE\n"+
+		"    pushed by the PSHA of thread 0 at transition 4: 0xD012 psha")
+}
+
+// A data access that faults right after a return says nothing about the
+// return address, which was good: no "bad return address" section.
+func TestDataFaultAfterReturn(t *testing.T) {
+	img := make([]byte, 0x3000)
+	copy(img, []byte{
+		0x8E, 0x01, 0xFF, // lds #0x01FF
+		0xBD, 0xD0, 0x10, // jsr 0xD010
+		0xA6, 0x00, // ldaa 0,x: X is 0xC000, unmapped
+		0x20, 0xFE}) // bra *
+	copy(img[0x10:], []byte{
+		0xCE, 0xC0, 0x00, // ldx #0xC000
+		0x39}) // rts
+	img[0x2FFE], img[0x2FFF] = 0xD0, 0x00
+	file := writeBin(t, "dataret.bin", img)
+	out := run(t, ExitViolation, "check", file, "--format", "bin", "--base", "0xD000", "--search", "bfs", "-q")
+	if !strings.Contains(out, "read of unmapped address 0xC000") {
+		t.Fatalf("no unmapped read:\n%s", out)
+	}
+	for _, bad := range []string{"bad return address", "held it from the start"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the explanation of a data fault speaks of the return address (%q):\n%s", bad, out)
+		}
+	}
+}

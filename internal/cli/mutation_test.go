@@ -41,6 +41,8 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.SourceBoundary: "cli.TestSourceLatencyCatches",
 	// The symbolic engine's concrete steps reading placeholders.
 	mutation.PlaceholderRead: "cli.TestReadsDifferentialCatches (programs of reads from every kind of source)",
+	// The output compares' pin levels, compared with the same reference.
+	mutation.PinOrder: "devices.TestExactClockDifferentialCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.

@@ -81,7 +81,8 @@ violation ends the run there without a finding (exit 0), as it ends a path
 of check.
 
 When the run stops at a violation, the byte the SCI's transmitter still
-holds in TDR is printed too: the line carries it after the CPU stops.
+holds in TDR is printed too: the line carries it after the CPU stops (not
+after a watchdog timeout, a reset, which clears the SCI).
 
 --trace prints one line per instruction before it executes:
   cyc=<decimal> thr=<n> PC=<hex4> A=<hex2> B=<hex2> X=<hex4> Y=<hex4> SP=<hex4> CCR=<hex2>
@@ -106,6 +107,7 @@ followed by the bytes and the disassembly; a last line "final" has the same fiel
 	fs.StringVar(&o.start, "start", "", "begin at this address or symbol instead of the reset vector (the same as --entry)")
 	fs.BoolVar(&o.trace, "trace", false, "print every instruction with the registers before it")
 	uintVar(fs, &o.seed, &o.seedSet, "seed", 0, 0, math.MaxUint64, "make every choice at random with this seed (default: no random choices)")
+	fs.StringVar(&o.machine.Clock, "clock", "", "how the chip's peripherals keep time: abstract (the default: a timer source fires every 1024 instructions, the sources taking turns) or exact (the timer, the real-time interrupt, the SCI's line and the COP counted in E cycles: an output compare fires at its count, as BUFFALO's trace needs)")
 	o.xtal = 8e6
 	fs.Var(freqValue{&o.xtal}, "xtal", "the crystal's frequency: the E clock is a quarter of it; run reports the time the cycles took at that rate")
 	fs.BoolVar(&o.terminal, "terminal", false, "the SCI on this terminal: keys typed go to the receiver when the firmware waits for one, what it sends appears at once; Ctrl-C ends the run")
@@ -121,7 +123,7 @@ func runRun(o *runOptions, path string, stdin io.Reader, stdout, stderr io.Write
 	if o.start != "" {
 		entry = o.start
 	}
-	if err := o.load.applyBoard(&o.machine.Device); err != nil {
+	if err := o.load.applyBoard(&o.machine.MachineSpec); err != nil {
 		return err
 	}
 	img, err := o.load.load(path, entry, false)

@@ -46,19 +46,22 @@ var timingCases = []timingCase{
 	// + nop 2 (the instruction after CLI) + entry 14.
 	{"latency.elf", []string{"--irq", "toc1"}, func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
 		"latency", "latency toc1", 2 + 3 + 2 + 3*(2+3) + 2 + 2 + 14},
-	// oc1_exact.s, the exact clock: OC1F sets 16 cycles after the first
-	// cycle of ldd TCNT, inside ldab; the handler begins at ldd 5 + addd
-	// 4 + std 5 + ldab 4 + andb 2 + incb 2 + 4 x (decb 2 + bne 3) + cli 2
-	// + nop 2 + entry 14.
+	// oc1_exact.s, the exact clock: ldd reads TCNT in its fourth cycle,
+	// 4 counts on, so OC1F sets 4 + K = 19 cycles after the first cycle of
+	// ldd TCNT, inside andb; the handler begins at ldd 5 + addd 4 + std 5
+	// + ldab 4 + andb 2 + incb 2 + 4 x (decb 2 + bne 3) + cli 2 + nop 2 +
+	// entry 14.
 	{"oc1_exact.elf", []string{"--clock", "exact", "--input", "0x100A=0,1,2,3"},
 		func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
-		"latency", "latency toc1", 5 + 4 + 5 + 4 + 2 + 2 + 4*(2+3) + 2 + 2 + 14 - 16},
-	// oc1_withdraw.s: OC1F sets at 16 and stands, masked, until the staa
-	// that clears it: brclr 7 + ldab 4 + andb 2 + incb 2 + 4 x (decb 2 +
-	// bne 3) + ldaa 2 + staa 4.
+		"latency", "latency toc1", 5 + 4 + 5 + 4 + 2 + 2 + 4*(2+3) + 2 + 2 + 14 - (4 + 15)},
+	// oc1_withdraw.s: OC1F sets at 4 + 16 = 20, inside the first brclr
+	// (ldd 5 + addd 4 + std 5 + nop 2 = 16 to 23), and stands, masked,
+	// until the staa that clears it: the rest of that brclr, another
+	// brclr 7 + ldab 4 + andb 2 + incb 2 + 4 x (decb 2 + bne 3) + ldaa 2
+	// + staa 4.
 	{"oc1_withdraw.elf", []string{"--clock", "exact", "--input", "0x100A=0,1,2,3"},
 		func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
-		"latency", "latency toc1", 7 + 4 + 2 + 2 + 4*(2+3) + 2 + 4},
+		"latency", "latency toc1", (16 + 7 - 20) + 7 + 4 + 2 + 2 + 4*(2+3) + 2 + 4},
 	// single.s: ldab 2 + 3 x (decb 2 + bne 3) + mul 10 + cli 2 (and
 	// the first window, ldaa 2 + 5 x 5 + cli 2, is as long).
 	{"single.elf", []string{"--ignore", "illegal-opcode"}, func(n int) []string { return []string{"--max-masked", strconv.Itoa(n)} },
@@ -248,13 +251,13 @@ func TestGNUSimulatorAgrees(t *testing.T) {
 func TestSourceLatencyMarks(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "t.json")
 	args := []string{"check", timingDir + "oc1_exact.elf", "--clock", "exact", "--input", "0x100A=3", "--search", "bfs"}
-	out := run(t, ExitViolation, append(args, "--latency", "toc1:43", "--trace", trace)...)
-	wantLines(t, out, "cyc 30     thr 0  0xD013 <arm+0x7>             ldab 0xa,x", "<- interval starts (cycle 32, inside this instruction)",
-		"interrupt toc1 taken -> 0xD020 <oc1_isr> (14 cycles)  <- interval ends: 44 cycles (32 to 76)")
+	out := run(t, ExitViolation, append(args, "--latency", "toc1:40", "--trace", trace)...)
+	wantLines(t, out, "cyc 34     thr 0  0xD015 <arm+0x9>             andb #0x3", "<- interval starts (cycle 35, inside this instruction)",
+		"interrupt toc1 taken -> 0xD020 <oc1_isr> (14 cycles)  <- interval ends: 41 cycles (35 to 76)")
 	rep := run(t, ExitViolation, "replay", trace)
 	wantLines(t, rep, "cyc=30 thr=0 PC=d013", "cyc=62 thr=0 PC=d01d", "reproduced: latency")
 	out = run(t, ExitVerified, append(args, "--report-timing", "-q")...)
-	wantLines(t, out, "latency toc1: 44 cycles (exact")
+	wantLines(t, out, "latency toc1: 41 cycles (exact")
 	for _, src := range []string{"rti", "tof", "toc2"} {
 		if strings.Contains(out, "latency "+src) {
 			t.Errorf("--report-timing reports %s, which the firmware never arms:\n%s", src, out)
@@ -269,5 +272,5 @@ func TestSourceLatencyMarks(t *testing.T) {
 func TestSourceLatencyCatches(t *testing.T) {
 	defer mutation.Set(mutation.SourceBoundary)()
 	run(t, ExitVerified, "check", timingDir+"oc1_exact.elf", "--clock", "exact", "--input", "0x100A=3", "--search", "bfs", "-q",
-		"--latency", "toc1:43")
+		"--latency", "toc1:40")
 }

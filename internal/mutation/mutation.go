@@ -24,11 +24,11 @@ type Fault int32
 // (sim/live.go, sim/deadstack.go); SkipHandoff drops the symbolic part of
 // --engine auto (package hybrid), and JoinConcrete and UnjoinOne break the
 // symbolic engine's merge of the two sides of a branch and its split back
-// (package symbolic); PrescalerPhase breaks the exact clock of the chip's
-// peripherals (package devices); TimingPOR and SourceBoundary break the
-// timing properties (package sim); PlaceholderRead lets the symbolic
-// engine's concrete steps read the placeholders of values they do not
-// hold (package sim, placeholder.go).
+// (package symbolic); PrescalerPhase and PinOrder break the exact clock of
+// the chip's peripherals (package devices); TimingPOR and SourceBoundary
+// break the timing properties (package sim); PlaceholderRead lets the
+// symbolic engine's concrete steps read the placeholders of values they
+// do not hold (package sim, placeholder.go).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -99,12 +99,16 @@ const (
 	// instruction byte that holds a term is fetched as its placeholder
 	// instead of being split on its values (package symbolic).
 	PlaceholderRead
+	// PinOrder: the exact clock makes the pin actions of the output
+	// compares that came within one elapse all at once, OC1 winning,
+	// rather than in the order of their counts (package devices).
+	PinOrder
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary", "placeholder-read"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary", "placeholder-read", "pin-order"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {

@@ -7,28 +7,31 @@
 ; cleared, OC1I set), reads TCNT and sets TOC1 to K counts later (the
 ; prescaler at its reset value, E/1: one count per E cycle), then stays
 ; masked for a loop of 1 + n turns, n = PORTE & 3 (the input), and
-; clears I.  OC1F sets at the E cycle at which TCNT comes to TOC1: K
-; cycles after the first cycle of the LDD that read TCNT (the firmware
-; reads a register as it stands at the start of its instruction), inside
-; the LDAB that reads PORTE.  The interrupt is taken once I is clear,
-; after the one instruction that always runs after a CLI (the manual's
-; CLI: I clears one E cycle late), and its entry takes 14 cycles.
+; clears I.  The LDD reads TCNT's high byte in its fourth cycle (t = 3;
+; the manual's cycle-by-cycle table, the low byte latched with it), when
+; the counter has counted 4 on from T0, the count of the cycle before
+; the LDD (the exact clock's TCNT at an instruction boundary): TOC1 =
+; T0 + 4 + K.  OC1F sets at the end of the cycle in which TCNT comes to
+; TOC1, t = 4 + K = 19, inside the ANDB.  The interrupt is taken once I
+; is clear, after the one instruction that always runs after a CLI (the
+; manual's CLI: I clears one E cycle late), and its entry takes 14
+; cycles.
 ;
 ; Cycles (M68HC11 Reference Manual, appendix A; hc11-opcodes.csv), from
 ; the first cycle of `ldd TCNT,x' (t = 0):
 ;
-;   ldd idx 5 + addd imm 4 + std idx 5           -> 14  (TCNT = T0 + 14)
-;   ldab idx 4                                   -> 18  OC1F sets at 16
-;   andb imm 2 + incb 2                          -> 22
+;   ldd idx 5 + addd imm 4 + std idx 5 + ldab 4  -> 18
+;   andb imm 2                                   -> 20  OC1F sets at 19
+;   incb 2                                       -> 22
 ;   (1 + n) x (decb 2 + bne 3)                   -> 27 + 5n
 ;   cli 2 + nop 2                                -> 31 + 5n
 ;   entry 14: the handler's first instruction at    45 + 5n
 ;
-; latency = 45 + 5n - K = 29 + 5n with K = 16:
+; latency = 45 + 5n - (4 + K) = 26 + 5n with K = 15:
 ;
-;   n = 0: 29   n = 1: 34   n = 2: 39   n = 3: 44
+;   n = 0: 26   n = 1: 31   n = 2: 36   n = 3: 41
 ;
-; Expected: --latency toc1:44 verified, toc1:43 violated (n = 3).
+; Expected: --latency toc1:41 verified, toc1:40 violated (n = 3).
 ;
 ; After the first interrupt the handler clears OC1F and leaves TOC1: OC1
 ; comes again every 65 536 cycles while the CPU waits in WAI, and is
@@ -41,7 +44,7 @@ TOC1    = 0x16
 TMSK1   = 0x22
 TFLG1   = 0x23
 OC1F    = 0x80                  ; TFLG1 / TMSK1: OC1F / OC1I
-K       = 16                    ; TOC1 = TCNT + K
+K       = 15                    ; TOC1 = TCNT + K
 
         .sect   .text
         .globl  _start

@@ -5,8 +5,11 @@
 ;
 ; The CPU comes out of reset with I set.  The firmware arms OC1 and sets
 ; TOC1 to K = 16 counts after the TCNT it reads (E/1: one count per E
-; cycle), so that OC1F sets at the last cycle of the NOP after the STD.
-; Still masked, it polls OC1F, waits 1 + n turns (n = PORTE & 3, the
+; cycle); the LDD reads TCNT's high byte in its fourth cycle, 4 counts
+; on from T0, the count of the cycle before it (see oc1_exact.s), so
+; that OC1F sets at t = 4 + K = 20, inside the first BRCLR, which reads
+; TFLG1 as it stood when it began and loops once more.  Still masked,
+; it polls OC1F, waits 1 + n turns (n = PORTE & 3, the
 ; input) and clears OC1F: the request is withdrawn before the interrupt
 ; could be taken, and ends without its handler.  Its interval counts
 ; every cycle from the flag to the end of the instruction that clears it
@@ -17,18 +20,19 @@
 ; Cycles (M68HC11 Reference Manual, appendix A; hc11-opcodes.csv), from
 ; the first cycle of `ldd TCNT,x' (t = 0):
 ;
-;   ldd idx 5 + addd imm 4 + std idx 5 + nop 2   -> 16  OC1F sets at 16
-;   brclr idx 7 (OC1F seen set: falls through)   -> 23
-;   ldab idx 4 + andb imm 2 + incb 2             -> 31
-;   (1 + n) x (decb 2 + bne 3)                   -> 36 + 5n
-;   ldaa imm 2 + staa idx 4 (OC1F cleared)       -> 42 + 5n
+;   ldd idx 5 + addd imm 4 + std idx 5 + nop 2   -> 16
+;   brclr idx 7 (OC1F clear at its start: loops) -> 23  OC1F sets at 20
+;   brclr idx 7 (OC1F seen set: falls through)   -> 30
+;   ldab idx 4 + andb imm 2 + incb 2             -> 38
+;   (1 + n) x (decb 2 + bne 3)                   -> 43 + 5n
+;   ldaa imm 2 + staa idx 4 (OC1F cleared)       -> 49 + 5n
 ;
-; the withdrawn request waited 42 + 5n - 16 = 26 + 5n cycles:
+; the withdrawn request waited 49 + 5n - 20 = 29 + 5n cycles:
 ;
-;   n = 0: 26   n = 1: 31   n = 2: 36   n = 3: 41
+;   n = 0: 29   n = 1: 34   n = 2: 39   n = 3: 44
 ;
-; Expected: --latency toc1:41 verified (the later requests take 14),
-; toc1:40 violated (n = 3: the request stood more than 40 cycles and its
+; Expected: --latency toc1:44 verified (the later requests take 14),
+; toc1:43 violated (n = 3: the request stood more than 43 cycles and its
 ; handler had not begun).
 
 REGS    = 0x1000                ; the register block after reset
