@@ -5,8 +5,8 @@ import (
 	"sort"
 
 	"github.com/hc11mc/hc11mc/devices"
-	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/internal/units"
+	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
