@@ -39,6 +39,8 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.TimingPOR: "search.TestTimingDifferentialCatches",
 	// A timer source's request dated to its instruction's end.
 	mutation.SourceBoundary: "cli.TestSourceLatencyCatches",
+	// A wait on an armed interrupt, on firmware written to wait so.
+	mutation.ArmedWait: "cli.TestArmedWaitCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.
