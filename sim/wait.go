@@ -87,9 +87,10 @@ import (
 // from it until it comes back (yes), enters a loop that does not contain
 // it (no: it is on its way to the wait), or waitSteps instructions pass
 // (no). With more than one thread able to run, no state waits. A loop
-// that changes memory on each turn (an idle counter, say) never comes
-// back to a state it was in and is not a wait: a bounded check in which
-// no byte arrived says so (Machine.Received). The restriction is only
+// that changes memory on each turn comes back only when what it changes
+// does — an idle counter of 8 bits after 256 turns, one of 16 bits past
+// waitSteps — and is no wait otherwise: a bounded check in which no byte
+// arrived says so (Machine.Received). The restriction is only
 // ever one of --sci-timing any: its violations are violations there, and
 // its "verified" is a bounded claim.
 
