@@ -110,6 +110,21 @@ func TestIdleNoInputSays(t *testing.T) {
 	}
 }
 
+// TestInputShortOfBound: a search stopped long before --max-received 200
+// bytes could arrive (3000 states, a line of 8 bytes and its processing
+// take hundreds) says how many arrived along an execution, and that the
+// bound was not reached.
+func TestInputShortOfBound(t *testing.T) {
+	args := []string{"check", serialFixELF, "--sci-input", `A,\r`, "--sci-timing", "idle", "--max-timer-events", "0",
+		"--max-received", "200", "--search", "bfs", "--max-states", "3000", firmwareQuiet}
+	out := run(t, ExitIncomplete, args...)
+	wantLines(t, out, "stopped by --max-states 3000", "of --sci-input arrived along any execution explored, fewer than --max-received 200")
+	r := runIdleJSON(t, ExitIncomplete, args...)
+	if r.Input == nil || r.Input.Arrivals == 0 || r.Input.Deepest == nil || *r.Input.Deepest == 0 || *r.Input.Deepest >= 200 {
+		t.Errorf("sci_input_received %+v: want some bytes, fewer than 200 along an execution", r.Input)
+	}
+}
+
 // TestArmedWaitCatches: with the fault armed-wait (a loop that waits for
 // an armed interrupt is not a wait) the heater's bug is missed, and the
 // check says that no byte arrived: TestIdleRingBuffer catches the fault.
