@@ -69,7 +69,9 @@ func TestIdleRingBuffer(t *testing.T) {
 	fixed := append([]string{"check", heaterFixed, "--max-received", "3"}, heaterIdle...)
 	out = run(t, ExitIncomplete, fixed...)
 	wantLines(t, out, "stopped by the bounds of the exploration", "no violation",
-		"input: bytes of --sci-input arrived, up to 3 along an execution", "polls in a loop: ldab 0x9 <rxtail>")
+		"input: bytes of --sci-input arrived, up to 3 along an execution",
+		// main's seven instructions, from the COP's service to the BEQ.
+		"waits: 0xD01C <main> waits in a loop: ldaa #0x55 … beq 0xd01c <main> (7 instructions)")
 	if strings.Contains(out, "no byte of --sci-input arrived") {
 		t.Errorf("the fixed twin received bytes, but the result says none arrived:\n%s", lastLines(out))
 	}
