@@ -36,7 +36,12 @@ type Report struct {
 	sciInput    bool
 	maxReceived *int
 	inLimit     bool // Bound named Input's condition in the limit
+	resumed     bool // the search went on from a saved frontier (Resumed)
 }
+
+// Resumed says that the search goes on from a saved frontier (check
+// --resume): what arrived on the SCI is counted over this run only.
+func (r *Report) Resumed() { r.resumed = true }
 
 // InputReceived is what arrived on the SCI of its --sci-input, as check
 // --json's "sci_input_received" gives it: a check in which no byte
@@ -50,6 +55,9 @@ type InputReceived struct {
 	// without one).
 	Deepest *int `json:"deepest,omitempty"`
 	Bound   *int `json:"bound,omitempty"`
+	// ThisRun says the counts are this run's, which went on from a saved
+	// frontier (--resume): the runs before are not counted.
+	ThisRun bool `json:"this_run,omitempty"`
 }
 
 // Received fills r.Input with what arrived on the SCI on the machines (the
@@ -58,7 +66,7 @@ func (r *Report) Received(ms ...*sim.Machine) {
 	if !r.sciInput {
 		return
 	}
-	in := &InputReceived{Bound: r.maxReceived}
+	in := &InputReceived{Bound: r.maxReceived, ThisRun: r.resumed}
 	deepest := 0
 	for _, m := range ms {
 		if !m.HasDevice() {
@@ -94,6 +102,8 @@ func (in *InputReceived) String() string {
 		return ""
 	case in.Bound != nil && *in.Bound == 0:
 		return "" // none was asked for
+	case in.Arrivals == 0 && in.ThisRun:
+		return "no byte of --sci-input arrived in the executions this run explored from the saved frontier (the runs before are not counted)"
 	case in.Arrivals == 0:
 		return "no byte of --sci-input arrived in any execution explored, so the verdict says nothing about what the firmware does with its input"
 	case in.Bound != nil && in.Deepest != nil && *in.Deepest < *in.Bound:
