@@ -24,8 +24,10 @@ import (
 //     the timer take their time, and stops when the firmware waits with
 //     nothing left to come.
 //   - Under Config.SCIWhenIdle (check --sci-timing idle) a byte arrives
-//     only at a state on such a loop, and the transmitter finishes a byte
-//     only there (or when it is overdue).
+//     only at a state on such a loop (below which), and the transmitter
+//     finishes a byte only there (or when it is overdue). Unlike Run,
+//     which feeds a byte only to a wait the receiver could end, a byte
+//     arrives at any wait with nothing being sent.
 //
 // "A state it was in" is a state's identity (key.go) with the stack
 // bytes that dead-data elimination leaves out of keys masked as they
@@ -64,6 +66,10 @@ import (
 //     — a main loop comparing the head and the tail of a ring buffer that
 //     the receive interrupt fills, or polling a flag that a timer handler
 //     sets, in line or through a subroutine — at every such state of it.
+//
+// A byte may arrive at such a state whatever the loop waits for (a person
+// types while the firmware is idle): firmware that waits for a tick and
+// then polls the receiver once finds it after the tick.
 //
 // Why these are enough. A loop that sees an event only by reading a
 // register sees a byte that came at any of its states first at such a
@@ -327,10 +333,12 @@ func (m *Machine) armedWait(s *State, i int) bool {
 type gate struct{ rx, tx bool }
 
 // gateOf returns the gate of s: under Config.SCIWhenIdle a byte arrives
-// only where the firmware waits for the receiver with nothing being sent
-// (as a person types: when the firmware waits and its output has gone),
-// and the transmitter finishes a byte only where the firmware waits or
-// when the byte is overdue; otherwise both at every state.
+// only where the firmware waits — for anything: a person types while the
+// firmware is idle, whatever it waits for, and firmware that waits for a
+// timer tick and then polls the receiver once finds the byte there — with
+// nothing being sent (its output has gone), and the transmitter finishes
+// a byte only where the firmware waits or when the byte is overdue;
+// otherwise both at every state.
 func (m *Machine) gateOf(s *State) gate {
 	if !m.Config.SCIWhenIdle || m.dev == nil {
 		return gate{true, true}
@@ -344,7 +352,7 @@ func (m *Machine) gateOf(s *State) gate {
 			markBit(m.waitPCs[:], int(s.Threads[i].PC))
 		}
 	}
-	if on&devices.SrcReceive == 0 {
+	if on&devices.SrcReceive == 0 && mutation.On(mutation.ReceiveOnly) {
 		return gate{tx: true}
 	}
 	busy, _ := m.sending(s)

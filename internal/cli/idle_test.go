@@ -20,6 +20,7 @@ const (
 	heaterFixed = "../../testdata/firmware/heater_fixed.elf"
 	tickWaitELF = "../../testdata/firmware/tick_wait.elf"
 	subPollELF  = "../../testdata/firmware/sub_poll.elf"
+	tickPollELF = "../../testdata/firmware/tick_poll.elf"
 	rxCountELF  = "../../testdata/firmware/rx_count.elf"
 )
 
@@ -82,15 +83,17 @@ func TestIdleRingBuffer(t *testing.T) {
 }
 
 // TestIdleWaitShapes: a main loop waiting for a flag the timer handler
-// sets (tick_wait.s), and one polling through subroutines that read a
-// count the receive interrupt raises (sub_poll.s), are waits: a `2'
-// arrives there and reaches the bug of each source's head.
+// sets (tick_wait.s; tick_poll.s, which then polls the receiver once a
+// tick), and one polling through subroutines that read a count the
+// receive interrupt raises (sub_poll.s), are waits: a `2' arrives there
+// and reaches the bug of each source's head.
 func TestIdleWaitShapes(t *testing.T) {
 	for _, c := range []struct {
 		elf  string
 		more []string
 	}{
 		{tickWaitELF, []string{"--max-timer-events", "2"}},
+		{tickPollELF, []string{"--max-timer-events", "2"}},
 		{subPollELF, nil},
 	} {
 		args := append([]string{"check", c.elf, "--sci-input", "1,2", "--sci-timing", "idle", "--search", "bfs", firmwareQuiet}, c.more...)
@@ -136,5 +139,18 @@ func TestArmedWaitCatches(t *testing.T) {
 	r := runIdleJSON(t, ExitIncomplete, append([]string{"check", heaterELF}, heaterIdle...)...)
 	if r.Violation != nil || r.Input == nil || r.Input.Arrivals != 0 {
 		t.Errorf("armed-wait on: violation %v, sci_input_received %+v; want the bug missed and no byte arrived", r.Violation, r.Input)
+	}
+}
+
+// TestReceiveOnlyCatches: with the fault receive-only (a byte arrives only
+// at a wait the receiver could end) tick_poll.s, which waits for the timer
+// and then polls the receiver, never receives its byte: TestIdleWaitShapes
+// catches the fault.
+func TestReceiveOnlyCatches(t *testing.T) {
+	restore := mutation.Set(mutation.ReceiveOnly)
+	defer restore()
+	r := runIdleJSON(t, ExitIncomplete, "check", tickPollELF, "--sci-input", "1,2", "--sci-timing", "idle", "--max-timer-events", "2", "--search", "bfs", firmwareQuiet)
+	if r.Violation != nil || r.Input == nil || r.Input.Arrivals != 0 {
+		t.Errorf("receive-only on: violation %v, sci_input_received %+v; want the bug missed and no byte arrived", r.Violation, r.Input)
 	}
 }

@@ -40,7 +40,8 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// A timer source's request dated to its instruction's end.
 	mutation.SourceBoundary: "cli.TestSourceLatencyCatches",
 	// A wait on an armed interrupt, on firmware written to wait so.
-	mutation.ArmedWait: "cli.TestArmedWaitCatches",
+	mutation.ArmedWait:   "cli.TestArmedWaitCatches",
+	mutation.ReceiveOnly: "cli.TestReceiveOnlyCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.

@@ -26,8 +26,9 @@ type Fault int32
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
 // peripherals (package devices); TimingPOR and SourceBoundary break the
-// timing properties (package sim); ArmedWait narrows the waits of
-// --sci-timing idle back to loops that read a register (package sim).
+// timing properties (package sim); ArmedWait and ReceiveOnly narrow the
+// waits of --sci-timing idle back to loops that read a register, and the
+// arrival of a byte to waits for the receiver (package sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -94,12 +95,17 @@ const (
 	// RAM ring buffer or flag an interrupt handler fills) is not seen
 	// waiting: no byte arrives while the firmware runs it (package sim).
 	ArmedWait
+	// ReceiveOnly: under --sci-timing idle a byte arrives only at a wait
+	// that the receiver could end (one reading SCSR or SCDR, or with the
+	// receive interrupt armed), not at a wait for the timer after which
+	// the firmware polls the receiver (package sim).
+	ReceiveOnly
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary", "armed-wait"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary", "armed-wait", "receive-only"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
