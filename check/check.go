@@ -81,6 +81,7 @@ func New(img *loader.Image, cfg Config) (*Check, error) {
 	props.Unchecked = append(props.Unchecked, untimed...)
 	props.Reductions = Reductions(opts, m)
 	props.Bounds = mc.Bounds()
+	props.sciInput, props.maxReceived = mc.SCIInput != nil, mc.MaxReceived
 	return &Check{Config: cfg, Image: img, Machine: m, Options: opts, Note: note, Properties: props}, nil
 }
 

@@ -64,7 +64,9 @@ func Uncovered(img *loader.Image, covered map[uint16]bool) []string {
 // waits, each with its symbol and how: WAI and STOP, loops that branch to
 // themselves ("spins: INSTRUCTION", a BRSET or BRCLR polling a register,
 // BRA *), and the loops --sci-timing idle found it waiting in ("polls in a
-// loop: INSTRUCTION", sim.Machine.WaitPCs).
+// loop: INSTRUCTION", sim.Machine.WaitPCs; a run of such instructions one
+// after another, as a loop that waits for an armed interrupt has, "waits
+// in a loop: FIRST … LAST (N instructions)").
 func WaitSites(m *sim.Machine, covered map[uint16]bool) []string {
 	found := map[uint16]bool{}
 	for _, pc := range m.WaitPCs() {
@@ -82,6 +84,10 @@ func WaitSites(m *sim.Machine, covered map[uint16]bool) []string {
 	sort.Ints(pcs)
 	s := m.Initial()
 	var out []string
+	// A run of found PCs, one instruction after another, is one loop
+	// (one that waits for an armed interrupt has a wait at each state):
+	// listed once, from its first instruction to its last.
+	run, runAt, runEnd, runPC, runFirst := 0, -1, -1, uint16(0), ""
 	for _, p := range pcs {
 		pc := uint16(p)
 		var buf [5]byte
@@ -103,9 +109,20 @@ func WaitSites(m *sim.Machine, covered map[uint16]bool) []string {
 			what = "spins: " + text
 		case found[pc]:
 			_, text := m.Disasm(s, pc)
+			if run > 0 && p == runEnd {
+				run++
+				out[runAt] = fmt.Sprintf("%s waits in a loop: %s … %s (%d instructions)", cex.SymAddr(m.Image, runPC), runFirst, text, run)
+				runEnd = p + int(in.Len)
+				continue
+			}
+			run, runAt, runEnd, runPC, runFirst = 1, len(out), p+int(in.Len), pc, text
 			what = "polls in a loop: " + text
 		default:
+			run = 0
 			continue
+		}
+		if !found[pc] {
+			run = 0
 		}
 		out = append(out, cex.SymAddr(m.Image, pc)+" "+what)
 	}

@@ -30,6 +30,9 @@ func (r *Result) JSON(m *sim.Machine, rep Report) map[string]any {
 	if rep.Bounds != "" {
 		out["bounds"] = rep.Bounds
 	}
+	if rep.Input != nil {
+		out["sci_input_received"] = rep.Input
+	}
 	if c := ClockName(m); c != "" {
 		out["clock"] = c
 		out["clock_conditions"] = ClockConditions(m)
@@ -98,6 +101,7 @@ func (c *Check) Conclude(res *Result) Report {
 	res.Limit = c.Config.NameLimit(res.Limit)
 	rep := c.Properties
 	rep.Held = HeldInputs(c.Image, c.Machine)
+	rep.Received(c.Machine)
 	rep.Bound(res)
 	return rep
 }

@@ -222,7 +222,7 @@ func (mc Machine) Bounds() string {
 		bs = append(bs, fmt.Sprintf("at most %s (--max-timer-events)", units.Of(*mc.MaxTimerEvents, "timer event")))
 	}
 	if mc.SCIIdle {
-		bs = append(bs, "the SCI receives a byte only while the firmware waits for one with its output gone, and finishes sending one only while it waits or when it is overdue; it waits where its execution would cycle without an event (--sci-timing idle)")
+		bs = append(bs, "the SCI receives a byte only while the firmware waits with its output gone, and finishes sending one only while it waits or when it is overdue; it waits where its execution would cycle without an event (--sci-timing idle)")
 	}
 	return strings.Join(bs, ", ")
 }

@@ -120,7 +120,7 @@ func TestNewMachineFirmware(t *testing.T) {
 		t.Errorf("the machine's inputs are %v, want 0x0042 alone (PORTE and ADR1 are the device's)", c.Inputs)
 	}
 	if b := mc.Bounds(); b != "at most 2 bytes received (--max-received), at most 5 timer events (--max-timer-events), "+
-		"the SCI receives a byte only while the firmware waits for one with its output gone, and finishes sending one only while it waits or when it is overdue; it waits where its execution would cycle without an event (--sci-timing idle)" {
+		"the SCI receives a byte only while the firmware waits with its output gone, and finishes sending one only while it waits or when it is overdue; it waits where its execution would cycle without an event (--sci-timing idle)" {
 		t.Errorf("bounds %q", b)
 	}
 	if b := (Machine{}).Bounds(); b != "" {

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -26,6 +27,89 @@ type Report struct {
 	// verdict covers them at the values they held only. Known after the
 	// search (HeldInputs).
 	Held []HeldInput `json:"inputs_held,omitempty"`
+	// Input is what arrived of the --sci-input on firmware with its
+	// peripherals, nil without one. Known after the search (Received).
+	Input *InputReceived `json:"sci_input_received,omitempty"`
+
+	// sciInput says the check was given an --sci-input; maxReceived is
+	// its --max-received, nil for none.
+	sciInput    bool
+	maxReceived *int
+	inLimit     bool // Bound named Input's condition in the limit
+	resumed     bool // the search went on from a saved frontier (Resumed)
+}
+
+// Resumed says that the search goes on from a saved frontier (check
+// --resume): what arrived on the SCI is counted over this run only.
+func (r *Report) Resumed() { r.resumed = true }
+
+// InputReceived is what arrived on the SCI of its --sci-input, as check
+// --json's "sci_input_received" gives it: a check in which no byte
+// arrived says nothing about the firmware's input, and says so.
+type InputReceived struct {
+	// Arrivals counts the bytes that arrived, over every path explored
+	// (a byte on two paths counts twice); 0: none ever did.
+	Arrivals uint64 `json:"arrivals"`
+	// Deepest is the most bytes that arrived along one execution, and
+	// Bound the --max-received that bounds them (both left out
+	// without one).
+	Deepest *int `json:"deepest,omitempty"`
+	Bound   *int `json:"bound,omitempty"`
+	// ThisRun says the counts are this run's, which went on from a saved
+	// frontier (--resume): the runs before are not counted.
+	ThisRun bool `json:"this_run,omitempty"`
+}
+
+// Received fills r.Input with what arrived on the SCI on the machines (the
+// members of a swarm each have one), when the check had an --sci-input.
+func (r *Report) Received(ms ...*sim.Machine) {
+	if !r.sciInput {
+		return
+	}
+	in := &InputReceived{Bound: r.maxReceived, ThisRun: r.resumed}
+	deepest := 0
+	for _, m := range ms {
+		if !m.HasDevice() {
+			return
+		}
+		n, d := m.Received()
+		in.Arrivals += n
+		deepest = max(deepest, d)
+	}
+	if r.maxReceived != nil {
+		in.Deepest = &deepest
+	}
+	r.Input = in
+}
+
+// Line is what the text of a result says of the input: its condition
+// (String), or how much of it arrived.
+func (in *InputReceived) Line() string {
+	if c := in.String(); c != "" {
+		return c
+	}
+	if in.Deepest != nil {
+		return fmt.Sprintf("bytes of --sci-input arrived, up to %d along an execution (%d receive transitions explored)", *in.Deepest, in.Arrivals)
+	}
+	return fmt.Sprintf("bytes of --sci-input arrived (%d receive transitions explored)", in.Arrivals)
+}
+
+// String says what the condition on the input is, "" when every bound
+// on the input was reached.
+func (in *InputReceived) String() string {
+	switch {
+	case in == nil:
+		return ""
+	case in.Bound != nil && *in.Bound == 0:
+		return "" // none was asked for
+	case in.Arrivals == 0 && in.ThisRun:
+		return "no byte of --sci-input arrived in the executions this run explored from the saved frontier (the runs before are not counted)"
+	case in.Arrivals == 0:
+		return "no byte of --sci-input arrived in any execution explored, so the verdict says nothing about what the firmware does with its input"
+	case in.Bound != nil && in.Deepest != nil && *in.Deepest < *in.Bound:
+		return fmt.Sprintf("at most %s of --sci-input arrived along any execution explored, fewer than --max-received %d", units.Of(*in.Deepest, "byte"), *in.Bound)
+	}
+	return ""
 }
 
 // Unchecked is a property a check could not look at, and why.
@@ -53,10 +137,18 @@ func Properties(m *sim.Machine, ignore map[sim.Kind]bool) Report {
 }
 
 // Bound makes a verified result incomplete when the environment was
-// bounded: the search was exhaustive within the bounds only.
-func (r Report) Bound(res *Result) {
+// bounded: the search was exhaustive within the bounds only — and, when
+// fewer bytes of the --sci-input arrived than the bounds allow (none at
+// all, say), within what did arrive, which the limit names (Received
+// must have run).
+func (r *Report) Bound(res *Result) {
 	if r.Bounds != "" && res.Verdict == Verified {
 		res.Verdict = Incomplete
+		if c := r.Input.String(); c != "" {
+			res.Limit = "the bounds of the exploration (" + r.Bounds + "), within which " + c + ": every state within them was explored, no violation"
+			r.inLimit = true
+			return
+		}
 		res.Limit = "the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation"
 	}
 }

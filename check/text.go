@@ -146,6 +146,9 @@ func (r Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  not checked: %s (%s)\n", u.Property, u.Reason)
 	}
 	WriteHeld(w, r.Held)
+	if r.Input != nil && !r.inLimit {
+		fmt.Fprintf(w, "  input: %s\n", r.Input.Line())
+	}
 }
 
 // WriteHeld writes a line per input held constant: at most maxHeldLines

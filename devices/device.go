@@ -54,6 +54,11 @@ type Effect struct {
 	Port     bool  // a port's output latch was written: PortReg = PortVal
 	PortReg  uint8 // register offset
 	PortVal  uint8
+	// Received says a byte arrived on the SCI (a receive or an overrun);
+	// RxCount is then the bytes received along the execution so far,
+	// when Options.MaxReceived bounds them (0 otherwise).
+	Received bool
+	RxCount  uint8
 }
 
 // EventKind says what an environment event is.

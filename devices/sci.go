@@ -149,10 +149,12 @@ func (c *Chip) Event(b *Block, k int) Effect {
 		b.Reg[rSCSR] |= scsrRDRF
 		c.count(b, hRxN, c.maxRx)
 		c.received(b)
+		return Effect{Received: true, RxCount: b.Hid[hRxN]}
 	case EvOverrun:
 		b.Reg[rSCSR] |= scsrOR
 		c.count(b, hRxN, c.maxRx)
 		c.received(b)
+		return Effect{Received: true, RxCount: b.Hid[hRxN]}
 	case EvWait:
 		return c.Elapse(b, c.waitCycles(b))
 	case EvTxDone:

@@ -208,6 +208,7 @@ func (o *Outcome) Decide(seed uint64) *Decision {
 		}
 	}
 	d.Report.Held = check.HeldInputs(cs0.Image, ms...)
+	d.Report.Received(ms...)
 	d.Report.Bound(d.Result)
 	if d.Winner != nil && d.Winner.Result.Verdict == search.Verified && d.Result.Verdict == check.Incomplete {
 		// Nothing is left of the winner's exploration: the frontiers of

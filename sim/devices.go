@@ -560,6 +560,9 @@ func (m *Machine) event(s *State, k int, fx *[]Output) *Violation {
 		m.sourcesAfter(&x, b, waited, &at, true)
 	}
 	blockPool.Put(b)
+	if eff.Received {
+		m.noteReceived(eff.RxCount)
+	}
 	x.effect(eff)
 	if x.bad {
 		v := x.violation()
@@ -683,4 +686,25 @@ func (m *Machine) QueuedOutput(s *State) []byte {
 		return []byte{v}
 	}
 	return nil
+}
+
+// noteReceived counts a byte that arrived on the SCI, the n-th along its
+// execution when a bound counts them (Received).
+func (m *Machine) noteReceived(n uint8) {
+	m.received.Add(1)
+	for {
+		d := m.rxDeepest.Load()
+		if uint32(n) <= d || m.rxDeepest.CompareAndSwap(d, uint32(n)) {
+			return
+		}
+	}
+}
+
+// Received reports how many bytes arrived on the SCI over every search of
+// m (each arrival on each path explored counts), and, when
+// --max-received bounds them, the most that arrived along one execution.
+// A bounded check in which none arrived is vacuous for its input, and
+// says so (check.Report.Input).
+func (m *Machine) Received() (arrivals uint64, deepest int) {
+	return m.received.Load(), int(m.rxDeepest.Load())
 }

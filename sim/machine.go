@@ -232,6 +232,11 @@ type Machine struct {
 	// waitPCs marks the PCs at which the firmware was found waiting
 	// (wait.go: the states --sci-timing idle let a byte arrive at).
 	waitPCs [65536 / 64]atomic.Uint64
+	// received counts the bytes that arrived on the SCI in the searches
+	// of m, and rxDeepest is the most that arrived along one execution
+	// when a bound counts them (Received).
+	received  atomic.Uint64
+	rxDeepest atomic.Uint32
 
 	privateState // stack privacy (private.go)
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
@@ -23,8 +24,10 @@ import (
 //     the timer take their time, and stops when the firmware waits with
 //     nothing left to come.
 //   - Under Config.SCIWhenIdle (check --sci-timing idle) a byte arrives
-//     only at a state on such a loop, and the transmitter finishes a byte
-//     only there (or when it is overdue).
+//     only at a state on such a loop (below which), and the transmitter
+//     finishes a byte only there (or when it is overdue). Unlike Run,
+//     which feeds a byte only to a wait the receiver could end, a byte
+//     arrives at any wait with nothing being sent.
 //
 // "A state it was in" is a state's identity (key.go) with the stack
 // bytes that dead-data elimination leaves out of keys masked as they
@@ -51,17 +54,51 @@ import (
 // samples.
 //
 // Under --sci-timing idle the states a byte may arrive at are those on a
-// waiting loop at which the firmware is about to read a register that
-// shows an event (SCSR, SCDR, the timer's flags), or a loop of one
-// instruction (BRA *, a BRSET or BRCLR to itself), or WAI and STOP; the
-// others of the loop lead there without the firmware seeing the
-// difference. (Under --preempt calls and yield, where a transition runs
-// past such reads, every state of a waiting loop is one.) Asking whether a state is one of them runs the firmware
-// without events from it until it comes back (yes), enters a loop that
-// does not contain it (no: it is on its way to the wait), or waitSteps
-// instructions pass (no). With more than one thread able to run, no
-// state waits. A loop that waits for an interrupt to change memory
-// without reading a register is recognised only in those forms.
+// waiting loop at which
+//
+//   - the firmware is about to read a register that shows an event
+//     (SCSR, SCDR, the timer's flags): a loop that polls, directly or
+//     through a subroutine it calls;
+//   - the loop is one instruction (BRA *, a BRSET or BRCLR to itself);
+//   - the thread sleeps in WAI or STOP (it waits for anything);
+//   - the thread would take an interrupt that is armed (its enable set,
+//     its I bit clear): a loop that waits for a handler to change memory
+//     — a main loop comparing the head and the tail of a ring buffer that
+//     the receive interrupt fills, or polling a flag that a timer handler
+//     sets, in line or through a subroutine — at every such state of it.
+//
+// A byte may arrive at such a state whatever the loop waits for (a person
+// types while the firmware is idle): firmware that waits for a tick and
+// then polls the receiver once finds it after the tick.
+//
+// Why these are enough. A loop that sees an event only by reading a
+// register sees a byte that came at any of its states first at such a
+// read, in the same state as if the byte had come just before it: the
+// other states of the loop lead there without the firmware seeing the
+// difference (only the read tells RDRF), so one of them stands for all.
+// A loop that sees the byte through an interrupt sees it at the
+// instruction boundary where it arrives: the handler runs there,
+// interleaved with the loop at that point, and the loop's states are not
+// interchangeable (one may hold a copy of the head in a register while
+// the handler moves it), so every state of the loop with the interrupt
+// armed is one; none is left out. A state of the loop where the thread
+// cannot take the interrupt (I set around the read of head and tail) is
+// not one: a byte that came there is held in SCDR until I clears, and
+// the thread first sees it where it could have arrived as well — at a
+// state with I clear, or at a read of SCSR, both of which are among the
+// states above. (Under --preempt calls and yield, where a transition
+// runs past such reads, every state of a waiting loop is one.)
+//
+// Asking whether a state is one of them runs the firmware without events
+// from it until it comes back (yes), enters a loop that does not contain
+// it (no: it is on its way to the wait), or waitSteps instructions pass
+// (no). With more than one thread able to run, no state waits. A loop
+// that changes memory on each turn comes back only when what it changes
+// does — an idle counter of 8 bits after 256 turns, one of 16 bits past
+// waitSteps — and is no wait otherwise: a bounded check in which no byte
+// arrived says so (Machine.Received). The restriction is only
+// ever one of --sci-timing any: its violations are violations there, and
+// its "verified" is a bounded claim.
 
 // cycleFinder watches an execution without environment events for a
 // sampled state that comes back.
@@ -208,7 +245,7 @@ func (m *Machine) waitsAt(s *State) (devices.Sources, bool) {
 	if i < 0 {
 		return devices.SrcReceive | devices.SrcTransmit | devices.SrcTimer, true
 	}
-	if s.Atomic != 0 && int(s.Atomic)-1 != i || m.overdue(s) || !m.waitPoint(s, i) {
+	if s.Atomic != 0 && int(s.Atomic)-1 != i || m.overdue(s) || !m.waitPoint(s, i) && !m.armedWait(s, i) {
 		return 0, false
 	}
 	w := waitPool.Get().(*waitScratch)
@@ -312,15 +349,24 @@ func (m *Machine) waitPoint(s *State, i int) bool {
 	return c.in.IsBranch() && c.in.Target(pc) == pc || c.in.Op == isa.JMP && c.in.Mode == isa.Ext && c.in.Operand == pc
 }
 
+// armedWait reports whether thread i of s would take an interrupt
+// that is armed: a place a byte may arrive at, if the firmware waits
+// there (see above).
+func (m *Machine) armedWait(s *State, i int) bool {
+	return !mutation.On(mutation.ArmedWait) && m.armed(s, &s.Threads[i]) != 0
+}
+
 // gate says which of the SCI's events --sci-timing idle explores in a
 // state.
 type gate struct{ rx, tx bool }
 
 // gateOf returns the gate of s: under Config.SCIWhenIdle a byte arrives
-// only where the firmware waits for the receiver with nothing being sent
-// (as a person types: when the firmware waits and its output has gone),
-// and the transmitter finishes a byte only where the firmware waits or
-// when the byte is overdue; otherwise both at every state.
+// only where the firmware waits — for anything: a person types while the
+// firmware is idle, whatever it waits for, and firmware that waits for a
+// timer tick and then polls the receiver once finds the byte there — with
+// nothing being sent (its output has gone), and the transmitter finishes
+// a byte only where the firmware waits or when the byte is overdue;
+// otherwise both at every state.
 func (m *Machine) gateOf(s *State) gate {
 	if !m.Config.SCIWhenIdle || m.dev == nil {
 		return gate{true, true}
@@ -334,7 +380,7 @@ func (m *Machine) gateOf(s *State) gate {
 			markBit(m.waitPCs[:], int(s.Threads[i].PC))
 		}
 	}
-	if on&devices.SrcReceive == 0 {
+	if on&devices.SrcReceive == 0 && mutation.On(mutation.ReceiveOnly) {
 		return gate{tx: true}
 	}
 	busy, _ := m.sending(s)

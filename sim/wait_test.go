@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/internal/mutation"
 )
 
 // echoFirmware is a small terminal program in the manner of a ROM
@@ -252,5 +253,41 @@ func TestSCIIdleBusyLoop(t *testing.T) {
 	}
 	if g := m.gateOf(s); g.rx {
 		t.Errorf("gate %+v at a counting poll", g)
+	}
+}
+
+// TestSCIIdleArmedLoop: a loop that reads RAM only, with the receive
+// interrupt armed (RIE set, I clear), waits for that interrupt to change
+// the RAM; a byte may arrive at each of its states. With I set nothing can
+// end it: it waits for nothing the SCI does. With the fault armed-wait the
+// loop is not seen waiting. (The states looked at are past the first 64
+// cycles, whose count is part of the state.)
+func TestSCIIdleArmedLoop(t *testing.T) {
+	prog := func(cli byte) []byte {
+		return b(0x18, 0xCE, 0x10, 0x00, // ldy #$1000
+			0x86, 0x24, 0x18, 0xA7, 0x2D, // SCCR2 = RIE|RE
+			cli,              // cli, or nop
+			0xB6, 0x00, 0x40, // loop: ldaa $0040 (the handler's flag)
+			0x27, 0xFB, // beq loop
+			0x20, 0xFE) // bra *
+	}
+	m := deviceMachine(t, prog(0x0E), nil, devices.Options{SCIInput: []byte("x")}, Config{SCIWhenIdle: true})
+	for _, pc := range []uint16{0xD00A, 0xD00D} {
+		s := stateAt(t, m, pc, 12, 0)
+		if g := m.gateOf(s); !g.rx || !g.tx {
+			t.Errorf("the armed loop at %04X: gate %+v, want open", pc, g)
+		}
+		if on, ok := m.waitsAt(s); !ok || on&devices.SrcReceive == 0 {
+			t.Errorf("the armed loop at %04X: waitsAt %v %v, want waiting on the receiver", pc, on, ok)
+		}
+	}
+	restore := mutation.Set(mutation.ArmedWait)
+	if g := m.gateOf(stateAt(t, m, 0xD00A, 12, 0)); g.rx {
+		t.Errorf("armed-wait on: gate %+v, want closed", g)
+	}
+	restore()
+	m = deviceMachine(t, prog(0x01), nil, devices.Options{SCIInput: []byte("x")}, Config{SCIWhenIdle: true})
+	if g := m.gateOf(stateAt(t, m, 0xD00A, 12, 0)); g.rx {
+		t.Errorf("the loop with I set: gate %+v, want closed", g)
 	}
 }

@@ -358,6 +358,9 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if progress {
 		clearProgress()
 	}
+	if o.resume != "" {
+		cs.Properties.Resumed()
+	}
 	props := cs.Conclude(res)
 	if err := writeCounterexample(o, path, img, m, res.First(), fmt.Sprintf("check --search %s, --preempt %s", opts.Strategy, m.Config.Preempt)); err != nil {
 		return err

@@ -43,6 +43,9 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.PlaceholderRead: "cli.TestReadsDifferentialCatches (programs of reads from every kind of source)",
 	// The output compares' pin levels, compared with the same reference.
 	mutation.PinOrder: "devices.TestExactClockDifferentialCatches",
+	// A wait on an armed interrupt, on firmware written to wait so.
+	mutation.ArmedWait:   "cli.TestArmedWaitCatches",
+	mutation.ReceiveOnly: "cli.TestReceiveOnlyCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.

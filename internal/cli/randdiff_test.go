@@ -43,6 +43,11 @@ type diffSetting struct {
 	// engine: the symbolic engine takes part, which refuses some programs
 	// (exit 2) and may stop at its own limits.
 	engine bool
+	// subset: the run restricts the environment (--sci-timing idle lets
+	// bytes arrive only while the firmware waits), so its violations must
+	// be among the reference's, and it may end incomplete within its
+	// bounds; programs it does not apply to (exit 2) are left out.
+	subset bool
 }
 
 // diffSettings are the settings compared with --reduce none --search
@@ -61,6 +66,7 @@ func diffSettings() []diffSetting {
 		diffSetting{name: "--hash-compact --search dfs", args: []string{"--hash-compact", "--search", "dfs", "--all"}, all: true},
 		diffSetting{name: "--engine hmc --pr-depth 8", args: []string{"--engine", "hmc", "--pr-depth", "8"}, engine: true},
 		diffSetting{name: "--engine auto", args: []string{"--engine", "auto"}, engine: true},
+		diffSetting{name: "--sci-timing idle --search bfs", args: []string{"--sci-timing", "idle", "--search", "bfs", "--all"}, subset: true},
 	)
 }
 
@@ -158,6 +164,7 @@ func (d *diffProgram) check(extra ...string) (diffResult, int, string) {
 type diffStats struct {
 	programs, skipped, violated, verified int
 	withdrawn, refused, engineIncomplete  int
+	subset, subsetViolated                int // runs of a subset setting, and their violations
 	features                              map[string]int
 }
 
@@ -200,6 +207,18 @@ func diffOne(t *testing.T, seed uint64, dir string, st *diffStats, settings []di
 			continue
 		}
 		r, code, trace := d.check(s.args...)
+		if s.subset {
+			if code != ExitUsage {
+				bad = append(bad, subsetDiscrepancies(s, r, want, trace)...)
+				if st != nil {
+					st.subset++
+					if r.Verdict == "violation" {
+						st.subsetViolated++
+					}
+				}
+			}
+			continue
+		}
 		if code == ExitUsage {
 			if !s.engine {
 				bad = append(bad, discrepancy{s.name, "refused: " + r.Limit})
@@ -251,6 +270,34 @@ func diffOne(t *testing.T, seed uint64, dir string, st *diffStats, settings []di
 	return d, bad, true
 }
 
+// subsetDiscrepancies compares the result r of a run that restricts the
+// environment (diffSetting.subset) with the kinds the reference finds:
+// every execution it explores is one the reference explores, so each of
+// its violations is one of the reference's, and replays; it says nothing
+// of the violations it does not reach.
+func subsetDiscrepancies(s diffSetting, r diffResult, want []string, trace string) []discrepancy {
+	switch r.Verdict {
+	case "incomplete", "verified":
+		return nil
+	case "violation":
+		var bad []discrepancy
+		for _, k := range r.kinds() {
+			if !slices.Contains(want, k) {
+				bad = append(bad, discrepancy{s.name, fmt.Sprintf("violation %s; --reduce none finds %v", k, want)})
+			}
+		}
+		if trace == "" {
+			return append(bad, discrepancy{s.name, "violation without a counterexample"})
+		}
+		var out, errb bytes.Buffer
+		if c := Main([]string{"replay", trace}, nil, &out, &errb); c != ExitViolation {
+			bad = append(bad, discrepancy{s.name, fmt.Sprintf("the counterexample does not replay (exit %d): %s", c, strings.TrimSpace(errb.String()))})
+		}
+		return bad
+	}
+	return []discrepancy{{s.name, fmt.Sprintf("verdict %q (%s)", r.Verdict, r.Limit)}}
+}
+
 // diffRange is the seeds TestRandomDifferential runs.
 func diffRange() (start, n uint64) {
 	n = 400
@@ -297,8 +344,8 @@ func TestRandomDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%d programs compared (%d violate, %d verified), %d skipped (the plain search hit %d states); %d runs withdrawn by a stated reason, "+
-		"%d refused by an engine, %d engine runs incomplete", st.programs, st.violated, st.verified, st.skipped, diffStates,
-		st.withdrawn, st.refused, st.engineIncomplete)
+		"%d refused by an engine, %d engine runs incomplete; %d runs of a restricted environment, %d of them violations", st.programs, st.violated, st.verified, st.skipped, diffStates,
+		st.withdrawn, st.refused, st.engineIncomplete, st.subset, st.subsetViolated)
 	if st.programs < int(n)*8/10 || st.violated < int(n)/5 || st.verified < int(n)/5 {
 		t.Errorf("the programs do not exercise the comparison: %d of %d compared, %d violate, %d verified", st.programs, n, st.violated, st.verified)
 	}

@@ -28,7 +28,10 @@ type Fault int32
 // the chip's peripherals (package devices); TimingPOR and SourceBoundary
 // break the timing properties (package sim); PlaceholderRead lets the
 // symbolic engine's concrete steps read the placeholders of values they
-// do not hold (package sim, placeholder.go).
+// do not hold (package sim, placeholder.go); ArmedWait and ReceiveOnly
+// narrow the waits of --sci-timing idle back to loops that read a
+// register, and the arrival of a byte to waits for the receiver (package
+// sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -103,12 +106,23 @@ const (
 	// compares that came within one elapse all at once, OC1 winning,
 	// rather than in the order of their counts (package devices).
 	PinOrder
+	// ArmedWait: under --sci-timing idle, a loop that waits for an
+	// armed interrupt without reading a register (a main loop polling a
+	// RAM ring buffer or flag an interrupt handler fills) is not seen
+	// waiting: no byte arrives while the firmware runs it (package sim).
+	ArmedWait
+	// ReceiveOnly: under --sci-timing idle a byte arrives only at a wait
+	// that the receiver could end (one reading SCSR or SCDR, or with the
+	// receive interrupt armed), not at a wait for the timer after which
+	// the firmware polls the receiver (package sim).
+	ReceiveOnly
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary", "placeholder-read", "pin-order"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary", "placeholder-read", "pin-order",
+	"armed-wait", "receive-only"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
