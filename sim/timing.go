@@ -360,20 +360,56 @@ func (m *Machine) request(s *State, k int) {
 	put32(p[offLatency+5*k+1:], 0)
 }
 
-// requested returns the vector of a requested interrupt thread t must
-// take now, or -1: the thread can take it (I clear and no CLI or TAP
-// just before), and it is the first requested in --latency's order.
+// requested returns the vector of the requested harness interrupt that
+// thread t must take now, or -1: of the requested interrupts that the
+// thread can take (I or X clear, no CLI or TAP just before), the one of
+// the highest priority (rank) — what the chip takes at an instruction
+// boundary where several are pending.
 func (m *Machine) requested(s *State, t *Thread) int {
 	if m.timing == nil || len(m.timing.cfg.Latencies) == 0 || t.Status == Exited || s.Atomic != 0 {
 		return -1
 	}
 	p := m.timingPage(s, false)
+	best, br := -1, -1
 	for k, l := range m.timing.cfg.Latencies {
-		if p[offLatency+5*k] != 0 && !l.Source && m.canTake(t, l.IRQ) {
-			return l.IRQ
+		if p[offLatency+5*k] == 0 || l.Source || !m.canTake(t, l.IRQ) {
+			continue
+		}
+		if mutation.On(mutation.LatencyOrder) {
+			return l.IRQ // the first in --latency's order
+		}
+		if r := m.rank(s, l.IRQ); r > br {
+			best, br = l.IRQ, r
 		}
 	}
-	return -1
+	return best
+}
+
+// rank returns the priority of interrupt v in s, higher served first:
+// the order of the Reference Manual's interrupt priority table (section
+// 5, resets and interrupts) — XIRQ, IRQ, RTI, IC1-IC3, OC1-OC5, TOF,
+// PAOV, PAI, SPI, SCI — which is the order of the vector indexes, with
+// the source that HPRIO's PSEL bits promote placed above IRQ, below XIRQ.
+// Without the chip's registers no source is promoted.
+func (m *Machine) rank(s *State, v int) int {
+	r := 2 * v
+	if m.dev != nil && v < isa.VecIRQ && m.regSize > devices.RegHPRIO {
+		const o = devices.RegHPRIO // in the device's pages, as loadBlock reads them
+		if devices.Promoted(s.Pages[m.regPage+o/PageSize].Data[o%PageSize]) == v {
+			r = 2*isa.VecIRQ + 1
+		}
+	}
+	return r
+}
+
+// outranks reports whether a harness interrupt v without a latency
+// property may be taken by a thread that must take the requested
+// interrupt req (-1: none): the chip takes v first only when v has the
+// higher priority. (The interrupts that no property tracks are requested
+// where they are taken; one of a lower priority than a pending one is
+// not taken before it.)
+func (m *Machine) outranks(s *State, v, req int) bool {
+	return req < 0 || mutation.On(mutation.LatencyOrder) || m.rank(s, v) > m.rank(s, req)
 }
 
 // isRequestable reports whether interrupt v is taken only on request

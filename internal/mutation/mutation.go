@@ -25,8 +25,9 @@ type Fault int32
 // --engine auto (package hybrid), and JoinConcrete and UnjoinOne break the
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
-// peripherals (package devices); TimingPOR and SourceBoundary break the
-// timing properties (package sim).
+// peripherals (package devices); TimingPOR, SourceBoundary, LatencyOrder,
+// DeadlineOne and SaturatedInterval break the timing properties (packages
+// sim and search).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -88,12 +89,26 @@ const (
 	// from the end of the instruction during which its flag set, not
 	// from the cycle at which it set (package sim).
 	SourceBoundary
+	// LatencyOrder: requested harness interrupts are served in the
+	// order of their latency properties, not by the chip's priority,
+	// and a lower-priority interrupt may be taken before a pending one
+	// (package sim).
+	LatencyOrder
+	// DeadlineOne: a deadline is measured for one thread at a time: an
+	// interval starts at FROM only while no other is running (package
+	// sim).
+	DeadlineOne
+	// SaturatedInterval: a timing violation reports the interval drawn
+	// back from the count saturated at the bound plus one, not the one
+	// the execution had (package search).
+	SaturatedInterval
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary",
+	"latency-order", "deadline-one", "saturated-interval"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
