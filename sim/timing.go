@@ -14,16 +14,18 @@ import (
 // --report-timing): the package doc's "Timing properties" says what they
 // measure and why the search checks them exactly; here is how.
 //
-// # The timing page
+// # The timing pages
 //
+//	page 0, the timing page:
 //	byte 0        flags: timeArmed once an instruction cleared I
 //	bytes 1-4     the masked interval: 0 when the CPU is not masked, else
 //	              its cycles so far + 1 (big-endian)
-//	per deadline  1 byte: the thread that reached FROM + 1 (0: none); 4
-//	              bytes: the cycles since
 //	per latency   1 byte: 1 while requested, 2 (a chip's source) once
 //	              served while its flag and enable stay set; 4 bytes:
 //	              the cycles since the request
+//	then, per deadline, dlPages pages: per thread (dlPerPage a page),
+//	              4 bytes: 0 when the thread has no interval running,
+//	              else the cycles since it reached FROM + 1 (big-endian)
 
 // Timing configures the timing properties (Config.Timing).
 type Timing struct {
@@ -90,11 +92,32 @@ const (
 )
 
 const (
-	timeArmed   = 1
-	offMasked   = 1
-	offDeadline = 5
-	offLatency  = offDeadline + 5*maxDeadlines
+	timeArmed  = 1
+	offMasked  = 1
+	offLatency = 5
+
+	// dlPerPage threads' deadline counters fill a page, dlPages pages
+	// hold every thread's.
+	dlPerPage = PageSize / 4
+	dlPages   = (MaxThreads + dlPerPage - 1) / dlPerPage
 )
+
+// dlSlot returns the page and offset of thread j's counter of deadline k.
+func (tm *timing) dlSlot(k, j int) (page, off int) {
+	return tm.page + 1 + k*dlPages + j/dlPerPage, 4 * (j % dlPerPage)
+}
+
+// dlGet returns thread j's counter of deadline k in s (0: none running).
+func (tm *timing) dlGet(s *State, k, j int) uint32 {
+	pg, o := tm.dlSlot(k, j)
+	return get32(s.Pages[pg].Data[o:])
+}
+
+// dlSet sets thread j's counter of deadline k in s.
+func (tm *timing) dlSet(s *State, k, j int, v uint32) {
+	pg, o := tm.dlSlot(k, j)
+	put32(s.page(pg).Data[o:], v)
+}
 
 // timing is a machine's timing state: the configuration, the page, and
 // the largest values seen (for --report-timing), index 0 the masked
@@ -144,8 +167,10 @@ func (m *Machine) setTiming(cfg *Timing) error {
 	}
 	tm.max = make([]atomic.Uint64, 1+len(cfg.Deadlines)+len(cfg.Latencies))
 	m.timing = tm
-	m.init = append(m.init, &Page{})
-	m.npages++
+	for range 1 + dlPages*len(cfg.Deadlines) {
+		m.init = append(m.init, &Page{})
+		m.npages++
+	}
 	return nil
 }
 
@@ -241,33 +266,48 @@ func (m *Machine) timed(x *stepper, i int, ccr uint8, c uint64, nt int) {
 		}
 	}
 	for k := range tm.cfg.Deadlines {
+		// Each thread has its own interval (docs/timing.md): every
+		// running one counts the step's cycles, whichever thread ran.
 		d := &tm.cfg.Deadlines[k]
-		o := offDeadline + 5*k
-		if owner := ro[o]; owner != 0 {
-			v := addSat(get32(ro[o+1:]), c, tm.sat(d.TimingBound))
+		sat := tm.sat(d.TimingBound)
+		running := false
+		for j := range s.Threads {
+			cur := tm.dlGet(s, k, j)
+			if cur == 0 {
+				continue
+			}
+			v := addSat(cur-1, c, sat)
+			u := &s.Threads[j]
 			switch {
-			case int(owner)-1 == i && t.PC == d.To:
+			case j == i && t.PC == d.To:
 				tm.note(1+k, v)
 				if d.Bounded && v > d.N {
 					x.timingFault(KindDeadline, t.PC, s.Now()-uint64(v), s.Now(),
 						"deadline %s: %d cycles from FROM to TO, more than %d", d.Name, v, d.N)
 				}
-				q := wr()
-				q[o] = 0
-				put32(q[o+1:], 0)
-			case v != get32(ro[o+1:]):
-				put32(wr()[o+1:], v)
+				tm.dlSet(s, k, j, 0)
+			case u.Status == Exited:
+				// It never reaches TO: no violation can come of it.
+				tm.dlSet(s, k, j, 0)
+			default:
+				running = true
+				if v != cur-1 {
+					tm.dlSet(s, k, j, v+1)
+				}
 			}
 		}
 		// A thread arrives at FROM by its step, or is created there
 		// (__mc_thread_create: the threads after nt).
 		for j := i; j < len(s.Threads); j = max(j+1, nt) {
 			u := &s.Threads[j]
-			if u.PC == d.From && u.Status != Exited && (p == nil && ro[o] == 0 || p != nil && p[o] == 0) {
-				q := wr()
-				q[o] = byte(j + 1)
-				put32(q[o+1:], 0)
+			if u.PC != d.From || u.Status == Exited || tm.dlGet(s, k, j) != 0 {
+				continue
 			}
+			if running && mutation.On(mutation.DeadlineOne) {
+				continue // one interval at a time
+			}
+			tm.dlSet(s, k, j, 1)
+			running = true
 		}
 	}
 	for k := range tm.cfg.Latencies {
@@ -434,8 +474,9 @@ func (m *Machine) timingStart(s *State) {
 	}
 	for k, d := range m.timing.cfg.Deadlines {
 		if s.Threads[0].PC == d.From {
-			s.Pages[m.timing.page] = &Page{}
-			s.Pages[m.timing.page].Data[offDeadline+5*k] = 1
+			pg, o := m.timing.dlSlot(k, 0)
+			s.Pages[pg] = &Page{}
+			s.Pages[pg].Data[o+3] = 1
 		}
 	}
 }
