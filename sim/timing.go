@@ -129,6 +129,34 @@ type timing struct {
 	// src is the device's sources under the exact clock, when some
 	// latency is a chip's source's (Latency.Source).
 	src devices.SourceTimer
+	// unsat says the bounded counters do not stop at the bound plus one
+	// (Machine.Unsaturated).
+	unsat bool
+}
+
+// unsatAt is where the bounded counters of an unsaturated machine stop:
+// above every bound (the command line takes them below 2^31).
+const unsatAt = 1 << 31
+
+// Unsaturated returns a machine that runs as m does, whose bounded
+// timing counters do not stop at the bound plus one: replayed on it, a
+// counterexample ends in the violation m found, with the interval and
+// the count the execution had (on m a deadline's count stops at N + 1
+// long before TO). It is for replays, not searches: its counts make
+// states differ that m takes for one. m itself when m has no timing
+// property.
+func (m *Machine) Unsaturated() *Machine {
+	if m.timing == nil {
+		return m
+	}
+	cfg := m.Config
+	cfg.Dead = false
+	u, err := NewMachine(m.Image, cfg)
+	if err != nil || u.timing == nil {
+		return m
+	}
+	u.timing.unsat = true
+	return u
 }
 
 // setTiming checks cfg and appends the timing page.
@@ -177,6 +205,9 @@ func (m *Machine) setTiming(cfg *Timing) error {
 // sat is the value a counter of bound b saturates at.
 func (tm *timing) sat(b TimingBound) uint32 {
 	if b.Bounded {
+		if tm.unsat {
+			return unsatAt
+		}
 		return b.N + 1
 	}
 	return tm.cfg.Cap
