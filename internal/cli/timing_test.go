@@ -59,6 +59,25 @@ var timingCases = []timingCase{
 	{"oc1_withdraw.elf", []string{"--clock", "exact", "--input", "0x100A=0,1,2,3"},
 		func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
 		"latency", "latency toc1", 7 + 4 + 2 + 2 + 4*(2+3) + 2 + 4},
+	// prio_xirq.s: the request at toc1_isr's first instruction: inc 6 +
+	// rti 12, then XIRQ first (the highest priority): entry 14 + ldaa 2
+	// + 3 x (deca 2 + bne 3) + cli 2, bra 3 (after CLI), TOC1's entry
+	// 14. XIRQ, which never returns, is requested again and never
+	// served: the cap keeps its count small.
+	{"prio_xirq.elf", []string{"--irq", "xirq,toc1", "--timing-cap", "80"},
+		func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
+		"latency", "latency toc1", 6 + 12 + 14 + 2 + 3*(2+3) + 2 + 3 + 14},
+	// hprio.s: HPRIO promotes OC1 above IRQ; the request at irq_isr's
+	// first instruction: ldaa 2 + 3 x (deca 2 + bne 3) + rti 12, then
+	// TOC1's entry 14. IRQ may starve: the cap again.
+	{"hprio.elf", []string{"--peripherals", "on", "--irq", "irq,toc1", "--timing-cap", "80"},
+		func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
+		"latency", "latency toc1", 2 + 3*(2+3) + 12 + 14},
+	// deadline_threads.s: thread 1's interval with the whole of thread
+	// 0's run after the creation inside: nop 2 + nop 2 + tstb 2 + beq 3
+	// + ldaa 2 + 20 x (deca 2 + bne 3) + jsr 6, and its own nop 2 + nop 2.
+	{"deadline_threads.elf", nil, func(n int) []string { return []string{"--deadline", fmt.Sprintf("from:to:%d", n)} },
+		"deadline", "deadline from:to", 2 + 2 + 2 + 3 + 2 + 20*(2+3) + 6 + 2 + 2},
 	// single.s: ldab 2 + 3 x (decb 2 + bne 3) + mul 10 + cli 2 (and
 	// the first window, ldaa 2 + 5 x 5 + cli 2, is as long).
 	{"single.elf", []string{"--ignore", "illegal-opcode"}, func(n int) []string { return []string{"--max-masked", strconv.Itoa(n)} },
@@ -270,4 +289,131 @@ func TestSourceLatencyCatches(t *testing.T) {
 	defer mutation.Set(mutation.SourceBoundary)()
 	run(t, ExitVerified, "check", timingDir+"oc1_exact.elf", "--clock", "exact", "--input", "0x100A=3", "--search", "bfs", "-q",
 		"--latency", "toc1:43")
+}
+
+// TestTimingFlagsKeepVerdicts: a property observes executions and never
+// removes one. The order of the --latency flags and --report-timing
+// (which adds a latency property for every --irq interrupt) change no
+// verdict: pending interrupts are served by the chip's priority, XIRQ
+// before TOC1 (prio_xirq.s), TOC1 before IRQ when HPRIO promotes it
+// (hprio.s), IRQ before TOC1 without the promotion — where IRQ, asked
+// again in each of its handlers, keeps TOC1 waiting for ever.
+func TestTimingFlagsKeepVerdicts(t *testing.T) {
+	for _, c := range latencyOrderCases {
+		for _, extra := range c.extras {
+			args := append(append([]string{"check", timingDir + c.file, "-q", "--search", "bfs"}, c.flags...), extra...)
+			ns := []int{c.worst, c.worst - 1}
+			if c.worst == 0 {
+				ns = []int{1000}
+			}
+			for _, n := range ns {
+				want := ExitVerified
+				if n < c.worst || c.worst == 0 {
+					want = ExitViolation
+				}
+				a := append(args, "--latency", fmt.Sprintf("toc1:%d", n))
+				if c.first {
+					a = append(append(append([]string{}, args[:5]...), "--latency", fmt.Sprintf("toc1:%d", n)), args[5:]...)
+				}
+				run(t, want, a...)
+			}
+		}
+	}
+}
+
+// latencyOrderCases are TestTimingFlagsKeepVerdicts's programs: a bound
+// worst verified and worst-1 violated whatever flags extras add (worst
+// 0: no bound holds, 1,000 is violated).
+var latencyOrderCases = []struct {
+	file   string
+	flags  []string
+	first  bool // toc1's --latency before the others
+	worst  int
+	extras [][]string
+}{
+	{"prio_xirq.elf", []string{"--irq", "xirq,toc1", "--timing-cap", "80"}, false, 68,
+		[][]string{nil, {"--report-timing"}, {"--report-timing", "--latency", "xirq"}}},
+	{"prio_xirq.elf", []string{"--irq", "xirq,toc1", "--timing-cap", "80"}, true, 68,
+		[][]string{{"--report-timing"}, {"--report-timing", "--latency", "xirq"}}},
+	{"hprio.elf", []string{"--peripherals", "on", "--irq", "irq,toc1", "--timing-cap", "80"}, true, 43,
+		[][]string{nil, {"--report-timing"}, {"--report-timing", "--latency", "irq"}}},
+	// Without the promotion (no chip's registers) no bound holds: worst
+	// 0 says that 0 and -1 are violated, and 1,000 too.
+	{"hprio.elf", []string{"--irq", "irq,toc1", "--timing-cap", "2000"}, true, 0,
+		[][]string{nil, {"--report-timing"}, {"--report-timing", "--latency", "irq"}}},
+}
+
+// TestLatencyOrderCatches: with mutation.LatencyOrder (requests served
+// in the order of the flags, a lower-priority interrupt taken before a
+// pending one) --report-timing verifies a bound below prio_xirq's worst
+// case, which TestTimingFlagsKeepVerdicts and TestReportTiming catch.
+func TestLatencyOrderCatches(t *testing.T) {
+	defer mutation.Set(mutation.LatencyOrder)()
+	run(t, ExitVerified, "check", timingDir+"prio_xirq.elf", "--irq", "xirq,toc1", "--timing-cap", "80", "--search", "bfs", "-q",
+		"--latency", "toc1:67", "--report-timing")
+}
+
+// TestDeadlineOneCatches: with mutation.DeadlineOne (one interval at a
+// time) the bound below deadline_threads' worst case verifies, which
+// TestTimingBounds catches.
+func TestDeadlineOneCatches(t *testing.T) {
+	defer mutation.Set(mutation.DeadlineOne)()
+	run(t, ExitVerified, "check", timingDir+"deadline_threads.elf", "--search", "bfs", "-q", "--deadline", "from:to:120")
+}
+
+// requestInterval checks, on latency.elf with a bound of 30 found
+// depth-first (a path on which the request waits well past the bound),
+// that the violation's interval starts at the cycle of the last request
+// the listing shows and that its count is the interval's length, in the
+// text and in --json.
+func requestInterval(t *testing.T) error {
+	args := []string{"check", timingDir + "latency.elf", "--irq", "toc1", "--latency", "toc1:30", "--search", "dfs", "-q"}
+	out := run(t, ExitViolation, args...)
+	req := regexp.MustCompile(`(?m)^ +\d+  cyc (\d+) +env +interrupt toc1 requested`).FindAllStringSubmatch(out, -1)
+	end := regexp.MustCompile(`interval ends: (\d+) cycles \((\d+) to (\d+)\)`).FindStringSubmatch(out)
+	msg := regexp.MustCompile(`its handler begins (\d+) cycles after the request`).FindStringSubmatch(out)
+	if len(req) == 0 || end == nil || msg == nil {
+		return fmt.Errorf("no request, interval or message in:\n%s", out)
+	}
+	at, _ := strconv.Atoi(req[len(req)-1][1])
+	n, _ := strconv.Atoi(end[1])
+	from, _ := strconv.Atoi(end[2])
+	to, _ := strconv.Atoi(end[3])
+	if from != at || n != to-from || msg[1] != end[1] || n <= 30 {
+		return fmt.Errorf("the request at cycle %d; the violation says %s cycles, the interval %s", at, msg[1], end[0])
+	}
+	var j struct {
+		Violation struct {
+			Interval struct {
+				From   int `json:"from_cycle"`
+				To     int `json:"to_cycle"`
+				Cycles int `json:"cycles"`
+			} `json:"interval"`
+		} `json:"violation"`
+	}
+	if err := json.Unmarshal([]byte(run(t, ExitViolation, append(args, "--json")...)), &j); err != nil {
+		return err
+	}
+	if iv := j.Violation.Interval; iv.From != at || iv.To != to || iv.Cycles != n {
+		return fmt.Errorf("--json interval %+v, the request at cycle %d, the listing %s", iv, at, end[0])
+	}
+	return nil
+}
+
+// TestViolationInterval: a violation reports the interval its execution
+// had, from the request, not one drawn back from the count that stops at
+// the bound plus one.
+func TestViolationInterval(t *testing.T) {
+	if err := requestInterval(t); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSaturatedIntervalCatches: with mutation.SaturatedInterval
+// TestViolationInterval fails.
+func TestSaturatedIntervalCatches(t *testing.T) {
+	defer mutation.Set(mutation.SaturatedInterval)()
+	if requestInterval(t) == nil {
+		t.Error("saturated-interval: the interval still starts at the request")
+	}
 }
