@@ -3,7 +3,6 @@ package search
 import (
 	"fmt"
 
-	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -40,7 +39,7 @@ func Replay(m *sim.Machine, trace []sim.Label) ([]*sim.State, *sim.Violation, er
 // counters do not stop; v itself for any other violation, or when the
 // replay does not end in one of v's kind.
 func TrueInterval(m *sim.Machine, trace []sim.Label, v *sim.Violation) *sim.Violation {
-	if v == nil || !m.HasTiming() || mutation.On(mutation.SaturatedInterval) {
+	if v == nil || !m.HasTiming() {
 		return v
 	}
 	switch v.Kind {
@@ -49,6 +48,9 @@ func TrueInterval(m *sim.Machine, trace []sim.Label, v *sim.Violation) *sim.Viol
 		return v
 	}
 	u := m.Unsaturated()
+	if u == m {
+		return v
+	}
 	s := u.Initial()
 	for i, l := range trace {
 		ns, w, ok := u.Replay(s, l)

@@ -146,7 +146,7 @@ const unsatAt = 1 << 31
 // states differ that m takes for one. m itself when m has no timing
 // property.
 func (m *Machine) Unsaturated() *Machine {
-	if m.timing == nil {
+	if m.timing == nil || mutation.On(mutation.SaturatedInterval) {
 		return m
 	}
 	cfg := m.Config

@@ -26,8 +26,8 @@ type Fault int32
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
 // peripherals (package devices); TimingPOR, SourceBoundary, LatencyOrder,
-// DeadlineOne and SaturatedInterval break the timing properties (packages
-// sim and search).
+// DeadlineOne and SaturatedInterval break the timing properties (package
+// sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -100,7 +100,8 @@ const (
 	DeadlineOne
 	// SaturatedInterval: a timing violation reports the interval drawn
 	// back from the count saturated at the bound plus one, not the one
-	// the execution had (package search).
+	// the execution had (package sim: Machine.Unsaturated is the machine
+	// itself).
 	SaturatedInterval
 	numFaults
 )
