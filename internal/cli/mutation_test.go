@@ -39,6 +39,15 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.TimingPOR: "search.TestTimingDifferentialCatches",
 	// A timer source's request dated to its instruction's end.
 	mutation.SourceBoundary: "cli.TestSourceLatencyCatches",
+	// Requests served in the order of the flags: the timing oracle on
+	// randprog.Program's programs with three interrupts, and the bounds
+	// of testdata/timing/prio_xirq under --report-timing.
+	mutation.LatencyOrder: "search.TestTimingOracleCatches, cli.TestLatencyOrderCatches",
+	// One deadline interval at a time: testdata/timing/deadline_threads.
+	mutation.DeadlineOne: "cli.TestDeadlineOneCatches",
+	// The interval drawn back from the saturated count: the timing
+	// oracle on the counterexamples, and latency.elf's listing.
+	mutation.SaturatedInterval: "search.TestTimingOracleCatches, cli.TestSaturatedIntervalCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.
