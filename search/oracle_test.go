@@ -57,6 +57,16 @@ type oracle struct {
 	// transition passed one.
 	bounds [3]uint64
 	viol   bool
+	seen   *oracleSeen
+}
+
+// oracleSeen counts what the walks met, so that the comparison is shown
+// not to be vacuous.
+type oracleSeen struct {
+	woken    int // interrupts taken by a thread waiting in WAI or stopped
+	pending2 int // transitions with two requests pending or more
+	overlap  int // transitions with two threads inside one deadline
+	taken    map[int]int
 }
 
 func newOracle(m *sim.Machine, s *sim.State) *oracle {
@@ -126,6 +136,28 @@ func (o *oracle) step(a, b *sim.State, l sim.Label) error {
 	// The chip's rule: a pending request the thread can take is served
 	// before any instruction, the highest vector first; an interrupt no
 	// property follows is taken first only when it ranks higher.
+	if o.seen != nil {
+		np := 0
+		for _, ol := range o.lats {
+			if ol.pending {
+				np++
+			}
+		}
+		if np >= 2 {
+			o.seen.pending2++
+		}
+		for _, d := range o.dls {
+			if len(d.run) >= 2 {
+				o.seen.overlap++
+			}
+		}
+		if l.IRQ >= 0 {
+			o.seen.taken[l.IRQ]++
+			if t.Status == sim.Waiting || t.Status == sim.Stopped {
+				o.seen.woken++
+			}
+		}
+	}
 	top := -1
 	for _, ol := range o.lats {
 		if ol.pending && takeable(a, t, ol.vec) && ol.vec > top {
@@ -221,29 +253,48 @@ func (o *oracle) values() []uint64 {
 }
 
 // oracleMachine is program seed's machine with the timing properties
-// the oracle follows: the masked interval, a deadline from the lock stub
-// to the unlock stub (which several threads pass), one at thread 1's
-// entry and one from an entry of the interrupt handler to the next, the latency of TOC1, IRQ and RTI (one handler for all three:
-// three priorities), each bounded by bounds (0: measured only).
+// the oracle follows, each bounded by bounds (0: measured only): the
+// masked interval; deadlines (FROM:TO) that several threads pass at once
+// and the latency of every harness interrupt. Odd seeds are
+// randprog.Timed's programs (four interrupts with handlers of their own,
+// WAI, STOP, a subroutine every thread calls: its entry to its RTS is a
+// deadline); even ones randprog.Program's, whose TOC1 handler serves IRQ
+// and RTI too (three priorities), with deadlines from the lock stub to
+// the unlock stub, at thread 1's entry, and from one entry of the handler
+// to the next.
 func oracleMachine(t *testing.T, seed uint64, bounds [3]uint32) (*sim.Machine, string) {
-	img, cfg, desc := randprog.Program(rand.New(rand.NewPCG(seed, 0x0AC1)))
 	b := func(n uint32) sim.TimingBound { return sim.TimingBound{Track: true, Bounded: n > 0, N: n} }
-	lock, _ := img.StubAddr(loader.StubLock)
-	unlock, _ := img.StubAddr(loader.StubUnlock)
-	tm := &sim.Timing{Cap: 1 << 20, Masked: b(bounds[0]), Deadlines: []sim.Deadline{
-		{From: lock, To: unlock, Name: "lock:unlock", TimingBound: b(bounds[1])},
-		{From: 0xD400, To: 0xD400, Name: "0xD400:0xD400", TimingBound: b(bounds[1])}}}
-	if len(cfg.IRQs) > 0 {
-		// The handler, which every thread may run: an interval per
-		// thread from one entry to its next.
-		h := img.Vectors[isa.VecTOC1]
-		tm.Deadlines = append(tm.Deadlines, sim.Deadline{From: h, To: h, Name: "handler", TimingBound: b(bounds[1])})
-		for _, n := range []string{"irq", "toc1", "rti"} {
-			v, _ := sim.VectorIndex(n)
-			img.Vectors[v], img.VectorLoaded[v] = img.Vectors[isa.VecTOC1], true
-			tm.Latencies = append(tm.Latencies, sim.Latency{IRQ: v, TimingBound: b(bounds[2])})
+	tm := &sim.Timing{Cap: 1 << 20, Masked: b(bounds[0])}
+	var img *loader.Image
+	var cfg sim.Config
+	var desc string
+	if seed%2 == 1 {
+		img, cfg, desc = randprog.Timed(rand.New(rand.NewPCG(seed, 0x0AC1)))
+		tm.Deadlines = []sim.Deadline{
+			{From: randprog.TimedSub, To: randprog.TimedRet, Name: "sub", TimingBound: b(bounds[1])},
+			{From: 0xD400, To: 0xD400, Name: "0xD400:0xD400", TimingBound: b(bounds[1])}}
+	} else {
+		img, cfg, desc = randprog.Program(rand.New(rand.NewPCG(seed, 0x0AC1)))
+		lock, _ := img.StubAddr(loader.StubLock)
+		unlock, _ := img.StubAddr(loader.StubUnlock)
+		tm.Deadlines = []sim.Deadline{
+			{From: lock, To: unlock, Name: "lock:unlock", TimingBound: b(bounds[1])},
+			{From: 0xD400, To: 0xD400, Name: "0xD400:0xD400", TimingBound: b(bounds[1])}}
+		if len(cfg.IRQs) > 0 {
+			// The handler, which every thread may run: an interval per
+			// thread from one entry to its next.
+			h := img.Vectors[isa.VecTOC1]
+			tm.Deadlines = append(tm.Deadlines, sim.Deadline{From: h, To: h, Name: "handler", TimingBound: b(bounds[1])})
+			for _, n := range []string{"irq", "rti"} {
+				v, _ := sim.VectorIndex(n)
+				img.Vectors[v], img.VectorLoaded[v] = h, true
+			}
+			cfg.IRQs = []string{"irq", "toc1", "rti"}
 		}
-		cfg.IRQs = []string{"irq", "toc1", "rti"}
+	}
+	for _, n := range cfg.IRQs {
+		v, _ := sim.VectorIndex(n)
+		tm.Latencies = append(tm.Latencies, sim.Latency{IRQ: v, TimingBound: b(bounds[2])})
 	}
 	cfg.Timing = tm
 	m, err := sim.NewMachine(img, cfg)
@@ -254,14 +305,13 @@ func oracleMachine(t *testing.T, seed uint64, bounds [3]uint32) (*sim.Machine, s
 }
 
 // oracleWalks compares the oracle with the timing page on random
-// executions of program seed: walks of random transitions, replayed on
-// a fresh machine whose largest values are then those of the walks
-// alone. It returns the discrepancies.
-func oracleWalks(t *testing.T, seed uint64, walks, steps int) []string {
+// executions of program seed: walks of random transitions, each replayed
+// on a fresh machine whose largest values are then the walk's, and on
+// one whose bounds are one below them. It returns the discrepancies.
+func oracleWalks(t *testing.T, seed uint64, walks, steps int, seen *oracleSeen) []string {
 	m, desc := oracleMachine(t, seed, [3]uint32{})
 	r := rand.New(rand.NewPCG(seed, 7))
 	var bad []string
-	want := make([]uint64, 0)
 	var labels [][]sim.Label
 	for range walks {
 		s := m.Initial()
@@ -271,7 +321,12 @@ func oracleWalks(t *testing.T, seed uint64, walks, steps int) []string {
 			if len(succ) == 0 {
 				break
 			}
+			// Requests are drawn less often than the threads' moves,
+			// so that the threads get somewhere between them.
 			n := succ[r.IntN(len(succ))]
+			for try := 0; n.Label.Event > 0 && try < 3; try++ {
+				n = succ[r.IntN(len(succ))]
+			}
 			if n.Violation != nil {
 				break
 			}
@@ -280,10 +335,13 @@ func oracleWalks(t *testing.T, seed uint64, walks, steps int) []string {
 		}
 		labels = append(labels, ls)
 	}
-	fresh, _ := oracleMachine(t, seed, [3]uint32{})
 	for _, ls := range labels {
+		// The walk alone on a fresh machine: its largest values are the
+		// walk's.
+		fresh, _ := oracleMachine(t, seed, [3]uint32{})
 		s := fresh.Initial()
 		o := newOracle(fresh, s)
+		o.seen = seen
 		for _, l := range ls {
 			ns, v, ok := fresh.Replay(s, l)
 			if !ok || v != nil {
@@ -296,20 +354,32 @@ func oracleWalks(t *testing.T, seed uint64, walks, steps int) []string {
 			}
 			s = ns
 		}
-		vs := o.values()
-		if len(want) == 0 {
-			want = vs
+		want := o.values()
+		for k, g := range fresh.TimingValues() {
+			if k < len(want) && g.Value != want[k] {
+				bad = append(bad, fmt.Sprintf("%s: the timing page says %d, the oracle %d (%s)", g.Property, g.Value, want[k], desc))
+			}
 		}
-		for k := range vs {
-			want[k] = max(want[k], vs[k])
+		// Each kind bounded one below the walk's largest value: the
+		// machine reports a violation exactly where the oracle sees an
+		// interval pass the bound.
+		nd := len(o.dls)
+		var bs [3]uint32
+		for k, v := range want {
+			c := 2
+			switch {
+			case k == 0:
+				c = 0
+			case k <= nd:
+				c = 1
+			}
+			if v > 1 {
+				bs[c] = max(bs[c], uint32(v-1))
+			}
 		}
-	}
-	// With the bounds, the machine reports a violation exactly where
-	// the oracle sees an interval pass its bound.
-	bounded, _ := oracleMachine(t, seed, [3]uint32{12, 30, 20})
-	for _, ls := range labels {
-		s := bounded.Initial()
-		o := newOracle(bounded, s)
+		bounded, _ := oracleMachine(t, seed, bs)
+		s = bounded.Initial()
+		o = newOracle(bounded, s)
 		for _, l := range ls {
 			ns, v, ok := bounded.Replay(s, l)
 			if !ok {
@@ -327,12 +397,6 @@ func oracleWalks(t *testing.T, seed uint64, walks, steps int) []string {
 				break
 			}
 			s = ns
-		}
-	}
-	got := fresh.TimingValues()
-	for k, g := range got {
-		if k < len(want) && g.Value != want[k] {
-			bad = append(bad, fmt.Sprintf("%s: the timing page says %d, the oracle %d (%s)", g.Property, g.Value, want[k], desc))
 		}
 	}
 	return bad
@@ -420,41 +484,42 @@ func TestTimingOracle(t *testing.T) {
 		n = 15
 	}
 	found := 0
+	seen := &oracleSeen{taken: map[int]int{}}
 	for seed := range n {
-		bad := oracleWalks(t, seed, 20, 150)
+		bad := oracleWalks(t, seed, 20, 300, seen)
 		vb, nf := oracleViolations(t, seed, [3]uint32{12, 30, 20})
 		found += nf
 		for _, b := range append(bad, vb...) {
 			t.Errorf("program %d: %s", seed, b)
 		}
 	}
-	t.Logf("%d programs, %d counterexamples checked", n, found)
-	if found < int(n)/2 {
-		t.Errorf("only %d counterexamples in %d programs", found, n)
+	t.Logf("%d programs, %d counterexamples checked; the walks: %d wakings from WAI or STOP, %d transitions with two requests pending, %d with two threads inside a deadline, interrupts taken %v",
+		n, found, seen.woken, seen.pending2, seen.overlap, seen.taken)
+	if found < int(n)/2 || seen.woken == 0 || seen.pending2 == 0 || seen.overlap == 0 || len(seen.taken) < 4 {
+		t.Errorf("the programs did not meet every case the oracle exists for")
 	}
 }
 
 // oracleCatches are the programs on which the oracle catches each
-// mutation of the timing properties. (mutation.DeadlineOne needs two
-// threads inside one deadline's interval at once, which these random
-// walks have not met: internal/cli's TestDeadlineOneCatches shows
-// TestTimingBounds catching it on testdata/timing/deadline_threads.)
+// mutation of the timing properties (TestTimingOracleCatches prints
+// them when a list is empty).
 var oracleCatches = map[mutation.Fault][]uint64{
-	mutation.LatencyOrder:      {3, 25, 37},
+	mutation.LatencyOrder:      {1, 3, 5},
+	mutation.DeadlineOne:       {15, 21, 43},
 	mutation.SaturatedInterval: {1, 3, 5},
 }
 
 // TestTimingOracleCatches: with each mutation of the timing properties
 // the oracle disagrees on some program.
 func TestTimingOracleCatches(t *testing.T) {
-	for _, f := range []mutation.Fault{mutation.LatencyOrder, mutation.SaturatedInterval} {
+	for _, f := range []mutation.Fault{mutation.LatencyOrder, mutation.DeadlineOne, mutation.SaturatedInterval} {
 		t.Run(f.String(), func(t *testing.T) {
 			defer mutation.Set(f)()
 			seeds := oracleCatches[f]
 			if len(seeds) == 0 {
 				var hits []uint64
 				for seed := range uint64(60) {
-					bad := oracleWalks(t, seed, 20, 150)
+					bad := oracleWalks(t, seed, 20, 300, nil)
 					vb, _ := oracleViolations(t, seed, [3]uint32{12, 30, 20})
 					if len(bad)+len(vb) > 0 {
 						hits = append(hits, seed)
@@ -466,7 +531,7 @@ func TestTimingOracleCatches(t *testing.T) {
 				t.Fatalf("no programs listed for %s; programs that catch it: %v", f, hits)
 			}
 			for _, seed := range seeds {
-				bad := oracleWalks(t, seed, 20, 150)
+				bad := oracleWalks(t, seed, 20, 300, nil)
 				vb, _ := oracleViolations(t, seed, [3]uint32{12, 30, 20})
 				if len(bad)+len(vb) == 0 {
 					t.Errorf("%s: program %d agrees with the oracle", f, seed)
