@@ -4,253 +4,19 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/internal/randprog"
+	"github.com/hc11mc/hc11mc/internal/timeoracle"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
-// An oracle for the timing properties that is not the timing page: it
-// walks a cycle-stamped execution (the states before and after each
-// transition, their global time State.Now, the labels) cycle by cycle
-// and recomputes every interval from docs/timing.md's definitions — the
-// I bit of the context that runs, the requests and the handlers'
-// entries, FROM and TO per thread — and checks that a thread that can
-// take a pending request takes the one of the highest priority (the
-// Reference Manual's interrupt priority table: the order of the
-// vectors). It shares no code with sim/timing.go: it reads the states'
-// registers, the labels and the listing's text of a request.
-
-// oracleLatency is one latency property the oracle follows.
-type oracleLatency struct {
-	vec      int
-	pending  bool
-	cnt, max uint64
-}
-
-// oracleDeadline is one deadline, an interval per thread.
-type oracleDeadline struct {
-	from, to uint16
-	run      map[int]uint64 // thread -> cycles since FROM
-	max      uint64
-}
-
-// oracle is the recomputation's state along one execution.
-type oracle struct {
-	m         *sim.Machine
-	armed     bool // an instruction cleared I
-	masked    bool
-	maskedCnt uint64
-	maskedMax uint64
-	dls       []*oracleDeadline
-	lats      []*oracleLatency
-	// last is the interval the last transition ended or passed, for a
-	// violation's: its start and end in global time.
-	lastFrom, lastTo uint64
-	// bounds are the properties' bounds (0: none), viol whether the last
-	// transition passed one.
-	bounds [3]uint64
-	viol   bool
-	seen   *oracleSeen
-}
-
-// oracleSeen counts what the walks met, so that the comparison is shown
-// not to be vacuous.
-type oracleSeen struct {
-	woken    int // interrupts taken by a thread waiting in WAI or stopped
-	pending2 int // transitions with two requests pending or more
-	overlap  int // transitions with two threads inside one deadline
-	taken    map[int]int
-}
-
-func newOracle(m *sim.Machine, s *sim.State) *oracle {
-	o := &oracle{m: m}
-	tc := m.Config.Timing
-	if tc.Masked.Bounded {
-		o.bounds[0] = uint64(tc.Masked.N)
-	}
-	if len(tc.Deadlines) > 0 && tc.Deadlines[0].Bounded {
-		o.bounds[1] = uint64(tc.Deadlines[0].N)
-	}
-	if len(tc.Latencies) > 0 && tc.Latencies[0].Bounded {
-		o.bounds[2] = uint64(tc.Latencies[0].N)
-	}
-	for _, d := range m.Config.Timing.Deadlines {
-		od := &oracleDeadline{from: d.From, to: d.To, run: map[int]uint64{}}
-		if s.Threads[0].PC == d.From {
-			od.run[0] = 0
-		}
-		o.dls = append(o.dls, od)
-	}
-	for _, l := range m.Config.Timing.Latencies {
-		o.lats = append(o.lats, &oracleLatency{vec: l.IRQ})
-	}
-	return o
-}
-
-var requestText = regexp.MustCompile(`^interrupt (\w+) requested$`)
-
-// takeable reports whether thread t of s can take interrupt v now.
-func takeable(s *sim.State, t *sim.Thread, v int) bool {
-	if t.Status == sim.Exited || s.Atomic != 0 {
-		return false
-	}
-	if v == isa.VecXIRQ {
-		return t.CCR&isa.FlagX == 0
-	}
-	return t.CCR&isa.FlagI == 0 && t.Inhibit == 0
-}
-
-// step follows transition l from a to b; it returns what contradicts the
-// definitions.
-func (o *oracle) step(a, b *sim.State, l sim.Label) error {
-	if l.Event > 0 {
-		if mm := requestText.FindStringSubmatch(o.m.EventText(a, int(l.Event-1))); mm != nil {
-			v, _ := sim.VectorIndex(mm[1])
-			for _, ol := range o.lats {
-				if ol.vec == v {
-					if ol.pending {
-						return fmt.Errorf("%s requested twice", mm[1])
-					}
-					ol.pending, ol.cnt = true, 0
-					o.lastFrom, o.lastTo = a.Now(), a.Now()
-				}
-			}
-		}
-		return nil
-	}
-	i := l.Thread
-	t := &a.Threads[i]
-	o.viol = false
-	over := func(k int, n uint64) {
-		if o.bounds[k] > 0 && n > o.bounds[k] {
-			o.viol = true
-		}
-	}
-	// The chip's rule: a pending request the thread can take is served
-	// before any instruction, the highest vector first; an interrupt no
-	// property follows is taken first only when it ranks higher.
-	if o.seen != nil {
-		np := 0
-		for _, ol := range o.lats {
-			if ol.pending {
-				np++
-			}
-		}
-		if np >= 2 {
-			o.seen.pending2++
-		}
-		for _, d := range o.dls {
-			if len(d.run) >= 2 {
-				o.seen.overlap++
-			}
-		}
-		if l.IRQ >= 0 {
-			o.seen.taken[l.IRQ]++
-			if t.Status == sim.Waiting || t.Status == sim.Stopped {
-				o.seen.woken++
-			}
-		}
-	}
-	top := -1
-	for _, ol := range o.lats {
-		if ol.pending && takeable(a, t, ol.vec) && ol.vec > top {
-			top = ol.vec
-		}
-	}
-	if top >= 0 && (l.IRQ < 0 || l.IRQ < top) {
-		return fmt.Errorf("thread %d: %s while %s is pending and takeable", i, labelText(l), sim.IRQName(top))
-	}
-	c := b.Now() - a.Now()
-	// Cycle by cycle: every running interval counts each cycle.
-	for range c {
-		for _, ol := range o.lats {
-			if ol.pending {
-				ol.cnt++
-			}
-		}
-		for _, d := range o.dls {
-			for j := range d.run {
-				d.run[j]++
-			}
-		}
-	}
-	o.lastTo = b.Now()
-	// Masked: the context that ran, I before and after.
-	ib, ia := t.CCR&isa.FlagI != 0, b.Threads[i].CCR&isa.FlagI != 0
-	switch {
-	case !o.armed:
-		o.armed = ib && !ia
-	case ib:
-		if !o.masked {
-			o.maskedCnt = 0
-		}
-		o.maskedCnt += c
-		o.maskedMax = max(o.maskedMax, o.maskedCnt)
-		over(0, o.maskedCnt)
-		o.masked = ia
-		o.lastFrom = b.Now() - o.maskedCnt
-	default:
-		o.masked, o.maskedCnt = ia, 0
-	}
-	for _, ol := range o.lats {
-		if ol.pending {
-			o.lastFrom = b.Now() - ol.cnt
-			if l.IRQ == ol.vec {
-				ol.pending = false
-			}
-			ol.max = max(ol.max, ol.cnt)
-			over(2, ol.cnt)
-		}
-	}
-	for _, d := range o.dls {
-		if n, ok := d.run[i]; ok && b.Threads[i].PC == d.to {
-			d.max = max(d.max, n)
-			over(1, n)
-			o.lastFrom = b.Now() - n
-			delete(d.run, i)
-		}
-		for j := range b.Threads {
-			if b.Threads[j].Status == sim.Exited {
-				delete(d.run, j)
-			}
-		}
-		for j := i; j < len(b.Threads); j++ {
-			if j != i && j < len(a.Threads) {
-				continue // only thread i moved, and the threads it created
-			}
-			if _, ok := d.run[j]; !ok && b.Threads[j].PC == d.from && b.Threads[j].Status != sim.Exited {
-				d.run[j] = 0
-			}
-		}
-	}
-	return nil
-}
-
-func labelText(l sim.Label) string {
-	if l.IRQ >= 0 {
-		return "takes " + sim.IRQName(l.IRQ)
-	}
-	return "runs an instruction"
-}
-
-// values returns the largest values, in TimingValues' order.
-func (o *oracle) values() []uint64 {
-	out := []uint64{o.maskedMax}
-	for _, d := range o.dls {
-		out = append(out, d.max)
-	}
-	for _, l := range o.lats {
-		out = append(out, l.max)
-	}
-	return out
-}
+// The timing page against a second implementation of the timing
+// properties (internal/timeoracle), on random executions and every
+// counterexample of random programs.
 
 // oracleMachine is program seed's machine with the timing properties
 // the oracle follows, each bounded by bounds (0: measured only): the
@@ -308,7 +74,7 @@ func oracleMachine(t *testing.T, seed uint64, bounds [3]uint32) (*sim.Machine, s
 // executions of program seed: walks of random transitions, each replayed
 // on a fresh machine whose largest values are then the walk's, and on
 // one whose bounds are one below them. It returns the discrepancies.
-func oracleWalks(t *testing.T, seed uint64, walks, steps int, seen *oracleSeen) []string {
+func oracleWalks(t *testing.T, seed uint64, walks, steps int, seen *timeoracle.Seen) []string {
 	m, desc := oracleMachine(t, seed, [3]uint32{})
 	r := rand.New(rand.NewPCG(seed, 7))
 	var bad []string
@@ -340,21 +106,21 @@ func oracleWalks(t *testing.T, seed uint64, walks, steps int, seen *oracleSeen) 
 		// walk's.
 		fresh, _ := oracleMachine(t, seed, [3]uint32{})
 		s := fresh.Initial()
-		o := newOracle(fresh, s)
-		o.seen = seen
+		o := timeoracle.New(fresh, s)
+		o.Seen = seen
 		for _, l := range ls {
 			ns, v, ok := fresh.Replay(s, l)
 			if !ok || v != nil {
 				bad = append(bad, fmt.Sprintf("the walk does not replay (%v)", v))
 				break
 			}
-			if err := o.step(s, ns, l); err != nil {
+			if err := o.Step(s, ns, l); err != nil {
 				bad = append(bad, err.Error()+" ("+desc+")")
 				break
 			}
 			s = ns
 		}
-		want := o.values()
+		want := o.Values()
 		for k, g := range fresh.TimingValues() {
 			if k < len(want) && g.Value != want[k] {
 				bad = append(bad, fmt.Sprintf("%s: the timing page says %d, the oracle %d (%s)", g.Property, g.Value, want[k], desc))
@@ -363,7 +129,7 @@ func oracleWalks(t *testing.T, seed uint64, walks, steps int, seen *oracleSeen) 
 		// Each kind bounded one below the walk's largest value: the
 		// machine reports a violation exactly where the oracle sees an
 		// interval pass the bound.
-		nd := len(o.dls)
+		nd := o.Deadlines()
 		var bs [3]uint32
 		for k, v := range want {
 			c := 2
@@ -379,21 +145,21 @@ func oracleWalks(t *testing.T, seed uint64, walks, steps int, seen *oracleSeen) 
 		}
 		bounded, _ := oracleMachine(t, seed, bs)
 		s = bounded.Initial()
-		o = newOracle(bounded, s)
+		o = timeoracle.New(bounded, s)
 		for _, l := range ls {
 			ns, v, ok := bounded.Replay(s, l)
 			if !ok {
 				bad = append(bad, "the walk does not replay on the bounded machine")
 				break
 			}
-			if err := o.step(s, ns, l); err != nil {
+			if err := o.Step(s, ns, l); err != nil {
 				bad = append(bad, err.Error()+" ("+desc+")")
 				break
 			}
-			if (v != nil) != o.viol {
-				bad = append(bad, fmt.Sprintf("after %s: the machine's violation %v, the oracle's %v (%s)", labelText(l), v, o.viol, desc))
+			if (v != nil) != o.Violated() {
+				bad = append(bad, fmt.Sprintf("after %+v: the machine's violation %v, the oracle's %v (%s)", l, v, o.Violated(), desc))
 			}
-			if v != nil || o.viol {
+			if v != nil || o.Violated() {
 				break
 			}
 			s = ns
@@ -427,50 +193,13 @@ func oracleViolations(t *testing.T, seed uint64, bounds [3]uint32) (bad []string
 	return bad, found
 }
 
-var countText = regexp.MustCompile(`(\d+) cycles`)
-
 // oracleCheck replays f on m with the oracle beside it.
 func oracleCheck(m *sim.Machine, f Found) error {
 	states, v, err := Replay(m, f.Trace)
 	if err != nil || v == nil {
 		return fmt.Errorf("the counterexample does not replay: %v", err)
 	}
-	o := newOracle(m, states[0])
-	for i, l := range f.Trace {
-		if err := o.step(states[i], states[i+1], l); err != nil {
-			return err
-		}
-	}
-	// The interval the last transition ended or passed.
-	var from uint64
-	switch v.Kind {
-	case sim.KindMasked:
-		from = o.lastTo - o.maskedCnt
-	case sim.KindLatency:
-		for _, ol := range o.lats {
-			if strings.Contains(v.Message, "interrupt "+sim.IRQName(ol.vec)+":") {
-				from = o.lastTo - ol.cnt
-			}
-		}
-	case sim.KindDeadline:
-		from = o.lastFrom
-	}
-	// The count: "more than N cycles: C cycles since" (masked), "C
-	// cycles ..., more than N" (the others).
-	mm := countText.FindAllStringSubmatch(v.Message, -1)
-	if len(mm) == 0 {
-		return fmt.Errorf("%s: no count in %q", v.Kind, v.Message)
-	}
-	c := mm[0][1]
-	if v.Kind == sim.KindMasked {
-		c = mm[len(mm)-1][1]
-	}
-	n, _ := strconv.ParseUint(c, 10, 64)
-	if v.From != from || v.To != o.lastTo || n != v.To-v.From {
-		return fmt.Errorf("%s: the violation says %q over %d to %d; the oracle's interval is %d to %d",
-			v.Kind, v.Message, v.From, v.To, from, o.lastTo)
-	}
-	return nil
+	return timeoracle.CheckTrace(m, states, f.Trace, v)
 }
 
 // TestTimingOracle: on random programs (up to three threads, three
@@ -484,7 +213,7 @@ func TestTimingOracle(t *testing.T) {
 		n = 15
 	}
 	found := 0
-	seen := &oracleSeen{taken: map[int]int{}}
+	seen := &timeoracle.Seen{}
 	for seed := range n {
 		bad := oracleWalks(t, seed, 20, 300, seen)
 		vb, nf := oracleViolations(t, seed, [3]uint32{12, 30, 20})
@@ -494,8 +223,8 @@ func TestTimingOracle(t *testing.T) {
 		}
 	}
 	t.Logf("%d programs, %d counterexamples checked; the walks: %d wakings from WAI or STOP, %d transitions with two requests pending, %d with two threads inside a deadline, interrupts taken %v",
-		n, found, seen.woken, seen.pending2, seen.overlap, seen.taken)
-	if found < int(n)/2 || seen.woken == 0 || seen.pending2 == 0 || seen.overlap == 0 || len(seen.taken) < 4 {
+		n, found, seen.Woken, seen.Pending2, seen.Overlap, seen.Taken)
+	if found < int(n)/2 || seen.Woken == 0 || seen.Pending2 == 0 || seen.Overlap == 0 || len(seen.Taken) < 4 {
 		t.Errorf("the programs did not meet every case the oracle exists for")
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/internal/mutation"
+	"github.com/hc11mc/hc11mc/internal/timeoracle"
+	"github.com/hc11mc/hc11mc/search"
 )
 
 // The timing properties on the programs of testdata/timing, whose worst
@@ -100,6 +102,12 @@ func TestTimingBounds(t *testing.T) {
 			checkCycleStamps(t, out)
 			rep := run(t, ExitViolation, "replay", trace)
 			wantLines(t, rep, "reproduced: "+tc.kind)
+			checkOracle(t, trace)
+			// A depth-first counterexample, whose interval may pass the
+			// bound by more than one cycle, agrees with the oracle too.
+			dfs := filepath.Join(t.TempDir(), "dfs.json")
+			run(t, ExitViolation, append(append(base, tc.bound(tc.worst-1)...), "--search", "dfs", "--trace", dfs)...)
+			checkOracle(t, dfs)
 
 			var j struct {
 				Violation struct {
@@ -415,5 +423,23 @@ func TestSaturatedIntervalCatches(t *testing.T) {
 	defer mutation.Set(mutation.SaturatedInterval)()
 	if requestInterval(t) == nil {
 		t.Error("saturated-interval: the interval still starts at the request")
+	}
+}
+
+// checkOracle replays the counterexample in trace file path with the
+// timing oracle (internal/timeoracle) beside it: every interval and the
+// violation's agree with its recomputation.
+func checkOracle(t *testing.T, path string) {
+	t.Helper()
+	_, _, m, labels, err := loadTrace(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, v, err := search.Replay(m, labels)
+	if err != nil || v == nil {
+		t.Fatalf("%s does not replay to a violation: %v", path, err)
+	}
+	if err := timeoracle.CheckTrace(m, states, labels, v); err != nil {
+		t.Errorf("the timing oracle on %s: %v", path, err)
 	}
 }
