@@ -39,6 +39,11 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.TimingPOR: "search.TestTimingDifferentialCatches",
 	// A timer source's request dated to its instruction's end.
 	mutation.SourceBoundary: "cli.TestSourceLatencyCatches",
+	// The entry from WAI charged as a full entry.
+	mutation.WaiEntryStacks: "cli.TestWaiEntryCatches",
+	// The wait's cycles in WAI left out of the global time, compared
+	// with TCNT.
+	mutation.WaitUncounted: "sim.TestWaitTimeDifferentialCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.

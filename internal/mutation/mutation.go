@@ -25,8 +25,9 @@ type Fault int32
 // --engine auto (package hybrid), and JoinConcrete and UnjoinOne break the
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
-// peripherals (package devices); TimingPOR and SourceBoundary break the
-// timing properties (package sim).
+// peripherals (package devices); TimingPOR, SourceBoundary,
+// WaiEntryStacks and WaitUncounted break the timing properties (package
+// sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -88,12 +89,21 @@ const (
 	// from the end of the instruction during which its flag set, not
 	// from the cycle at which it set (package sim).
 	SourceBoundary
+	// WaiEntryStacks: the entry of an interrupt into a CPU waiting in
+	// WAI takes a full entry's 14 cycles, as if WAI had not stacked the
+	// frame already (package sim).
+	WaiEntryStacks
+	// WaitUncounted: the E cycles that pass while the CPU waits in WAI,
+	// under the exact clock, reach the peripherals but not the global
+	// time and the timing properties' counts (package sim).
+	WaitUncounted
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary",
+	"wai-entry-stacks", "wait-uncounted"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
