@@ -48,8 +48,8 @@ func waitProgram(rng *rand.Rand) (code, isr []byte) {
 		0xC3, uint8(k>>8), uint8(k), // addd #K
 		0xFD, 0x10, 0x16) // std TOC1
 	code = append(code, filler()...)
-	code = append(code, 0x3E) // wai
-	code = append(code, 0x20, uint8(loop-(len(code)+2))) // bra loop
+	code = append(code, 0x3E)                                     // wai
+	code = append(code, 0x20, uint8(loop-(len(code)+2)))          // bra loop
 	isr = cat(b(0x86, 0x80, 0xB7, 0x10, 0x23), filler(), b(0x3B)) // ldaa #OC1F; staa TFLG1; ...; rti
 	return code, isr
 }
