@@ -7,6 +7,7 @@ import (
 
 	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/internal/mutation"
+	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
 // The time spent in WAI under the exact clock, checked against a second
@@ -108,4 +109,67 @@ func TestWaitTimeDifferentialCatches(t *testing.T) {
 		}
 	}
 	t.Errorf("fault %s switched on: no program differs from TCNT", mutation.WaitUncounted)
+}
+
+// entryAfter runs code (with the chip's peripherals when chip) until
+// its thread sleeps, takes the IRQ (a harness interrupt, --irq irq) and
+// returns the cycles from the sleeping instruction's first cycle to the
+// handler's first instruction.
+func entryAfter(t *testing.T, code []byte, chip bool) uint64 {
+	t.Helper()
+	extra := map[uint16][]byte{0xD100: b(0x3B), 0xFFF2: {0xD1, 0x00}} // rti
+	cfg := Config{IRQs: []string{"irq"}}
+	var m *Machine
+	if chip {
+		m = deviceMachine(t, code, extra, devices.Options{}, cfg)
+	} else {
+		m = testMachine(t, code, extra, nil, cfg)
+	}
+	s := m.Initial()
+	var start uint64
+	for range 20 {
+		out, _ := successors(m, s)
+		start = s.Now()
+		o := pick(t, out, 0, -1)
+		if o.Violation != nil {
+			t.Fatal(o.Violation)
+		}
+		s = o.State
+		if s.Threads[0].Status != Running {
+			break
+		}
+	}
+	if s.Threads[0].Status == Running {
+		t.Fatalf("the thread never sleeps")
+	}
+	out, _ := successors(m, s)
+	h := pick(t, out, 0, isa.VecIRQ).State
+	if pc := h.Threads[0].PC; pc != 0xD100 {
+		t.Fatalf("PC %04X after the entry, want the handler", pc)
+	}
+	return h.Now() - start
+}
+
+// TestSleepEntry: from WAI's opcode fetch to the handler, 14 cycles with
+// no wait (the manual's 14 + n, appendix A); from STOP's, its 2, the
+// oscillator's restart while OPTION's DLY is set (4064 E cycles; its
+// reset value, also without the chip's registers) and the entry's 14;
+// with DLY cleared in the first 64 cycles, 2 + 14.
+func TestSleepEntry(t *testing.T) {
+	lds := b(0x8E, 0x01, 0xFF)                                                   // lds #0x01FF
+	clearS := b(0x07, 0x84, 0x6F, 0x06)                                          // tpa; anda #0x6F; tap: S and I clear
+	if c := entryAfter(t, cat(lds, b(0x0E, 0x3E, 0x20, 0xFE)), false); c != 14 { // cli; wai; bra .
+		t.Errorf("WAI to the handler: %d cycles, want 14", c)
+	}
+	stop := b(0xCF, 0x20, 0xFE) // stop; bra .
+	if c := entryAfter(t, cat(lds, clearS, stop), false); c != 2+4064+14 {
+		t.Errorf("STOP to the handler without the chip: %d cycles, want 2 + 4064 + 14", c)
+	}
+	if c := entryAfter(t, cat(lds, clearS, stop), true); c != 2+4064+14 {
+		t.Errorf("STOP to the handler, DLY set: %d cycles, want 2 + 4064 + 14", c)
+	}
+	noDLY := b(0x86, 0x00, 0xB7, 0x10, 0x39) // ldaa #0; staa OPTION: DLY clear
+	if c := entryAfter(t, cat(noDLY, lds, clearS, stop), true); c != 2+14 {
+		t.Errorf("STOP to the handler, DLY clear: %d cycles, want 2 + 14", c)
+	}
 }

@@ -71,6 +71,11 @@ var timingCases = []timingCase{
 	{"wai_deadline.elf", []string{"--clock", "exact", "--input", "0x100A=0,1,2,3"},
 		func(n int) []string { return []string{"--deadline", fmt.Sprintf("from:to:%d", n)} },
 		"deadline", "deadline from:to", 16 + 50 + 8*3 + 2 + 2 + 4 + 12 + 2},
+	// stop_latency.s: tstb 2 + beq 3 + ldaa 2 + 3 x (deca 2 + bne 3) +
+	// cli 2 + stop 2 + the oscillator's restart with DLY set 4064 + entry
+	// 14.
+	{"stop_latency.elf", []string{"--irq", "irq"}, func(n int) []string { return []string{"--latency", fmt.Sprintf("irq:%d", n)} },
+		"latency", "latency irq", 2 + 3 + 2 + 3*(2+3) + 2 + 2 + 4064 + 14},
 	// single.s: ldab 2 + 3 x (decb 2 + bne 3) + mul 10 + cli 2 (and
 	// the first window, ldaa 2 + 5 x 5 + cli 2, is as long).
 	{"single.elf", []string{"--ignore", "illegal-opcode"}, func(n int) []string { return []string{"--max-masked", strconv.Itoa(n)} },
