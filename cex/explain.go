@@ -705,8 +705,10 @@ func (c *Counterexample) foldAt(i int) (p, n int) {
 		if !ok {
 			continue
 		}
+		// The last transition, where a violation is (and a timing
+		// violation's interval ends), is never folded.
 		k := i + p
-		for k < len(c.steps) && plain(k) && same(k, k-p) {
+		for k < len(c.steps)-1 && plain(k) && same(k, k-p) {
 			k++
 		}
 		if reps := (k - i) / p; reps >= foldMin && (reps-1)*p > foldLines {

@@ -403,10 +403,15 @@ func (c *Chip) Write(b *Block, off int, v uint8) Effect {
 			*r = *r&0xF0 | v&0x0F
 		}
 	case rSCCR2:
-		if c.exact && *r&sccr2RE == 0 && v&sccr2RE != 0 {
+		rxOn := c.exact && *r&sccr2RE == 0 && v&sccr2RE != 0
+		txOn := c.exact && *r&sccr2TE == 0 && v&sccr2TE != 0
+		*r = v
+		if rxOn {
 			c.rxOn(b)
 		}
-		*r = v
+		if txOn {
+			c.txOn(b)
+		}
 	case rINIT:
 		if c.window(b) && b.Hid[hOnce]&onceINIT == 0 {
 			*r = v
@@ -475,7 +480,7 @@ func (c *Chip) Horizon(b *Block) uint64 {
 	}
 	if b.Hid[hSCITx]&txBusy != 0 {
 		n := uint64(b.Hid[hTxTime])<<8 | uint64(b.Hid[hTxTime+1])
-		due := uint64(min(frameCycles(b.Reg[rBAUD]), 0xFFFF))
+		due := min(frame(b), 0xFFFF)
 		h = min(h, due-min(n, due))
 	}
 	return h

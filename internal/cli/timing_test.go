@@ -76,6 +76,13 @@ var timingCases = []timingCase{
 	// 14.
 	{"stop_latency.elf", []string{"--irq", "irq"}, func(n int) []string { return []string{"--latency", fmt.Sprintf("irq:%d", n)} },
 		"latency", "latency irq", 2 + 3 + 2 + 3*(2+3) + 2 + 2 + 4064 + 14},
+	// sci_frame.s, the exact clock: the preamble TE queues and the byte,
+	// two frames of 11 bits of 16 E cycles from the first cycle of the
+	// staa that enables TE (t = 2); brclr 7 polls TC from t = 16, and the
+	// 49th turn after the first (16 + 343 >= 2 + 352) sees it.
+	{"sci_frame.elf", []string{"--clock", "exact", "--input", "0x100A=0,16"},
+		func(n int) []string { return []string{"--deadline", fmt.Sprintf("from:to:%d", n)} },
+		"deadline", "deadline from:to", 16 + 7*49 + 7},
 	// single.s: ldab 2 + 3 x (decb 2 + bne 3) + mul 10 + cli 2 (and
 	// the first window, ldaa 2 + 5 x 5 + cli 2, is as long).
 	{"single.elf", []string{"--ignore", "illegal-opcode"}, func(n int) []string { return []string{"--max-masked", strconv.Itoa(n)} },
