@@ -190,3 +190,29 @@ func TestManualCOP(t *testing.T) {
 		}
 	}
 }
+
+// TestManualSCIWriteCycle: a store writes in its last cycle (appendix A's
+// cycle-by-cycle tables), so a frame that a write of SCDR starts begins
+// at the store's last cycle: with the 4 cycles of a STAA counted as the
+// transition's (Block.Elapsed) and elapsed after the write, TC sets a
+// frame less one cycle after the store ends.
+func TestManualSCIWriteCycle(t *testing.T) {
+	const frame = 160 // BAUD 0, ten bits
+	c, b := exactChip(t)
+	c.Write(b, rBAUD, 0)
+	c.Write(b, rSCCR2, 0x08)
+	c.Elapse(b, frame) // the preamble
+	c.Read(b, rSCSR, 0)
+	b.Elapsed = 4
+	c.Write(b, rSCDR, 'U')
+	b.Elapsed = 0
+	c.Elapse(b, 4)
+	c.Elapse(b, frame-2)
+	if b.Reg[rSCSR]&scsrTC != 0 {
+		t.Errorf("TC set %d E cycles after the store's last cycle, before the frame of %d", frame-1, frame)
+	}
+	c.Elapse(b, 1)
+	if b.Reg[rSCSR]&scsrTC == 0 {
+		t.Errorf("TC not set a frame (%d E cycles) after the store's last cycle", frame)
+	}
+}

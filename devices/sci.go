@@ -18,7 +18,7 @@ func (c *Chip) sciWrite(b *Block, v uint8) Effect {
 		b.Reg[rSCSR] |= scsrTDRE
 		b.Hid[hTxTime], b.Hid[hTxTime+1] = 0, 0
 		if c.exact {
-			put3(b, hTxLeft, frame(b))
+			put3(b, hTxLeft, c.txStart(b))
 		}
 		return c.sent(b, v)
 	}
@@ -220,7 +220,18 @@ func (c *Chip) txOn(b *Block) {
 		return
 	}
 	b.Hid[hSCITx] |= txBusy
-	put3(b, hTxLeft, frame(b))
+	put3(b, hTxLeft, c.txStart(b))
+}
+
+// txStart is the E cycles, counted from the start of the current
+// transition, until the end of a frame that the write being made starts:
+// the write is the last cycle of its instruction (the M68HC11 Reference
+// Manual, appendix A's cycle-by-cycle tables: a store writes in its last
+// cycle), which is the transition's last (an access of the registers
+// ends it) and the frame's first, and the simulator elapses the
+// transition's cycles (Block.Elapsed) after the write.
+func (c *Chip) txStart(b *Block) uint64 {
+	return frame(b) + max(b.Elapsed, 1) - 1
 }
 
 // Overdue reports whether the transmitter's byte has been shifted out for

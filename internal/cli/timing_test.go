@@ -77,9 +77,9 @@ var timingCases = []timingCase{
 	{"stop_latency.elf", []string{"--irq", "irq"}, func(n int) []string { return []string{"--latency", fmt.Sprintf("irq:%d", n)} },
 		"latency", "latency irq", 2 + 3 + 2 + 3*(2+3) + 2 + 2 + 4064 + 14},
 	// sci_frame.s, the exact clock: the preamble TE queues and the byte,
-	// two frames of 11 bits of 16 E cycles from the first cycle of the
-	// staa that enables TE (t = 2); brclr 7 polls TC from t = 16, and the
-	// 49th turn after the first (16 + 343 >= 2 + 352) sees it.
+	// two frames of 11 bits of 16 E cycles from the last cycle of the
+	// staa that enables TE (t = 5); brclr 7 polls TC from t = 16, and the
+	// 49th turn after the first (16 + 343 >= 5 + 352) sees it.
 	{"sci_frame.elf", []string{"--clock", "exact", "--input", "0x100A=0,16"},
 		func(n int) []string { return []string{"--deadline", fmt.Sprintf("from:to:%d", n)} },
 		"deadline", "deadline from:to", 16 + 7*49 + 7},

@@ -13,27 +13,27 @@
 ; queues one idle character, a frame of ones, as a preamble (9.3, SCCR2's
 ; TE); the byte written meanwhile waits in TDR and follows it, and TC,
 ; set when the transmitter is idle, comes after both: 2F after the
-; enable.  The exact clock starts a frame at the first cycle of the
-; instruction that writes SCCR2 or SCDR, and a read sees SCSR as it
-; stands at the start of the instruction (docs/clocks.md).
+; enable.  A frame starts at the write of SCCR2 or SCDR, the last cycle
+; of the store (appendix A's cycle-by-cycle tables), and a read sees
+; SCSR as it stands at the start of the instruction (docs/clocks.md).
 ;
 ; Cycles (appendix A; hc11-opcodes.csv), from the arrival at `from'
 ; (t = 0):
 ;
 ;   ldaa #TE 2                                   -> 2
-;   staa SCCR2,x 4: the preamble from t = 2      -> 6
+;   staa SCCR2,x 4: the preamble from t = 5      -> 6
 ;   ldaa SCSR,x 4 (TDRE, TC set: the clearing)   -> 10
 ;   ldaa #'U' 2 + staa SCDR,x 4: into TDR        -> 16
-;   brclr SCSR,x #TC 7, from t = 16 + 7k: TC sets at 2 + 2F, so the
-;   first turn that sees it starts at 16 + 7k >= 2 + 2F and the loop
+;   brclr SCSR,x #TC 7, from t = 16 + 7k: TC sets at 5 + 2F, so the
+;   first turn that sees it starts at 16 + 7k >= 5 + 2F and the loop
 ;   ends 7 cycles later, at `to':
 ;
-;   M = 0: 2F = 320, k = 44 (16 + 308 = 324 >= 322): to at 331
-;   M = 1: 2F = 352, k = 49 (16 + 343 = 359 >= 354): to at 366
+;   M = 0: 2F = 320, k = 45 (16 + 315 = 331 >= 325): to at 338
+;   M = 1: 2F = 352, k = 49 (16 + 343 = 359 >= 357): to at 366
 ;
 ; Expected: --deadline from:to:366 verified, from:to:365 violated
-; (M = 1).  A ten-bit frame with no preamble would have TC at 12 + 160 =
-; 172, and say 184.
+; (M = 1).  A ten-bit frame with no preamble, started at the first cycle
+; of the staa to SCDR, would have TC at 12 + 160 = 172, and say 184.
 
 REGS    = 0x1000                ; the register block after reset
 PORTE   = 0x0A
