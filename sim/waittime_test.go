@@ -55,44 +55,75 @@ func waitProgram(rng *rand.Rand) (code, isr []byte) {
 	return code, isr
 }
 
+// waitCounts counts what diffWaitTime saw.
+type waitCounts struct{ waits, entries int }
+
 // diffWaitTime follows program seed's one execution for steps
 // transitions and returns the first state at which TCNT and the global
-// time differ, described, or ""; it counts in waits the transitions of
-// time passing while the CPU waits.
-func diffWaitTime(t *testing.T, seed int64, steps int, waits *int) string {
+// time differ, described, or ""; it counts in n the transitions of time
+// passing while the CPU waits and the entries after a WAI it checked.
+//
+// It checks the handler's start after a WAI too, against the manual's
+// cycles reckoned in TCNT's counts: WAI begins at count w and stacks for
+// 12 cycles; OC1F sets at the count TOC1 (d = TOC1 - w counts later,
+// modulo 2^16, 2^16 for 0); the interrupt is recognised at the later of
+// the two, and 2 cycles fetch the vector: the handler's first
+// instruction comes at w + max(12, d) + 2.
+func diffWaitTime(t *testing.T, seed int64, steps int, n *waitCounts) string {
 	rng := rand.New(rand.NewSource(seed))
 	code, isr := waitProgram(rng)
 	m := deviceMachine(t, code, map[uint16][]byte{0xD100: isr, 0xFFE8: {0xD1, 0x00}}, devices.Options{Exact: true},
 		Config{ExactClock: true})
+	word := func(s *State, a uint16) uint16 { return uint16(m.ReadMem(s, a))<<8 | uint16(m.ReadMem(s, a+1)) }
 	s := m.Initial()
-	for n := range steps {
+	var want uint16 // TCNT at the handler after the WAI begun, if waiting
+	waiting := false
+	for k := range steps {
 		out, dl := successors(m, s)
 		if dl != nil || len(out) != 1 || out[0].Violation != nil {
-			return fmt.Sprintf("step %d: %d successors, deadlock %v", n, len(out), dl)
+			return fmt.Sprintf("step %d: %d successors, deadlock %v", k, len(out), dl)
 		}
-		if out[0].Label.Event > 0 {
-			*waits++
+		l := out[0].Label
+		if l.Event > 0 {
+			n.waits++
+		}
+		if l.Event == 0 && l.IRQ < 0 && m.ReadMem(s, s.Threads[0].PC) == 0x3E && m.ReadMem(s, 0x1023)&0x80 == 0 {
+			w := word(s, 0x100E)
+			d := int(word(s, 0x1016) - w)
+			if d == 0 {
+				d = 1 << 16
+			}
+			want, waiting = w+uint16(max(12, d)+2), true
 		}
 		s = out[0].State
-		tc := uint16(m.ReadMem(s, 0x100E))<<8 | uint16(m.ReadMem(s, 0x100F))
+		tc := word(s, 0x100E)
 		if now := s.Now(); uint16(now) != tc {
-			return fmt.Sprintf("step %d: TCNT 0x%04X, the global time %d (0x%04X)", n, tc, now, uint16(now))
+			return fmt.Sprintf("step %d: TCNT 0x%04X, the global time %d (0x%04X)", k, tc, now, uint16(now))
+		}
+		if l.IRQ >= 0 && waiting {
+			if tc != want {
+				return fmt.Sprintf("step %d: the handler after WAI at TCNT 0x%04X, the manual's 0x%04X", k, tc, want)
+			}
+			waiting = false
+			n.entries++
 		}
 	}
 	return ""
 }
 
 // TestWaitTimeDifferential: the global time agrees with TCNT along
-// random programs that wait in WAI.
+// random programs that wait in WAI, and the handler after a WAI begins
+// when the manual's WAI says.
 func TestWaitTimeDifferential(t *testing.T) {
-	waits := 0
+	var n waitCounts
 	for seed := range int64(40) {
-		if d := diffWaitTime(t, seed, 300, &waits); d != "" {
+		if d := diffWaitTime(t, seed, 300, &n); d != "" {
 			t.Errorf("program %d: %s", seed, d)
 		}
 	}
-	if waits < 40 {
-		t.Errorf("the programs waited %d times in all, want at least one a program", waits)
+	t.Logf("%d waits, %d entries from WAI checked", n.waits, n.entries)
+	if n.waits < 40 || n.entries < 40 {
+		t.Errorf("the programs waited %d times and were woken from WAI %d times in all, want at least once a program each", n.waits, n.entries)
 	}
 }
 
@@ -101,14 +132,29 @@ func TestWaitTimeDifferential(t *testing.T) {
 // TestWaitTimeDifferential finds a difference.
 func TestWaitTimeDifferentialCatches(t *testing.T) {
 	defer mutation.Set(mutation.WaitUncounted)()
-	waits := 0
+	var n waitCounts
 	for seed := range int64(40) {
-		if d := diffWaitTime(t, seed, 300, &waits); d != "" {
+		if d := diffWaitTime(t, seed, 300, &n); d != "" {
 			t.Logf("program %d catches %s: %s", seed, mutation.WaitUncounted, d)
 			return
 		}
 	}
 	t.Errorf("fault %s switched on: no program differs from TCNT", mutation.WaitUncounted)
+}
+
+// TestWaiEntryDifferentialCatches: with mutation.WaiEntryStacks (the
+// entry from WAI charged a full entry) the comparison of
+// TestWaitTimeDifferential finds a difference.
+func TestWaiEntryDifferentialCatches(t *testing.T) {
+	defer mutation.Set(mutation.WaiEntryStacks)()
+	var n waitCounts
+	for seed := range int64(40) {
+		if d := diffWaitTime(t, seed, 300, &n); d != "" {
+			t.Logf("program %d catches %s: %s", seed, mutation.WaiEntryStacks, d)
+			return
+		}
+	}
+	t.Errorf("fault %s switched on: no program differs from the manual's WAI", mutation.WaiEntryStacks)
 }
 
 // entryAfter runs code (with the chip's peripherals when chip) until

@@ -39,8 +39,9 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.TimingPOR: "search.TestTimingDifferentialCatches",
 	// A timer source's request dated to its instruction's end.
 	mutation.SourceBoundary: "cli.TestSourceLatencyCatches",
-	// The entry from WAI charged as a full entry.
-	mutation.WaiEntryStacks: "cli.TestWaiEntryCatches",
+	// The entry from WAI charged as a full entry: the handler's start
+	// after WAI, compared with the manual's reckoned in TCNT's counts.
+	mutation.WaiEntryStacks: "sim.TestWaiEntryDifferentialCatches",
 	// The wait's cycles in WAI left out of the global time, compared
 	// with TCNT.
 	mutation.WaitUncounted: "sim.TestWaitTimeDifferentialCatches",
