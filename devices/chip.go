@@ -51,6 +51,8 @@ type Chip struct {
 	exact   bool
 	// dropPhase is the fault mutation.PrescalerPhase, read once here.
 	dropPhase bool
+	// tenBits is the fault mutation.SCITenBits, read once here.
+	tenBits bool
 }
 
 // New returns the peripherals of chip profile p, or an error when p has
@@ -62,7 +64,7 @@ func New(p loader.ChipProfile, o Options) (*Chip, error) {
 	}
 	c := &Chip{series: p.Series, size: int(regs.Hi-regs.Lo) + 1, match: o.ExpectOutput,
 		maxRx: -1, maxTime: -1, exact: o.Exact,
-		dropPhase: mutation.On(mutation.PrescalerPhase)}
+		dropPhase: mutation.On(mutation.PrescalerPhase), tenBits: mutation.On(mutation.SCITenBits)}
 	if o.BoundReceived {
 		c.maxRx = o.MaxReceived
 	}

@@ -106,7 +106,7 @@ func (c *Chip) exactElapse(b *Block, cycles uint64) Effect {
 		} else {
 			// The frame is out (Horizon keeps cycles within one frame);
 			// the next, if any, began when it ended.
-			f := frame(b)
+			f := c.txFrame(b)
 			next := f - min(cycles-left, f-1)
 			put3(b, hTxLeft, 0)
 			switch {

@@ -1,6 +1,12 @@
 package devices
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hc11mc/hc11mc/internal/mutation"
+)
 
 // The exact clock's rates against the M68HC11 Reference Manual
 // (M68HC11RM/AD): each expectation below is the manual's, counted in E
@@ -112,6 +118,27 @@ func TestManualRTI(t *testing.T) {
 // TE): a byte written at once waits in TDR (TDRE clear) until the
 // preamble is out, and TC comes two frames after the enable.
 func TestManualSCIFrame(t *testing.T) {
+	if d := sciFrameDiff(t); d != "" {
+		t.Error(d)
+	}
+}
+
+// TestManualSCIFrameCatches: with mutation.SCITenBits (ten-bit frames,
+// no preamble) the checks of TestManualSCIFrame fail.
+func TestManualSCIFrameCatches(t *testing.T) {
+	defer mutation.Set(mutation.SCITenBits)()
+	if d := sciFrameDiff(t); d == "" {
+		t.Errorf("fault %s switched on: the SCI's frames agree with the manual", mutation.SCITenBits)
+	} else {
+		t.Logf("caught: %s", d)
+	}
+}
+
+// sciFrameDiff returns the first difference of the transmitter's frames
+// from the manual's (TestManualSCIFrame), or "".
+func sciFrameDiff(t *testing.T) string {
+	var errs []string
+	errorf := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	for _, tc := range []struct {
 		baud  uint8
 		frame uint64 // ten bits
@@ -128,22 +155,22 @@ func TestManualSCIFrame(t *testing.T) {
 			c.Write(b, rSCCR2, 0x08) // TE: the preamble
 			c.Read(b, rSCSR, 0)
 			if eff := c.Write(b, rSCDR, 'U'); eff.Sent || b.Reg[rSCSR]&(scsrTDRE|scsrTC) != 0 {
-				t.Errorf("BAUD 0x%02X M %v: the byte written with the preamble on the line: sent %v, SCSR %02X, want it in TDR, TDRE and TC clear",
+				errorf("BAUD 0x%02X M %v: the byte written with the preamble on the line: sent %v, SCSR %02X, want it in TDR, TDRE and TC clear",
 					tc.baud, m, eff.Sent, b.Reg[rSCSR])
 			}
 			if eff := c.Elapse(b, frame-1); eff.Sent || b.Reg[rSCSR]&scsrTDRE != 0 {
-				t.Errorf("BAUD 0x%02X M %v: the byte left TDR %d E cycles after the enable, before the preamble's frame of %d", tc.baud, m, frame-1, frame)
+				errorf("BAUD 0x%02X M %v: the byte left TDR %d E cycles after the enable, before the preamble's frame of %d", tc.baud, m, frame-1, frame)
 			}
 			if eff := c.Elapse(b, 1); !eff.Sent || b.Reg[rSCSR]&scsrTDRE == 0 {
-				t.Errorf("BAUD 0x%02X M %v: the byte did not start a frame (%d E cycles) after the enable", tc.baud, m, frame)
+				errorf("BAUD 0x%02X M %v: the byte did not start a frame (%d E cycles) after the enable", tc.baud, m, frame)
 			}
 			c.Elapse(b, frame-1)
 			if b.Reg[rSCSR]&scsrTC != 0 {
-				t.Errorf("BAUD 0x%02X M %v: TC set %d E cycles after the enable, before the preamble and the byte", tc.baud, m, 2*frame-1)
+				errorf("BAUD 0x%02X M %v: TC set %d E cycles after the enable, before the preamble and the byte", tc.baud, m, 2*frame-1)
 			}
 			c.Elapse(b, 1)
 			if b.Reg[rSCSR]&scsrTC == 0 {
-				t.Errorf("BAUD 0x%02X M %v: TC not set two frames (%d E cycles) after the enable", tc.baud, m, 2*frame)
+				errorf("BAUD 0x%02X M %v: TC not set two frames (%d E cycles) after the enable", tc.baud, m, 2*frame)
 			}
 
 			// The byte alone, the preamble long gone.
@@ -154,18 +181,19 @@ func TestManualSCIFrame(t *testing.T) {
 			c.Elapse(b, frame)
 			c.Read(b, rSCSR, 0)
 			if eff := c.Write(b, rSCDR, 'U'); !eff.Sent {
-				t.Errorf("BAUD 0x%02X M %v: the byte did not start at once on an idle line", tc.baud, m)
+				errorf("BAUD 0x%02X M %v: the byte did not start at once on an idle line", tc.baud, m)
 			}
 			c.Elapse(b, frame-1)
 			if b.Reg[rSCSR]&scsrTC != 0 {
-				t.Errorf("BAUD 0x%02X M %v: TC set %d E cycles after the byte started, before its frame of %d", tc.baud, m, frame-1, frame)
+				errorf("BAUD 0x%02X M %v: TC set %d E cycles after the byte started, before its frame of %d", tc.baud, m, frame-1, frame)
 			}
 			c.Elapse(b, 1)
 			if b.Reg[rSCSR]&scsrTC == 0 {
-				t.Errorf("BAUD 0x%02X M %v: TC not set a frame (%d E cycles) after the byte started", tc.baud, m, frame)
+				errorf("BAUD 0x%02X M %v: TC not set a frame (%d E cycles) after the byte started", tc.baud, m, frame)
 			}
 		}
 	}
+	return strings.Join(errs, "\n")
 }
 
 // TestManualCOP: the COP times out 2^15, 2^17, 2^19 or 2^21 E cycles after

@@ -201,6 +201,15 @@ func frameBits(sccr1 uint8) int {
 // frame is frameCycles of b's registers.
 func frame(b *Block) uint64 { return uint64(frameCycles(b.Reg[rBAUD], b.Reg[rSCCR1])) }
 
+// txFrame is frame, or under the fault mutation.SCITenBits a frame of
+// ten bits whatever M says.
+func (c *Chip) txFrame(b *Block) uint64 {
+	if c.tenBits {
+		return uint64(frameCycles(b.Reg[rBAUD], 0))
+	}
+	return frame(b)
+}
+
 // FrameCycles is the E cycles one frame of the SCI's line takes with
 // register block regs (BAUD and SCCR1 at their offsets), the unit of the
 // exact clock's line (Options.Exact).
@@ -215,6 +224,9 @@ func FrameCycles(regs []byte) int { return frameCycles(regs[rBAUD], regs[rSCCR1]
 // being sent). When the shift register is still sending a byte (TE was
 // cleared and set again while it finished), the preamble follows it.
 func (c *Chip) txOn(b *Block) {
+	if c.tenBits {
+		return
+	}
 	if b.Hid[hSCITx]&txBusy != 0 {
 		b.Hid[hSCITx] |= txPreamble
 		return
@@ -231,7 +243,7 @@ func (c *Chip) txOn(b *Block) {
 // ends it) and the frame's first, and the simulator elapses the
 // transition's cycles (Block.Elapsed) after the write.
 func (c *Chip) txStart(b *Block) uint64 {
-	return frame(b) + max(b.Elapsed, 1) - 1
+	return c.txFrame(b) + max(b.Elapsed, 1) - 1
 }
 
 // Overdue reports whether the transmitter's byte has been shifted out for

@@ -57,6 +57,9 @@ func (m *Machine) entryOf(s *State, t *Thread) uint64 {
 		}
 		return waiEntry
 	case Stopped:
+		if mutation.On(mutation.StopNoRestart) {
+			return entryCycles
+		}
 		return entryCycles + m.restartDelay(s)
 	}
 	return entryCycles

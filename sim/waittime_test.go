@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/hc11mc/hc11mc/devices"
@@ -202,20 +203,42 @@ func entryAfter(t *testing.T, code []byte, chip bool) uint64 {
 // reset value, also without the chip's registers) and the entry's 14;
 // with DLY cleared in the first 64 cycles, 2 + 14.
 func TestSleepEntry(t *testing.T) {
+	if d := sleepEntryDiff(t); d != "" {
+		t.Error(d)
+	}
+}
+
+// TestSleepEntryCatches: with mutation.StopNoRestart (no restart delay
+// after STOP) the checks of TestSleepEntry fail.
+func TestSleepEntryCatches(t *testing.T) {
+	defer mutation.Set(mutation.StopNoRestart)()
+	if d := sleepEntryDiff(t); d == "" {
+		t.Errorf("fault %s switched on: the entries from WAI and STOP agree with the manual", mutation.StopNoRestart)
+	} else {
+		t.Logf("caught: %s", d)
+	}
+}
+
+// sleepEntryDiff returns the differences of the entries from WAI and
+// STOP from the manual's (TestSleepEntry), or "".
+func sleepEntryDiff(t *testing.T) string {
+	var errs []string
+	errorf := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	lds := b(0x8E, 0x01, 0xFF)                                                   // lds #0x01FF
 	clearS := b(0x07, 0x84, 0x6F, 0x06)                                          // tpa; anda #0x6F; tap: S and I clear
 	if c := entryAfter(t, cat(lds, b(0x0E, 0x3E, 0x20, 0xFE)), false); c != 14 { // cli; wai; bra .
-		t.Errorf("WAI to the handler: %d cycles, want 14", c)
+		errorf("WAI to the handler: %d cycles, want 14", c)
 	}
 	stop := b(0xCF, 0x20, 0xFE) // stop; bra .
 	if c := entryAfter(t, cat(lds, clearS, stop), false); c != 2+4064+14 {
-		t.Errorf("STOP to the handler without the chip: %d cycles, want 2 + 4064 + 14", c)
+		errorf("STOP to the handler without the chip: %d cycles, want 2 + 4064 + 14", c)
 	}
 	if c := entryAfter(t, cat(lds, clearS, stop), true); c != 2+4064+14 {
-		t.Errorf("STOP to the handler, DLY set: %d cycles, want 2 + 4064 + 14", c)
+		errorf("STOP to the handler, DLY set: %d cycles, want 2 + 4064 + 14", c)
 	}
 	noDLY := b(0x86, 0x00, 0xB7, 0x10, 0x39) // ldaa #0; staa OPTION: DLY clear
 	if c := entryAfter(t, cat(noDLY, lds, clearS, stop), true); c != 2+14 {
-		t.Errorf("STOP to the handler, DLY clear: %d cycles, want 2 + 14", c)
+		errorf("STOP to the handler, DLY clear: %d cycles, want 2 + 14", c)
 	}
+	return strings.Join(errs, "\n")
 }

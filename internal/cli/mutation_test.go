@@ -45,6 +45,9 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// The wait's cycles in WAI left out of the global time, compared
 	// with TCNT.
 	mutation.WaitUncounted: "sim.TestWaitTimeDifferentialCatches",
+	// The SCI's frames and the entry from STOP, against the manual's.
+	mutation.SCITenBits:    "devices.TestManualSCIFrameCatches",
+	mutation.StopNoRestart: "sim.TestSleepEntryCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.

@@ -25,9 +25,9 @@ type Fault int32
 // --engine auto (package hybrid), and JoinConcrete and UnjoinOne break the
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
-// peripherals (package devices); TimingPOR, SourceBoundary,
-// WaiEntryStacks and WaitUncounted break the timing properties (package
-// sim).
+// peripherals (package devices), and SCITenBits its SCI's frame;
+// TimingPOR, SourceBoundary, WaiEntryStacks, WaitUncounted and
+// StopNoRestart break the timing properties (package sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -97,13 +97,20 @@ const (
 	// under the exact clock, reach the peripherals but not the global
 	// time and the timing properties' counts (package sim).
 	WaitUncounted
+	// SCITenBits: the SCI's transmitter under the exact clock sends
+	// frames of ten bits whatever SCCR1's M says, and queues no preamble
+	// when TE goes from 0 to 1 (package devices).
+	SCITenBits
+	// StopNoRestart: the entry from STOP takes no oscillator restart
+	// delay, whatever OPTION's DLY says (package sim).
+	StopNoRestart
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
 	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary",
-	"wai-entry-stacks", "wait-uncounted"}
+	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
