@@ -2,8 +2,8 @@ package devices
 
 // StopDelay is the oscillator's restart delay after STOP, in E cycles,
 // when OPTION's DLY bit is set (its value after reset): the M68HC11
-// Reference Manual's STOP recovery (section 5, low-power operation, and
-// OPTION's DLY bit) holds the CPU for 4064 E cycles after the interrupt
+// Reference Manual's STOP (appendix A) and OPTION's DLY bit (section 5):
+// the stop recovery holds the CPU for 4064 E cycles after the interrupt
 // that ends STOP, so that the crystal oscillator is stable, before the
 // interrupt's entry.
 const StopDelay = 4064

@@ -22,8 +22,8 @@ import (
 // pending when it executed takes 14 cycles to the handler in all.
 //
 // STOP stacks nothing. Waking from it, the CPU waits for the oscillator
-// to restart when OPTION's DLY bit is set (its reset value; section 5,
-// STOP and the OPTION register): 4064 E cycles
+// to restart when OPTION's DLY bit is set (its reset value; the manual's
+// STOP, appendix A, and OPTION's DLY, section 5): 4064 E cycles
 // (devices.RestartDelay), then takes the interrupt as between two
 // instructions, 14 cycles. With DLY clear the entry is the plain 14.
 const (

@@ -8,7 +8,7 @@
 ;
 ; STOP (M68HC11 Reference Manual, appendix A: 2 cycles) stops the
 ; oscillator; an IRQ with I clear restarts it.  With OPTION's DLY bit set
-; (its value after reset; section 5, STOP and OPTION) the CPU waits 4064
+; (its value after reset; STOP in appendix A, OPTION in section 5) the CPU waits 4064
 ; E cycles for the oscillator to become stable before it goes on; then
 ; the interrupt is taken as between two instructions: nine bytes stacked
 ; and the vector, 14 cycles (STOP stacked nothing).
