@@ -204,6 +204,7 @@ func ClockConditions(m *sim.Machine) []string {
 		"the sender's bit rate is the receiver's (BAUD): bytes come off the line at least a frame apart",
 		"a register is read as it stands at the start of the instruction that reads it: a flag set, a byte received or TCNT counted during an instruction is seen from the next one",
 		"the first byte after the receiver is enabled may come off nine bit times after the enable, up to a bit earlier than the line can deliver it",
+		"the transmitter starts a frame (a byte, or the preamble TE queues) at the cycle the firmware writes SCDR or SCCR2, its instruction's last (the chip's starts at the next tick of its bit clock, up to a bit time later)",
 		"input-capture edges come at any moment",
 		"the COP times out at the earliest the reference manual allows, 2^15 × 4^CR E cycles after its service (the chip's may come up to 2^15 E cycles later)",
 	}

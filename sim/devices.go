@@ -504,10 +504,12 @@ func (m *Machine) event(s *State, k int, fx *[]Output) *Violation {
 	b.Asleep = m.asleep(s)
 	var at [maxLatencies]uint64
 	var waited uint64
-	if m.hasSources() {
+	if m.Config.ExactClock {
 		if e := m.dev.Info(b, k); e.Kind == devices.EvWait {
 			waited = e.Cycles
 		}
+	}
+	if m.hasSources() {
 		m.sourcesBefore(s, b, &at)
 	}
 	eff := m.dev.Event(b, k)
@@ -516,6 +518,7 @@ func (m *Machine) event(s *State, k int, fx *[]Output) *Violation {
 		m.sourcesAfter(&x, b, waited, &at, true)
 	}
 	blockPool.Put(b)
+	m.waited(&x, waited) // entry.go
 	x.effect(eff)
 	if x.bad {
 		v := x.violation()

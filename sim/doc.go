@@ -210,9 +210,16 @@
 // cycles of the M68HC11 Reference Manual's instruction timing tables
 // (isa/m68hc11's Inst.Cycles, as Thread.Cycles counts them), and 14
 // cycles for each interrupt entry (the manual's interrupt stacking
-// sequence: nine bytes stacked, the vector fetched). An environment
+// sequence: nine bytes stacked, the vector fetched). WAI is the
+// manual's 14 + n split as its cycle-by-cycle table splits it: 12 cycles
+// for WAI (the frame stacked), the n of the wait, and 2 for the entry
+// from WAI (the vector); the entry from STOP adds the oscillator's
+// restart delay while OPTION's DLY is set (entry.go). An environment
 // event (a byte arriving, a timer firing, a harness interrupt's request)
-// takes no CPU time. State.Now is the global time along a path.
+// takes no CPU time, but for time passing while the CPU waits in WAI
+// under the exact clock (devices.EvWait): its cycles are the wait's n,
+// counted in the global time and in every open interval (entry.go's
+// waited). State.Now is the global time along a path.
 //
 // The properties, and where an interval starts and ends:
 //
@@ -256,7 +263,7 @@
 //     first flag's; an --irq interrupt that no property follows is not
 //     taken before a pending request of a higher priority either, as on
 //     the chip. The interval runs from the request to the first
-//     instruction of the handler, the 14 cycles of the entry included. A
+//     instruction of the handler, the cycles of the entry included. A
 //     violation is reported as soon as the interval exceeds the bound.
 //     Requests and prompt service give the same executions as the plain
 //     --irq model (an interrupt taken where I is clear is one requested

@@ -350,16 +350,17 @@ func (m *Machine) interruptObserved(s *State, i int, v int, fx *[]Output) *Viola
 	t.Tag = 0
 	at := t.PC
 	c0, ccr := t.Cycles, t.CCR
+	c := m.entryOf(s, t) // entry.go
 	x.interrupt(t.PC, v, t.Status == Waiting)
 	t.Status = Running
 	t.PC = m.Image.Vectors[v]
-	t.Cycles += 14
+	t.Cycles += c
 	t.Inhibit = 0
 	if len(m.stacks) > 0 {
 		x.checkStack(at)
 	}
 	if m.timing != nil && !x.bad {
-		m.timedInterrupt(&x, i, v, ccr, 14)
+		m.timedInterrupt(&x, i, v, ccr, c)
 	}
 	if x.bad {
 		return x.violation()

@@ -48,6 +48,15 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// The interval drawn back from the saturated count: the timing
 	// oracle on the counterexamples, and latency.elf's listing.
 	mutation.SaturatedInterval: "search.TestTimingOracleCatches, cli.TestSaturatedIntervalCatches",
+	// The entry from WAI charged as a full entry: the handler's start
+	// after WAI, compared with the manual's reckoned in TCNT's counts.
+	mutation.WaiEntryStacks: "sim.TestWaiEntryDifferentialCatches",
+	// The wait's cycles in WAI left out of the global time, compared
+	// with TCNT.
+	mutation.WaitUncounted: "sim.TestWaitTimeDifferentialCatches",
+	// The SCI's frames and the entry from STOP, against the manual's.
+	mutation.SCITenBits:    "devices.TestManualSCIFrameCatches",
+	mutation.StopNoRestart: "sim.TestSleepEntryCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.

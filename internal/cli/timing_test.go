@@ -80,6 +80,30 @@ var timingCases = []timingCase{
 	// + ldaa 2 + 20 x (deca 2 + bne 3) + jsr 6, and its own nop 2 + nop 2.
 	{"deadline_threads.elf", nil, func(n int) []string { return []string{"--deadline", fmt.Sprintf("from:to:%d", n)} },
 		"deadline", "deadline from:to", 2 + 2 + 2 + 3 + 2 + 20*(2+3) + 6 + 2 + 2},
+	// wai_latency.s: tstb 2 + beq 3 + ldaa 2 + 3 x (deca 2 + bne 3) + cli
+	// 2 + wai 12 (the frame stacked; the request is pending) + the
+	// vector 2 (the manual's WAI: 14 + n from its opcode fetch).
+	{"wai_latency.elf", []string{"--irq", "toc1"}, func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
+		"latency", "latency toc1", 2 + 3 + 2 + 3*(2+3) + 2 + 12 + 2},
+	// wai_deadline.s, the exact clock: ldab 4 + andb 2 + 3 x lslb 2 +
+	// addb 2 + clra 2 + addd 6 + std 5 + wai 12, the wait until OC1F
+	// sets K + 8n = 50 + 24 cycles after addd's first cycle (t = 16),
+	// the vector 2, ldaa 2 + staa 4 + rti 12, nop 2.
+	{"wai_deadline.elf", []string{"--clock", "exact", "--input", "0x100A=0,1,2,3"},
+		func(n int) []string { return []string{"--deadline", fmt.Sprintf("from:to:%d", n)} },
+		"deadline", "deadline from:to", 16 + 50 + 8*3 + 2 + 2 + 4 + 12 + 2},
+	// stop_latency.s: tstb 2 + beq 3 + ldaa 2 + 3 x (deca 2 + bne 3) +
+	// cli 2 + stop 2 + the oscillator's restart with DLY set 4064 + entry
+	// 14.
+	{"stop_latency.elf", []string{"--irq", "irq"}, func(n int) []string { return []string{"--latency", fmt.Sprintf("irq:%d", n)} },
+		"latency", "latency irq", 2 + 3 + 2 + 3*(2+3) + 2 + 2 + 4064 + 14},
+	// sci_frame.s, the exact clock: the preamble TE queues and the byte,
+	// two frames of 11 bits of 16 E cycles from the last cycle of the
+	// staa that enables TE (t = 5); brclr 7 polls TC from t = 16, and the
+	// 49th turn after the first (16 + 343 >= 5 + 352) sees it.
+	{"sci_frame.elf", []string{"--clock", "exact", "--input", "0x100A=0,16"},
+		func(n int) []string { return []string{"--deadline", fmt.Sprintf("from:to:%d", n)} },
+		"deadline", "deadline from:to", 16 + 7*49 + 7},
 	// single.s: ldab 2 + 3 x (decb 2 + bne 3) + mul 10 + cli 2 (and
 	// the first window, ldaa 2 + 5 x 5 + cli 2, is as long).
 	{"single.elf", []string{"--ignore", "illegal-opcode"}, func(n int) []string { return []string{"--max-masked", strconv.Itoa(n)} },
@@ -142,8 +166,20 @@ func checkCycleStamps(t *testing.T, out string) {
 	for i := 1; i < len(ms); i++ {
 		a, _ := strconv.Atoi(ms[i-1][1])
 		b, _ := strconv.Atoi(ms[i][1])
-		if strings.Contains(ms[i-1][2], " taken -> ") && b-a != 14 {
-			t.Errorf("the interrupt's entry took %d cycles, want 14 (the manual's stacking of nine bytes and the vector): %q", b-a, ms[i-1][0])
+		if line := ms[i-1][2]; strings.Contains(line, " taken -> ") {
+			// 14: nine bytes stacked and the vector; from WAI, which
+			// stacked the frame, the vector's 2 (the manual's WAI, 14 +
+			// n); from STOP with DLY, 14 after the restart's 4064.
+			want := 14
+			switch {
+			case strings.Contains(line, "WAI stacked the frame"):
+				want = 2
+			case strings.Contains(line, "restart after STOP"):
+				want = 14 + 4064
+			}
+			if b-a != want || !strings.Contains(line, fmt.Sprintf("(%d cycles", want)) {
+				t.Errorf("the interrupt's entry took %d cycles, want %d: %q", b-a, want, ms[i-1][0])
+			}
 		}
 		if b < a {
 			t.Errorf("time goes back: %q then %q", ms[i-1][0], ms[i][0])
@@ -442,4 +478,23 @@ func checkOracle(t *testing.T, path string) {
 	if err := timeoracle.CheckTrace(m, states, labels, v); err != nil {
 		t.Errorf("the timing oracle on %s: %v", path, err)
 	}
+}
+
+// TestWaiEntryCatches: with mutation.WaiEntryStacks (the entry from WAI
+// charged a full entry's 14 cycles) wai_latency's worst case bound is
+// violated, which TestTimingBounds would catch.
+func TestWaiEntryCatches(t *testing.T) {
+	defer mutation.Set(mutation.WaiEntryStacks)()
+	run(t, ExitViolation, "check", timingDir+"wai_latency.elf", "--irq", "toc1", "--search", "bfs", "-q",
+		"--latency", "toc1:38")
+}
+
+// TestWaitUncountedCatches: with mutation.WaitUncounted (the cycles of a
+// wait in WAI left out of the global time and the intervals)
+// wai_deadline's bound one below its worst case verifies, which
+// TestTimingBounds would catch.
+func TestWaitUncountedCatches(t *testing.T) {
+	defer mutation.Set(mutation.WaitUncounted)()
+	run(t, ExitVerified, "check", timingDir+"wai_deadline.elf", "--clock", "exact", "--input", "0x100A=0,1,2,3",
+		"--search", "bfs", "-q", "--deadline", "from:to:111")
 }

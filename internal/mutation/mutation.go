@@ -25,9 +25,10 @@ type Fault int32
 // --engine auto (package hybrid), and JoinConcrete and UnjoinOne break the
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
-// peripherals (package devices); TimingPOR, SourceBoundary, LatencyOrder,
-// DeadlineOne and SaturatedInterval break the timing properties (package
-// sim).
+// peripherals (package devices), and SCITenBits its SCI's frame;
+// TimingPOR, SourceBoundary, WaiEntryStacks, WaitUncounted,
+// StopNoRestart, LatencyOrder, DeadlineOne and SaturatedInterval break
+// the timing properties (package sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -89,6 +90,21 @@ const (
 	// from the end of the instruction during which its flag set, not
 	// from the cycle at which it set (package sim).
 	SourceBoundary
+	// WaiEntryStacks: the entry of an interrupt into a CPU waiting in
+	// WAI takes a full entry's 14 cycles, as if WAI had not stacked the
+	// frame already (package sim).
+	WaiEntryStacks
+	// WaitUncounted: the E cycles that pass while the CPU waits in WAI,
+	// under the exact clock, reach the peripherals but not the global
+	// time and the timing properties' counts (package sim).
+	WaitUncounted
+	// SCITenBits: the SCI's transmitter under the exact clock sends
+	// frames of ten bits whatever SCCR1's M says, and queues no preamble
+	// when TE goes from 0 to 1 (package devices).
+	SCITenBits
+	// StopNoRestart: the entry from STOP takes no oscillator restart
+	// delay, whatever OPTION's DLY says (package sim).
+	StopNoRestart
 	// LatencyOrder: requested harness interrupts are served in the
 	// order of their latency properties, not by the chip's priority,
 	// and a lower-priority interrupt may be taken before a pending one
@@ -109,6 +125,7 @@ const (
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
 	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary",
+	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
 	"latency-order", "deadline-one", "saturated-interval"}
 
 func (f Fault) String() string {

@@ -145,7 +145,31 @@ func (o *Oracle) rank(s *sim.State, v int) int {
 // definitions.
 func (o *Oracle) Step(a, b *sim.State, l sim.Label) error {
 	o.viol = false
+	over := func(k int, n uint64) {
+		if o.bounds[k] > 0 && n > o.bounds[k] {
+			o.viol = true
+		}
+	}
 	if l.Event > 0 {
+		if c := b.Now() - a.Now(); c > 0 {
+			// Time passed in an event: a wait in WAI under the exact
+			// clock. Every open interval counts it.
+			o.tick(c)
+			for _, ol := range o.lats {
+				if ol.pending {
+					ol.max = max(ol.max, ol.cnt)
+					over(2, ol.cnt)
+					o.lastFrom = b.Now() - ol.cnt
+				}
+			}
+			if o.masked {
+				o.maskedCnt += c
+				o.maskedMax = max(o.maskedMax, o.maskedCnt)
+				over(0, o.maskedCnt)
+				o.lastFrom = b.Now() - o.maskedCnt
+			}
+			o.lastTo = b.Now()
+		}
 		if mm := requestText.FindStringSubmatch(o.m.EventText(a, int(l.Event-1))); mm != nil {
 			v, _ := sim.VectorIndex(mm[1])
 			for _, ol := range o.lats {
@@ -162,11 +186,6 @@ func (o *Oracle) Step(a, b *sim.State, l sim.Label) error {
 	}
 	i := l.Thread
 	t := &a.Threads[i]
-	over := func(k int, n uint64) {
-		if o.bounds[k] > 0 && n > o.bounds[k] {
-			o.viol = true
-		}
-	}
 	o.count(a, t, l)
 	// The chip's rule: a pending request the thread can take is served
 	// before any instruction, the highest priority first; an interrupt
@@ -181,19 +200,7 @@ func (o *Oracle) Step(a, b *sim.State, l sim.Label) error {
 		return fmt.Errorf("thread %d %s while %s is pending and takeable", i, labelText(l), sim.IRQName(top))
 	}
 	c := b.Now() - a.Now()
-	// Cycle by cycle: every running interval counts each cycle.
-	for range c {
-		for _, ol := range o.lats {
-			if ol.pending {
-				ol.cnt++
-			}
-		}
-		for _, d := range o.dls {
-			for j := range d.run {
-				d.run[j]++
-			}
-		}
-	}
+	o.tick(c)
 	o.lastTo = b.Now()
 	// Masked: the context that ran, I before and after.
 	ib, ia := t.CCR&isa.FlagI != 0, b.Threads[i].CCR&isa.FlagI != 0
@@ -245,6 +252,23 @@ func (o *Oracle) Step(a, b *sim.State, l sim.Label) error {
 		}
 	}
 	return nil
+}
+
+// tick counts c cycles, one at a time, in every open latency and
+// deadline interval.
+func (o *Oracle) tick(c uint64) {
+	for range c {
+		for _, ol := range o.lats {
+			if ol.pending {
+				ol.cnt++
+			}
+		}
+		for _, d := range o.dls {
+			for j := range d.run {
+				d.run[j]++
+			}
+		}
+	}
 }
 
 // count notes in o.Seen what a thread's transition l from a meets.
