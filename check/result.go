@@ -198,7 +198,15 @@ func ClockConditions(m *sim.Machine) []string {
 	case !m.HasDevice():
 		return nil
 	case !m.Config.ExactClock:
-		return []string{"a violation may need a timing the chip and its line cannot produce (--clock exact counts it)"}
+		cs := []string{"a violation may need a timing the chip and its line cannot produce (--clock exact counts it)"}
+		if tm := m.Config.Timing; tm != nil {
+			for _, l := range tm.Latencies {
+				if l.Source {
+					cs = append(cs, "latency "+sim.IRQName(l.IRQ)+": "+AbstractSourceNote)
+				}
+			}
+		}
+		return cs
 	}
 	return []string{
 		"the sender's bit rate is the receiver's (BAUD): bytes come off the line at least a frame apart",

@@ -247,9 +247,11 @@ func (c *Chip) waitCycles(b *Block) uint64 {
 // --latency SRC:N with --clock exact): whether a source requests its
 // interrupt, and at which E cycle of an elapse its flag sets.
 type SourceTimer interface {
-	// Timed reports whether the exact clock knows the E cycle at which
-	// the flag of the source with vector index vec sets: the output
-	// compares, the counter overflow and the real-time interrupt.
+	// Timed reports whether a clock sets the flag of the source with
+	// vector index vec: the output compares, the counter overflow and
+	// the real-time interrupt. The exact clock knows the E cycle at
+	// which it sets (SetsIn); the abstract clock sets it by an event at
+	// any scheduling point.
 	Timed(vec int) bool
 	// Requests reports whether source vec requests its interrupt in b:
 	// its flag and its enable bit are both set (reference manual,
@@ -276,7 +278,7 @@ func timedSource(vec int) int {
 
 // Timed reports whether the exact clock knows when source vec's flag
 // sets (SourceTimer).
-func (c *Chip) Timed(vec int) bool { return c.exact && timedSource(vec) >= 0 }
+func (c *Chip) Timed(vec int) bool { return timedSource(vec) >= 0 }
 
 // Requests reports whether source vec's flag and enable bit are both set
 // in b (SourceTimer).

@@ -514,7 +514,10 @@ func (m *Machine) event(s *State, k int, fx *[]Output) *Violation {
 	}
 	eff := m.dev.Event(b, k)
 	m.storeBlock(s, b)
-	if m.hasSources() {
+	switch {
+	case m.hasSources() && !m.Config.ExactClock:
+		m.sourcesAbstract(&x, 0, true)
+	case m.hasSources():
 		m.sourcesAfter(&x, b, waited, &at, true)
 	}
 	blockPool.Put(b)
@@ -532,6 +535,14 @@ func (m *Machine) event(s *State, k int, fx *[]Output) *Violation {
 // asks for them.
 func (m *Machine) elapse(s *State, i int, cycles uint64, fx *[]Output) *Violation {
 	if s.Pages[m.hidPage].Data[devices.HidFlags]&devices.FlagClocked == 0 {
+		if m.hasSources() && !m.Config.ExactClock {
+			// The firmware may have set an enable, or cleared a flag.
+			x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1, fx: fx}
+			m.sourcesAbstract(&x, cycles, false)
+			if x.bad {
+				return x.violation()
+			}
+		}
 		return nil
 	}
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1, fx: fx}

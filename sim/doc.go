@@ -295,6 +295,16 @@
 //     Input captures, the pulse accumulator, the SPI and the SCI are set
 //     by events at instruction boundaries whose true moment the clock
 //     does not count: their latency is not offered.
+//   - Latency of a chip's source under the abstract clock: the abstract
+//     clock sets the flag by an event at any scheduling point. The CPU
+//     recognizes a request at the end of an instruction (the Reference
+//     Manual, section 5), so a flag set at a boundary stands for one set
+//     at any cycle of the CPU's last step (an instruction or an entry),
+//     whose cycles the timing page keeps (offLast): the interval starts
+//     at that step's first cycle, the worst over every moment, at most
+//     one cycle more than the latest moment still recognized there. An
+//     enable written by an instruction starts it at the instruction's
+//     first cycle, as under the exact clock; the rest is as above.
 //
 // Exactness. Write a state of the timed machine as (s, τ): s the state
 // without its timing page, τ the page. Every transition of the machine
@@ -342,7 +352,14 @@
 // device future and the same τ: the search finds every value the counter
 // takes, and the maximum of the over-approximated counts bounds the true
 // latency from above, so that "verified" is sound; the bundled programs
-// request by flags only, where the count is exact.
+// request by flags only, where the count is exact. Under the abstract
+// clock the source adds no transition either: the device's events are
+// the machine's, and the count starts from the last step's cycles, a
+// function of τ (offLast, which the last step wrote) — the byte makes
+// states differ by the cycles of their last step, which no future
+// depends on otherwise, so nothing is lost by it; every moment at which
+// the flag may set is some event's, counted from the earliest cycle it
+// stands for.
 //
 // The reductions keep this. Dead-data elimination keeps every register
 // live when timing is on (whether a step starts or continues a masked

@@ -23,6 +23,10 @@ import (
 //	per latency   1 byte: 1 while requested, 2 (a chip's source) once
 //	              served while its flag and enable stay set; 4 bytes:
 //	              the cycles since the request
+//	byte offLast  under the abstract clock with a chip's source's
+//	              latency: the cycles of the CPU's last step (an
+//	              instruction or an entry), the earliest a flag the
+//	              abstract clock sets now may have set
 //	then, per deadline, dlPages pages: per thread (dlPerPage a page),
 //	              4 bytes: 0 when the thread has no interval running,
 //	              else the cycles since it reached FROM + 1 (big-endian)
@@ -95,6 +99,7 @@ const (
 	timeArmed  = 1
 	offMasked  = 1
 	offLatency = 5
+	offLast    = offLatency + 5*maxLatencies
 
 	// dlPerPage threads' deadline counters fill a page, dlPages pages
 	// hold every thread's.
@@ -132,6 +137,9 @@ type timing struct {
 	// unsat says the bounded counters do not stop at the bound plus one
 	// (Machine.Unsaturated).
 	unsat bool
+	// lastStep says the page keeps the cycles of the CPU's last step
+	// (offLast): a chip's source's latency under the abstract clock.
+	lastStep bool
 }
 
 // unsatAt is where the bounded counters of an unsaturated machine stop:
@@ -174,9 +182,9 @@ func (m *Machine) setTiming(cfg *Timing) error {
 	for _, l := range cfg.Latencies {
 		if l.Source {
 			st, ok := m.dev.(devices.SourceTimer)
-			if !m.Config.ExactClock || !ok || !st.Timed(l.IRQ) {
-				return fmt.Errorf("--latency %s: the source's flag is not set by the exact clock "+
-					"(the timer's output compares, TOF and RTI are; --clock exact)", IRQName(l.IRQ))
+			if !ok || !st.Timed(l.IRQ) {
+				return fmt.Errorf("--latency %s: the source's flag is not set by the clock "+
+					"(the timer's output compares, TOF and RTI are)", IRQName(l.IRQ))
 			}
 			src = st
 			continue
@@ -189,7 +197,7 @@ func (m *Machine) setTiming(cfg *Timing) error {
 			return fmt.Errorf("--latency %s: the interrupt is not one of --irq's", IRQName(l.IRQ))
 		}
 	}
-	tm := &timing{cfg: *cfg, page: m.npages, src: src}
+	tm := &timing{cfg: *cfg, page: m.npages, src: src, lastStep: src != nil && !m.Config.ExactClock}
 	if tm.cfg.Cap == 0 {
 		tm.cfg.Cap = DefaultTimingCap
 	}
@@ -267,6 +275,9 @@ func (m *Machine) timed(x *stepper, i int, ccr uint8, c uint64, nt int) {
 			p = m.timingPage(s, true)
 		}
 		return p
+	}
+	if tm.lastStep && uint64(ro[offLast]) != min(c, 255) {
+		wr()[offLast] = byte(min(c, 255))
 	}
 	iBefore, iAfter := ccr&isa.FlagI != 0, t.CCR&isa.FlagI != 0
 	if mb := tm.cfg.Masked; mb.Track {
@@ -632,6 +643,39 @@ func (m *Machine) sourcesBefore(s *State, b *devices.Block, at *[maxLatencies]ui
 // elapsed in b, at noted by sourcesBefore; waited says the cycles passed
 // while the CPU waited (an event, which timed does not count).
 func (m *Machine) sourcesAfter(x *stepper, b *devices.Block, cycles uint64, at *[maxLatencies]uint64, waited bool) {
+	m.sourcesFrom(x, b, cycles, 0, at, waited)
+}
+
+// sourcesAbstract updates the timing page of x.s, under the abstract
+// clock, after a transition of cycles E cycles (event: an event of the
+// device, which takes none). A source whose flag and enable are both
+// set now, and were not before, requests from the first cycle of the
+// transition when the firmware set the enable bit (cycles), and from
+// the first cycle of the CPU's last step when an event of the abstract
+// clock set the flag: the event stands for a flag that set at any cycle
+// of that step, which the chip recognizes at its end (the Reference
+// Manual, section 5: interrupts are recognized at the end of an
+// instruction), so that the count is the worst over every moment the
+// flag may have set, at most one cycle too long.
+func (m *Machine) sourcesAbstract(x *stepper, cycles uint64, event bool) {
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(x.s, b)
+	var at [maxLatencies]uint64
+	for k := range at {
+		at[k] = ^uint64(0)
+	}
+	var before uint64
+	if event && !mutation.On(mutation.AbstractBoundary) {
+		before = uint64(m.timingPage(x.s, false)[offLast])
+	}
+	m.sourcesFrom(x, b, cycles, before, &at, false)
+	blockPool.Put(b)
+}
+
+// sourcesFrom is sourcesAfter with before more cycles, before the
+// elapsed ones, in which a flag that set without the clock's knowing
+// the cycle may have set.
+func (m *Machine) sourcesFrom(x *stepper, b *devices.Block, cycles, before uint64, at *[maxLatencies]uint64, waited bool) {
 	tm := m.timing
 	for k, l := range tm.cfg.Latencies {
 		if !l.Source {
@@ -642,7 +686,7 @@ func (m *Machine) sourcesAfter(x *stepper, b *devices.Block, cycles uint64, at *
 		req := tm.src.Requests(b, l.IRQ)
 		switch {
 		case st == 0 && req:
-			v := cycles // from the transition's first cycle: the earliest
+			v := cycles + before // from the transition's first cycle: the earliest
 			if at[k] <= cycles {
 				v = cycles - at[k] // the flag set at cycle at[k]
 				if mutation.On(mutation.SourceBoundary) {

@@ -48,6 +48,9 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// The interval drawn back from the saturated count: the timing
 	// oracle on the counterexamples, and latency.elf's listing.
 	mutation.SaturatedInterval: "search.TestTimingOracleCatches, cli.TestSaturatedIntervalCatches",
+	// A timer source's request under the abstract clock dated to the
+	// boundary: testdata/timing/oc1_abstract.
+	mutation.AbstractBoundary: "cli.TestAbstractBoundaryCatches",
 	// The entry from WAI charged as a full entry: the handler's start
 	// after WAI, compared with the manual's reckoned in TCNT's counts.
 	mutation.WaiEntryStacks: "sim.TestWaiEntryDifferentialCatches",

@@ -31,8 +31,9 @@ func registerTiming(fs *pflag.FlagSet, s *cex.MachineSpec) {
 		"(property deadline; N may be left out with --report-timing) (repeatable, up to 4)")
 	fs.StringArrayVar(&s.Latency, "latency", nil, "IRQ:N: from the request of interrupt IRQ to the first instruction of its handler, at most N E cycles, "+
 		"the entry included (14 cycles; 2 from WAI, which stacked the frame) (property latency). A harness interrupt (one of --irq) is requested at any scheduling point and taken at the "+
-		"first point where a context can take it; a timer source of the chip (toc1-toc5, tof, rti; needs --clock exact) is requested "+
-		"from the E cycle its flag and enable bit are both set, and a request withdrawn (flag or enable cleared) within N ends without "+
+		"first point where a context can take it, pending requests by the chip's priority; a timer source of the chip (toc1-toc5, tof, rti) is requested "+
+		"from the E cycle its flag and enable bit are both set (under the abstract clock the flag may set at any moment: from the first cycle "+
+		"of the instruction it sets in), and a request withdrawn (flag or enable cleared) within N ends without "+
 		"a violation (repeatable, up to 8)")
 	fs.BoolVar(&s.ReportTiming, "report-timing", false, "report the largest interrupts-masked interval, the largest latency of each --irq interrupt "+
 		"(under --clock exact, of each timer source the firmware arms) "+

@@ -104,6 +104,12 @@ var timingCases = []timingCase{
 	{"sci_frame.elf", []string{"--clock", "exact", "--input", "0x100A=0,16"},
 		func(n int) []string { return []string{"--deadline", fmt.Sprintf("from:to:%d", n)} },
 		"deadline", "deadline from:to", 16 + 7*49 + 7},
+	// oc1_abstract.s, the abstract clock: OC1F sets in SEI's first
+	// cycle at the worst: sei 2 + 4 x (decb 2 + bne 3) + cli 2 + nop 2 +
+	// entry 14.
+	{"oc1_abstract.elf", []string{"--input", "0x100A=0,1,2,3"},
+		func(n int) []string { return []string{"--latency", fmt.Sprintf("toc1:%d", n)} },
+		"latency", "latency toc1", 2 + 4*(2+3) + 2 + 2 + 14},
 	// single.s: ldab 2 + 3 x (decb 2 + bne 3) + mul 10 + cli 2 (and
 	// the first window, ldaa 2 + 5 x 5 + cli 2, is as long).
 	{"single.elf", []string{"--ignore", "illegal-opcode"}, func(n int) []string { return []string{"--max-masked", strconv.Itoa(n)} },
@@ -187,6 +193,11 @@ func checkCycleStamps(t *testing.T, out string) {
 	}
 }
 
+// reportAsks are the properties TestReportTiming names for a program
+// beside --report-timing: the latency of a timer source under the
+// abstract clock, which --report-timing does not add by itself.
+var reportAsks = map[string][]string{"oc1_abstract.elf": {"--latency", "toc1"}}
+
 func TestReportTiming(t *testing.T) {
 	for _, tc := range timingCases {
 		t.Run(tc.file, func(t *testing.T) {
@@ -194,6 +205,9 @@ func TestReportTiming(t *testing.T) {
 			if tc.kind == "deadline" {
 				args = append(args, "--deadline", "from:to")
 			}
+			// Under the abstract clock --report-timing measures a timer
+			// source's latency when it is asked for.
+			args = append(args, reportAsks[tc.file]...)
 			out := run(t, ExitVerified, args...)
 			wantLines(t, out, fmt.Sprintf("  %s: %d cycles (exact: the largest over every execution)", tc.report, tc.worst),
 				fmt.Sprintf("<- interval ends: %d cycles", tc.worst))
@@ -267,13 +281,13 @@ func TestTimingRefusals(t *testing.T) {
 	// paths the other properties follow) and is listed as not checked.
 	out := run(t, ExitVerified, "check", timingDir+"masked.elf", "--irq", "toc1", "--max-masked", "5", "--ignore", "max-masked", "--search", "bfs", "-q")
 	wantLines(t, out, "not checked: max-masked (--ignore)")
-	_, errs := runSplit(t, ExitUsage, "check", "../../testdata/firmware/collect.elf", "--latency", "toc1:100")
-	wantLines(t, errs, "add --clock exact")
-	_, errs = runSplit(t, ExitUsage, "check", "../../testdata/firmware/collect.elf", "--clock", "abstract", "--latency", "rti:100")
-	wantLines(t, errs, "add --clock exact")
-	for _, src := range []string{"sci", "tic1", "paie"} {
-		_, errs = runSplit(t, ExitUsage, "check", timingDir+"oc1_exact.elf", "--clock", "exact", "--latency", src+":100")
-		wantLines(t, errs, src+" is not measured: under --clock exact")
+	// The sources whose flags no clock sets are refused under either.
+	var errs string
+	for _, clock := range []string{"exact", "abstract"} {
+		for _, src := range []string{"sci", "tic1", "paie"} {
+			_, errs = runSplit(t, ExitUsage, "check", timingDir+"oc1_exact.elf", "--clock", clock, "--latency", src+":100")
+			wantLines(t, errs, src+" is not measured: --latency applies to the timer's sources whose flags the clock sets")
+		}
 	}
 	_, errs = runSplit(t, ExitUsage, "check", timingDir+"masked.elf", "--max-masked", "many")
 	wantLines(t, errs, "--max-masked")
@@ -497,4 +511,14 @@ func TestWaitUncountedCatches(t *testing.T) {
 	defer mutation.Set(mutation.WaitUncounted)()
 	run(t, ExitVerified, "check", timingDir+"wai_deadline.elf", "--clock", "exact", "--input", "0x100A=0,1,2,3",
 		"--search", "bfs", "-q", "--deadline", "from:to:111")
+}
+
+// TestAbstractBoundaryCatches: with mutation.AbstractBoundary (a timer
+// source's request under the abstract clock counted from the boundary
+// at which the event sets its flag) the bound one below oc1_abstract's
+// worst case verifies, which TestTimingBounds catches.
+func TestAbstractBoundaryCatches(t *testing.T) {
+	defer mutation.Set(mutation.AbstractBoundary)()
+	run(t, ExitVerified, "check", timingDir+"oc1_abstract.elf", "--input", "0x100A=0,1,2,3", "--search", "bfs", "-q",
+		"--latency", "toc1:39")
 }

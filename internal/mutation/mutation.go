@@ -27,8 +27,8 @@ type Fault int32
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
 // peripherals (package devices), and SCITenBits its SCI's frame;
 // TimingPOR, SourceBoundary, WaiEntryStacks, WaitUncounted,
-// StopNoRestart, LatencyOrder, DeadlineOne and SaturatedInterval break
-// the timing properties (package sim).
+// StopNoRestart, LatencyOrder, DeadlineOne, SaturatedInterval and
+// AbstractBoundary break the timing properties (package sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -119,6 +119,11 @@ const (
 	// the execution had (package sim: Machine.Unsaturated is the machine
 	// itself).
 	SaturatedInterval
+	// AbstractBoundary: under the abstract clock, the latency of a
+	// timer source is counted from the instruction boundary at which
+	// the event sets its flag, not from the first cycle of the
+	// instruction before, in which the flag may have set (package sim).
+	AbstractBoundary
 	numFaults
 )
 
@@ -126,7 +131,7 @@ var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch"
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
 	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary",
 	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
-	"latency-order", "deadline-one", "saturated-interval"}
+	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
