@@ -25,11 +25,13 @@
 ;   total                                                     = 68
 ;
 ; Others are shorter: a request at reset waits lds 3 + tpa 2 + anda 2
-; + tap 2 + bra 3 + 33 + 17 = 62; XIRQ taken inside toc1_isr after the
-; inc: 6 + 33 + 17 = 56; a request inside xirq_isr at most 33 - 14 + 17.
+; + tap 2, XIRQ taken at once (TAP's one-instruction delay is the I
+; bit's: TOC1 waits for the next instruction, XIRQ does not) + 33 + 17
+; = 59; XIRQ taken inside toc1_isr after the inc: 6 + 33 + 17 = 56; a
+; request inside xirq_isr at most 33 - 14 + 17.
 ;
 ; Expected: --latency toc1:68 verified, toc1:67 violated.  Serving TOC1
-; first when both are pending (the order of --latency flags) would say 56.
+; first when both are pending (the order of --latency flags) would say 59.
 
         .include "harness.inc"
 
