@@ -218,7 +218,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 			b = append(b, Succ{ns, Label{Thread: i, IRQ: pend}, viol})
 			emit()
 		}
-		if req >= 0 {
+		if req >= 0 && !(dev && req == pend) {
 			// So is the requested harness interrupt of the highest
 			// priority that the thread can take (timing.go).
 			ns := e.slot(len(b), s)
