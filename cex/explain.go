@@ -308,11 +308,14 @@ func (c *Counterexample) stepLine(w io.Writer, i int, prev int) {
 		return
 	}
 	if l.IRQ >= 0 {
-		land := ""
+		land, took := "", ""
 		if st.after != nil {
 			land = " -> " + SymAddr(c.img, st.after.Threads[l.Thread].PC)
+			// 14 cycles; 2 from WAI, which stacked the frame; 14 and
+			// the oscillator's restart from STOP (sim's entry.go).
+			took = fmt.Sprintf(" (%d cycles%s)", st.after.Now()-st.before.Now(), entryNote(t.Status))
 		}
-		fmt.Fprintf(w, "%s %4d  %s thr %d  %-28s interrupt %s taken%s (14 cycles)%s\n", mark, i+1, cyc, l.Thread, SymAddr(c.img, t.PC), sim.IRQName(l.IRQ), land, c.timingMark(i))
+		fmt.Fprintf(w, "%s %4d  %s thr %d  %-28s interrupt %s taken%s%s%s\n", mark, i+1, cyc, l.Thread, SymAddr(c.img, t.PC), sim.IRQName(l.IRQ), land, took, c.timingMark(i))
 		return
 	}
 	_, text := c.m.Disasm(st.before, t.PC)
@@ -771,8 +774,10 @@ func (c *Counterexample) foldAt(i int) (p, n int) {
 		if !ok {
 			continue
 		}
+		// The last transition, where a violation is (and a timing
+		// violation's interval ends), is never folded.
 		k := i + p
-		for k < len(c.steps) && plain(k) && same(k, k-p) {
+		for k < len(c.steps)-1 && plain(k) && same(k, k-p) {
 			k++
 		}
 		if reps := (k - i) / p; reps >= foldMin && (reps-1)*p > foldLines {
@@ -816,4 +821,16 @@ func (c *Counterexample) Check(recorded *Violation) error {
 		return fmt.Errorf("got %s at 0x%04X, expected %s at %s", v.Kind, v.PC, recorded.Kind, recorded.PC)
 	}
 	return nil
+}
+
+// entryNote says why an interrupt's entry into a thread in status st
+// takes other than 14 cycles.
+func entryNote(st uint8) string {
+	switch st {
+	case sim.Waiting:
+		return ", the vector: WAI stacked the frame"
+	case sim.Stopped:
+		return ", with the restart after STOP"
+	}
+	return ""
 }

@@ -198,12 +198,21 @@ func ClockConditions(m *sim.Machine) []string {
 	case !m.HasDevice():
 		return nil
 	case !m.Config.ExactClock:
-		return []string{"a violation may need a timing the chip and its line cannot produce (--clock exact counts it)"}
+		cs := []string{"a violation may need a timing the chip and its line cannot produce (--clock exact counts it)"}
+		if tm := m.Config.Timing; tm != nil {
+			for _, l := range tm.Latencies {
+				if l.Source {
+					cs = append(cs, "latency "+sim.IRQName(l.IRQ)+": "+AbstractSourceNote)
+				}
+			}
+		}
+		return cs
 	}
 	return []string{
 		"the sender's bit rate is the receiver's (BAUD): bytes come off the line at least a frame apart",
 		"a register is read as it stands at the start of the instruction that reads it: a flag set or a byte received during an instruction is seen from the next one (TCNT, read by a load or an arithmetic instruction, at the cycle the manual's cycle-by-cycle table gives)",
 		"the first byte after the receiver is enabled may come off nine bit times after the enable, up to a bit earlier than the line can deliver it",
+		"the transmitter starts a frame (a byte, or the preamble TE queues) at the cycle the firmware writes SCDR or SCCR2, its instruction's last (the chip's starts at the next tick of its bit clock, up to a bit time later)",
 		"input-capture edges come at any moment",
 		"the COP times out at the earliest the reference manual allows, 2^15 × 4^CR E cycles after its service (the chip's may come up to 2^15 E cycles later)",
 	}

@@ -40,17 +40,17 @@ func (t Timing) On() bool {
 	return t.MaxMasked != nil || len(t.Deadlines) > 0 || len(t.Latencies) > 0 || t.Report
 }
 
-// ClockNeeded is the reason a latency of one of the chip's interrupt
-// sources is refused under the abstract clock: it needs the exact one.
-const ClockNeeded = "the latency of an interrupt of the chip's timer needs the exact clock: add --clock exact, " +
-	"under which a source requests its interrupt at a known cycle (or give a harness interrupt with --irq)"
-
 // SourceUntimed is the reason a latency of one of the chip's sources is
-// refused under the exact clock: its request does not come at a cycle
-// the clock counts.
-const SourceUntimed = "is not measured: under --clock exact --latency applies to the timer's sources whose flags the clock sets " +
+// refused: its request does not come from the clock.
+const SourceUntimed = "is not measured: --latency applies to the timer's sources whose flags the clock sets " +
 	"(toc1-toc5, tof, rti); the input captures, the pulse accumulator, the SPI and the SCI are set by the outside world " +
 	"at moments the clock does not count"
+
+// AbstractSourceNote says what the latency of one of the chip's sources
+// means under the abstract clock.
+const AbstractSourceNote = "under the abstract clock the source may fire at any instruction boundary: the value is the worst " +
+	"over every moment it may fire, counted from the first cycle of the instruction it fires in; " +
+	"--clock exact gives the request times the timer programs"
 
 // timedSources are the chip's sources whose latency the exact clock
 // measures, in the order --report-timing adds them.
@@ -125,8 +125,6 @@ func (t Timing) simTiming(img *loader.Image, irqs []string, peripherals, exact b
 			switch {
 			case !peripherals:
 				return nil, fmt.Errorf("--latency %q: %s is not an interrupt of --irq: give --irq %s (a harness interrupt)", l, name, name)
-			case !exact:
-				return nil, fmt.Errorf("--latency %q: %s", l, ClockNeeded)
 			case !isTimedSource(v):
 				return nil, fmt.Errorf("--latency %q: %s %s", l, name, SourceUntimed)
 			}

@@ -59,6 +59,8 @@ type Chip struct {
 	// xirqPin and irqPin are the PORTA bits wired to XIRQ and IRQ (0:
 	// none).
 	xirqPin, irqPin uint8
+	// tenBits is the fault mutation.SCITenBits, read once here.
+	tenBits bool
 }
 
 // New returns the peripherals of chip profile p, or an error when p has
@@ -70,7 +72,8 @@ func New(p loader.ChipProfile, o Options) (*Chip, error) {
 	}
 	c := &Chip{series: p.Series, size: int(regs.Hi-regs.Lo) + 1, match: o.ExpectOutput,
 		maxRx: -1, maxTime: -1, exact: o.Exact,
-		dropPhase: mutation.On(mutation.PrescalerPhase), pinOrder: mutation.On(mutation.PinOrder)}
+		dropPhase: mutation.On(mutation.PrescalerPhase), pinOrder: mutation.On(mutation.PinOrder),
+		tenBits: mutation.On(mutation.SCITenBits)}
 	if o.BoundReceived {
 		c.maxRx = o.MaxReceived
 	}
@@ -441,10 +444,15 @@ func (c *Chip) Write(b *Block, off int, v uint8) Effect {
 			*r = *r&0xF0 | v&0x0F
 		}
 	case rSCCR2:
-		if c.exact && *r&sccr2RE == 0 && v&sccr2RE != 0 {
+		rxOn := c.exact && *r&sccr2RE == 0 && v&sccr2RE != 0
+		txOn := c.exact && *r&sccr2TE == 0 && v&sccr2TE != 0
+		*r = v
+		if rxOn {
 			c.rxOn(b)
 		}
-		*r = v
+		if txOn {
+			c.txOn(b)
+		}
 	case rINIT:
 		if c.window(b) && b.Hid[hOnce]&onceINIT == 0 {
 			*r = v
@@ -513,7 +521,7 @@ func (c *Chip) Horizon(b *Block) uint64 {
 	}
 	if b.Hid[hSCITx]&txBusy != 0 {
 		n := uint64(b.Hid[hTxTime])<<8 | uint64(b.Hid[hTxTime+1])
-		due := uint64(min(frameCycles(b.Reg[rBAUD]), 0xFFFF))
+		due := min(frame(b), 0xFFFF)
 		h = min(h, due-min(n, due))
 	}
 	return h

@@ -384,10 +384,10 @@ func TestHorizon(t *testing.T) {
 	}
 	c.Write(b, rSCCR2, 0x08) // TE
 	c.Write(b, rSCDR, 'A')
-	frame := uint64(frameCycles(b.Reg[rBAUD]))
+	fr := frame(b)
 	c.Elapse(b, 10)
-	if h := c.Horizon(b); h != min(frame-10, 1<<15-1010) {
-		t.Errorf("sending, 10 cycles in: horizon %d, want %d", h, min(frame-10, 1<<15-1010))
+	if h := c.Horizon(b); h != min(fr-10, 1<<15-1010) {
+		t.Errorf("sending, 10 cycles in: horizon %d, want %d", h, min(fr-10, 1<<15-1010))
 	}
 	regs := b.Reg
 	h := c.Horizon(b)

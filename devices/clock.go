@@ -112,16 +112,24 @@ func (c *Chip) exactElapse(b *Block, cycles uint64) Effect {
 		if cycles < left {
 			put3(b, hTxLeft, left-cycles)
 		} else {
-			// The byte is out (Horizon keeps cycles within one frame).
+			// The frame is out (Horizon keeps cycles within one frame);
+			// the next, if any, began when it ended.
+			f := c.txFrame(b)
+			next := f - min(cycles-left, f-1)
 			put3(b, hTxLeft, 0)
-			if b.Hid[hSCITx]&txFull != 0 {
+			switch {
+			case b.Hid[hSCITx]&txPreamble != 0:
+				// The preamble TE queued follows the byte (txOn).
+				b.Hid[hSCITx] &^= txPreamble
+				put3(b, hTxLeft, next)
+			case b.Hid[hSCITx]&txFull != 0:
 				v := b.Hid[hSCITDR]
 				b.Hid[hSCITx] &^= txFull
 				b.Hid[hSCITDR] = 0
 				b.Reg[rSCSR] |= scsrTDRE
-				put3(b, hTxLeft, uint64(frameCycles(b.Reg[rBAUD]))-min(cycles-left, uint64(frameCycles(b.Reg[rBAUD]))-1))
+				put3(b, hTxLeft, next)
 				eff = c.sent(b, v)
-			} else {
+			default:
 				b.Hid[hSCITx] = 0
 				b.Reg[rSCSR] |= scsrTC
 			}
@@ -164,7 +172,7 @@ func (c *Chip) exactHorizon(b *Block) uint64 {
 		h = min(h, left)
 	}
 	if b.Reg[rSCCR2]&sccr2RE != 0 {
-		if need, rx := uint64(frameCycles(b.Reg[rBAUD])), get3(b, hRx); rx < need {
+		if need, rx := frame(b), get3(b, hRx); rx < need {
 			h = min(h, need-rx)
 		}
 	}
@@ -185,18 +193,19 @@ func (c *Chip) rxElapse(b *Block, cycles uint64) {
 	if cycles == 0 {
 		return
 	}
-	f := uint64(frameCycles(b.Reg[rBAUD]))
+	f := frame(b)
 	put3(b, hRx, min(get3(b, hRx)+cycles, f+cycles-1))
 }
 
 // rxOn starts the receiver's time when RE goes from 0 to 1: the first
 // byte after it needs a start bit that begins after the enable, then
-// eight data bits and the stop bit's samples, nine bit times at least
-// (reference manual, 9.4 Receive Operation / 9.6 receive data recovery:
-// RDRF is set after the stop bit is sampled), so its earliest moment is
-// taken as a bit time before the enable: a frame less nine bit times.
+// eight data bits (nine with SCCR1's M) and the stop bit's samples, nine
+// bit times at least (ten with M) (reference manual, 9.4 Receive
+// Operation / 9.6 receive data recovery: RDRF is set after the stop bit
+// is sampled), so its earliest moment is taken as a bit time before the
+// enable: a frame less nine (ten) bit times.
 func (c *Chip) rxOn(b *Block) {
-	put3(b, hRx, uint64(frameCycles(b.Reg[rBAUD])/10))
+	put3(b, hRx, uint64(bitCycles(b.Reg[rBAUD])))
 }
 
 // received notes, under the exact clock, that a byte came off the line
@@ -205,7 +214,7 @@ func (c *Chip) rxOn(b *Block) {
 // previous byte's (rxElapse), from which the next byte takes a frame.
 func (c *Chip) received(b *Block) {
 	if c.exact {
-		f := uint64(frameCycles(b.Reg[rBAUD]))
+		f := frame(b)
 		put3(b, hRx, get3(b, hRx)-min(f, get3(b, hRx)))
 	}
 }
@@ -246,9 +255,11 @@ func (c *Chip) waitCycles(b *Block) uint64 {
 // --latency SRC:N with --clock exact): whether a source requests its
 // interrupt, and at which E cycle of an elapse its flag sets.
 type SourceTimer interface {
-	// Timed reports whether the exact clock knows the E cycle at which
-	// the flag of the source with vector index vec sets: the output
-	// compares, the counter overflow and the real-time interrupt.
+	// Timed reports whether a clock sets the flag of the source with
+	// vector index vec: the output compares, the counter overflow and
+	// the real-time interrupt. The exact clock knows the E cycle at
+	// which it sets (SetsIn); the abstract clock sets it by an event at
+	// any scheduling point.
 	Timed(vec int) bool
 	// Requests reports whether source vec requests its interrupt in b:
 	// its flag and its enable bit are both set (reference manual,
@@ -275,7 +286,7 @@ func timedSource(vec int) int {
 
 // Timed reports whether the exact clock knows when source vec's flag
 // sets (SourceTimer).
-func (c *Chip) Timed(vec int) bool { return c.exact && timedSource(vec) >= 0 }
+func (c *Chip) Timed(vec int) bool { return timedSource(vec) >= 0 }
 
 // Requests reports whether source vec's flag and enable bit are both set
 // in b (SourceTimer).

@@ -115,7 +115,12 @@ func diffExact(t *testing.T, seed int64) string {
 	r := &refClock{pre: []uint64{1, 4, 8, 16}[pr], tcnt: uint16(rng.Intn(1 << 16)), period: 1 << (13 + rtr)}
 	r.phase = uint64(rng.Intn(int(r.pre)))
 	r.rti = uint64(rng.Intn(1 << 16))
-	r.frame = uint64(10 * 16 << (b.Reg[rBAUD] & 7))
+	bits := uint64(10) // start, eight data bits, stop
+	if seed%2 == 1 {
+		b.Reg[rSCCR1] = 0x10 // M: nine data bits (reference manual, section 9, SCCR1)
+		bits = 11
+	}
+	r.frame = bits * 16 << (b.Reg[rBAUD] & 7)
 	b.Reg[rTCNT], b.Reg[rTCNT+1] = uint8(r.tcnt>>8), uint8(r.tcnt)
 	b.Hid[hPre] = uint8(r.phase)
 	b.Hid[hRTI], b.Hid[hRTI+1] = uint8(r.rti>>8), uint8(r.rti)
@@ -131,8 +136,8 @@ func diffExact(t *testing.T, seed int64) string {
 	b.Reg[rCONFIG] |= 0x04 // the COP off
 	b.Hid[hEarly] = 64     // past the first 64 cycles
 	c.Write(b, rSCCR2, 0x04)
-	r.rx = r.frame / 10 // the first byte nine bit times after RE (rxOn)
-	last := uint64(0)   // the cycles of the last elapse
+	r.rx = r.frame / bits // the first byte a frame less a bit after RE (rxOn)
+	last := uint64(0)     // the cycles of the last elapse
 	for n := 0; n < 400; n++ {
 		switch k := rng.Intn(10); {
 		case k < 4:

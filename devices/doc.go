@@ -43,7 +43,9 @@
 //     enters the shift register; one written over a full TDR replaces the
 //     waiting one, which is never sent. With TE clear nothing is sent. The
 //     idle-line flag (IDLE), noise and framing errors, the wake-up
-//     feature and nine-bit frames are not modelled.
+//     feature and the ninth data bit (R8, T8) are not modelled; under the
+//     exact clock SCCR1's M makes frames eleven bits long, and TE's 0 to 1
+//     queues a preamble (below).
 //   - Time (see "The abstract clock").
 //   - Input captures: with an edge selected in TCTL2, an edge on ICx may
 //     come at any time: ICxF sets and TICx takes TCNT.
@@ -98,7 +100,12 @@
 // keeps: TCNT (a register) and the prescaler's phase (E cycles into the
 // current count), the E÷2^13 chain's cycles modulo 2^16 for the RTI,
 // the COP's cycles since its service, the receiver's time (below), the
-// transmitter's cycles left on its byte (0: idle). Time passes by Elapse
+// transmitter's cycles left on its frame (0: idle) — a byte's or the
+// preamble's: when TE goes from 0 to 1 the transmitter sends one idle
+// frame before anything written to SCDR (reference manual, section 9.3,
+// SCCR2's TE; txOn), and a frame starts at the write's cycle, the
+// store's last (txStart). A frame is ten bits, eleven with SCCR1's M
+// (nine data bits), for the transmitter and the receiver. Time passes by Elapse
 // after each instruction and interrupt entry, and, when every thread
 // waits in WAI, by the event EvWait. The firmware reads registers as they
 // stand at the start of its instruction: a flag set or a byte received
@@ -167,7 +174,8 @@
 // the receiver and the transmitter, SCDR the receiver, the timer's flags,
 // counter and captures the timer) and those whose interrupts the firmware
 // has enabled (Armed). Sending says whether the transmitter is busy and
-// how long a byte takes on the line: ten bits of 16 E cycles times the
+// how long a byte takes on the line: ten bits (eleven with SCCR1's M) of
+// 16 E cycles times the
 // prescaler and the rate divider BAUD selects, so that a plain
 // simulation can pace the firmware's output as the chip does.
 //

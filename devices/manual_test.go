@@ -1,6 +1,12 @@
 package devices
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hc11mc/hc11mc/internal/mutation"
+)
 
 // The exact clock's rates against the M68HC11 Reference Manual
 // (M68HC11RM/AD): each expectation below is the manual's, counted in E
@@ -103,27 +109,91 @@ func TestManualRTI(t *testing.T) {
 // "Baud-Rate Prescale Selects": with an 8 MHz crystal SCP = 11 gives
 // 9600 baud; Table 9-2 "Baud-Rate Selects": SCR = 000 divides by 1, 001
 // by 2). So 9600 baud
-// from 8 MHz (E = 2 MHz): 2 MHz ÷ 16 ÷ 13 per bit, 2080 E cycles a frame.
-// The transmitter sets TC when the byte has left, TDRE as it starts it.
+// from 8 MHz (E = 2 MHz): 2 MHz ÷ 16 ÷ 13 per bit, 2080 E cycles a frame
+// of ten bits (start, eight data bits, stop); with SCCR1's M bit set a
+// frame has nine data bits, eleven bits, 2288 E cycles (section 9, data
+// format, SCCR1). The transmitter sets TC when the byte has left, TDRE
+// as it starts it. When TE goes from 0 to 1 the transmitter queues one
+// idle character, a frame of ones, as a preamble (section 9.3, SCCR2's
+// TE): a byte written at once waits in TDR (TDRE clear) until the
+// preamble is out, and TC comes two frames after the enable.
 func TestManualSCIFrame(t *testing.T) {
+	if d := sciFrameDiff(t); d != "" {
+		t.Error(d)
+	}
+}
+
+// TestManualSCIFrameCatches: with mutation.SCITenBits (ten-bit frames,
+// no preamble) the checks of TestManualSCIFrame fail.
+func TestManualSCIFrameCatches(t *testing.T) {
+	defer mutation.Set(mutation.SCITenBits)()
+	if d := sciFrameDiff(t); d == "" {
+		t.Errorf("fault %s switched on: the SCI's frames agree with the manual", mutation.SCITenBits)
+	} else {
+		t.Logf("caught: %s", d)
+	}
+}
+
+// sciFrameDiff returns the first difference of the transmitter's frames
+// from the manual's (TestManualSCIFrame), or "".
+func sciFrameDiff(t *testing.T) string {
+	var errs []string
+	errorf := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	for _, tc := range []struct {
 		baud  uint8
-		frame uint64
+		frame uint64 // ten bits
 	}{{0x30, 2080}, {0x31, 4160}, {0x00, 160}, {0x10, 480}, {0x20, 640}, {0x37, 2080 << 7}} {
-		c, b := exactChip(t)
-		c.Write(b, rBAUD, tc.baud)
-		c.Write(b, rSCCR2, 0x08) // TE
-		c.Read(b, rSCSR, 0)
-		c.Write(b, rSCDR, 'U')
-		c.Elapse(b, tc.frame-1)
-		if b.Reg[rSCSR]&scsrTC != 0 {
-			t.Errorf("BAUD 0x%02X: TC set %d E cycles after the byte started, before its frame of %d", tc.baud, tc.frame-1, tc.frame)
-		}
-		c.Elapse(b, 1)
-		if b.Reg[rSCSR]&scsrTC == 0 {
-			t.Errorf("BAUD 0x%02X: TC not set a frame (%d E cycles) after the byte started", tc.baud, tc.frame)
+		for _, m := range []bool{false, true} {
+			frame, sccr1 := tc.frame, uint8(0)
+			if m {
+				frame, sccr1 = tc.frame/10*11, 0x10
+			}
+			// The preamble, then the byte.
+			c, b := exactChip(t)
+			c.Write(b, rBAUD, tc.baud)
+			c.Write(b, rSCCR1, sccr1)
+			c.Write(b, rSCCR2, 0x08) // TE: the preamble
+			c.Read(b, rSCSR, 0)
+			if eff := c.Write(b, rSCDR, 'U'); eff.Sent || b.Reg[rSCSR]&(scsrTDRE|scsrTC) != 0 {
+				errorf("BAUD 0x%02X M %v: the byte written with the preamble on the line: sent %v, SCSR %02X, want it in TDR, TDRE and TC clear",
+					tc.baud, m, eff.Sent, b.Reg[rSCSR])
+			}
+			if eff := c.Elapse(b, frame-1); eff.Sent || b.Reg[rSCSR]&scsrTDRE != 0 {
+				errorf("BAUD 0x%02X M %v: the byte left TDR %d E cycles after the enable, before the preamble's frame of %d", tc.baud, m, frame-1, frame)
+			}
+			if eff := c.Elapse(b, 1); !eff.Sent || b.Reg[rSCSR]&scsrTDRE == 0 {
+				errorf("BAUD 0x%02X M %v: the byte did not start a frame (%d E cycles) after the enable", tc.baud, m, frame)
+			}
+			c.Elapse(b, frame-1)
+			if b.Reg[rSCSR]&scsrTC != 0 {
+				errorf("BAUD 0x%02X M %v: TC set %d E cycles after the enable, before the preamble and the byte", tc.baud, m, 2*frame-1)
+			}
+			c.Elapse(b, 1)
+			if b.Reg[rSCSR]&scsrTC == 0 {
+				errorf("BAUD 0x%02X M %v: TC not set two frames (%d E cycles) after the enable", tc.baud, m, 2*frame)
+			}
+
+			// The byte alone, the preamble long gone.
+			c, b = exactChip(t)
+			c.Write(b, rBAUD, tc.baud)
+			c.Write(b, rSCCR1, sccr1)
+			c.Write(b, rSCCR2, 0x08)
+			c.Elapse(b, frame)
+			c.Read(b, rSCSR, 0)
+			if eff := c.Write(b, rSCDR, 'U'); !eff.Sent {
+				errorf("BAUD 0x%02X M %v: the byte did not start at once on an idle line", tc.baud, m)
+			}
+			c.Elapse(b, frame-1)
+			if b.Reg[rSCSR]&scsrTC != 0 {
+				errorf("BAUD 0x%02X M %v: TC set %d E cycles after the byte started, before its frame of %d", tc.baud, m, frame-1, frame)
+			}
+			c.Elapse(b, 1)
+			if b.Reg[rSCSR]&scsrTC == 0 {
+				errorf("BAUD 0x%02X M %v: TC not set a frame (%d E cycles) after the byte started", tc.baud, m, frame)
+			}
 		}
 	}
+	return strings.Join(errs, "\n")
 }
 
 // TestManualCOP: the COP times out 2^15, 2^17, 2^19 or 2^21 E cycles after
@@ -146,5 +216,31 @@ func TestManualCOP(t *testing.T) {
 		if eff := c.Elapse(b, 1); !eff.Watchdog {
 			t.Errorf("CR=%d: the COP did not time out %d E cycles after its service", cr, timeout)
 		}
+	}
+}
+
+// TestManualSCIWriteCycle: a store writes in its last cycle (appendix A's
+// cycle-by-cycle tables), so a frame that a write of SCDR starts begins
+// at the store's last cycle: with the 4 cycles of a STAA counted as the
+// transition's (Block.Elapsed) and elapsed after the write, TC sets a
+// frame less one cycle after the store ends.
+func TestManualSCIWriteCycle(t *testing.T) {
+	const frame = 160 // BAUD 0, ten bits
+	c, b := exactChip(t)
+	c.Write(b, rBAUD, 0)
+	c.Write(b, rSCCR2, 0x08)
+	c.Elapse(b, frame) // the preamble
+	c.Read(b, rSCSR, 0)
+	b.Elapsed = 4
+	c.Write(b, rSCDR, 'U')
+	b.Elapsed = 0
+	c.Elapse(b, 4)
+	c.Elapse(b, frame-2)
+	if b.Reg[rSCSR]&scsrTC != 0 {
+		t.Errorf("TC set %d E cycles after the store's last cycle, before the frame of %d", frame-1, frame)
+	}
+	c.Elapse(b, 1)
+	if b.Reg[rSCSR]&scsrTC == 0 {
+		t.Errorf("TC not set a frame (%d E cycles) after the store's last cycle", frame)
 	}
 }

@@ -74,6 +74,7 @@ const (
 	sccr2ILIE = 0x10
 	sccr2TE   = 0x08
 	sccr2RE   = 0x04
+	sccr1M    = 0x10 // nine data bits: an eleven-bit frame
 )
 
 // Hidden bytes (Block.Hid), after HidFlags.
@@ -82,7 +83,7 @@ const (
 	hOnce    = 2  // time-protected registers already written: onceINIT …
 	hActive  = 3  // 2 bytes: timer sources the firmware has touched, by index in sources
 	hSCIArm  = 5  // SCSR bits seen set by a read of SCSR, for the clearing sequences
-	hSCITx   = 6  // txBusy, txFull
+	hSCITx   = 6  // txBusy, txFull, txPreamble
 	hSCITDR  = 7  // the byte waiting in TDR
 	hSPIArm  = 8  // SPSR bits seen set by a read of SPSR
 	hCOPArm  = 9  // 0x55 written to COPRST
@@ -101,6 +102,9 @@ const (
 
 	txBusy = 1 << 0 // the shift register is sending a byte
 	txFull = 1 << 1 // a byte waits in TDR
+	// txPreamble: the preamble TE's 0 to 1 queued waits for the shift
+	// register's byte (exact clock, txOn).
+	txPreamble = 1 << 2
 )
 
 // aeNames names the registers of the A and E series, by offset.

@@ -18,7 +18,7 @@ func (c *Chip) sciWrite(b *Block, v uint8) Effect {
 		b.Reg[rSCSR] |= scsrTDRE
 		b.Hid[hTxTime], b.Hid[hTxTime+1] = 0, 0
 		if c.exact {
-			put3(b, hTxLeft, uint64(frameCycles(b.Reg[rBAUD])))
+			put3(b, hTxLeft, c.txStart(b))
 		}
 		return c.sent(b, v)
 	}
@@ -58,7 +58,7 @@ func (c *Chip) rxEvents(b *Block) int {
 	if b.Reg[rSCCR2]&sccr2RE == 0 || c.maxRx >= 0 && int(b.Hid[hRxN]) >= c.maxRx {
 		return 0
 	}
-	if c.exact && get3(b, hRx) < uint64(frameCycles(b.Reg[rBAUD])) {
+	if c.exact && get3(b, hRx) < frame(b) {
 		return 0 // the line is still carrying the previous byte
 	}
 	switch sr := b.Reg[rSCSR]; {
@@ -175,19 +175,78 @@ func (c *Chip) Event(b *Block, k int) Effect {
 	return Effect{}
 }
 
-// frameCycles is the time one frame (start bit, eight data bits, stop
-// bit) takes at the rate BAUD sets, in E cycles: sixteen E cycles per
-// bit at the SCI's prescaler (SCP1:SCP0 divide by 1, 3, 4 or 13) and
-// rate select (SCR2:SCR0 divide by 2^SCR).
-func frameCycles(baud uint8) int {
+// frameCycles is the time one frame takes at the rate BAUD sets and the
+// character length SCCR1's M bit sets, in E cycles: frameBits bits of
+// sixteen E cycles each at the SCI's prescaler (SCP1:SCP0 divide by 1,
+// 3, 4 or 13) and rate select (SCR2:SCR0 divide by 2^SCR).
+func frameCycles(baud, sccr1 uint8) int {
+	return frameBits(sccr1) * bitCycles(baud)
+}
+
+// bitCycles is the E cycles of one bit at the rate BAUD sets.
+func bitCycles(baud uint8) int {
 	pre := [4]int{1, 3, 4, 13}[baud>>4&3]
-	return 10 * 16 * pre << (baud & 7)
+	return 16 * pre << (baud & 7)
+}
+
+// frameBits is the bits of one frame: a start bit, eight data bits and a
+// stop bit, or nine data bits when SCCR1's M bit is set (the M68HC11
+// Reference Manual, section 9, data format and SCCR1: M selects
+// eleven-bit characters, for the receiver and the transmitter alike).
+func frameBits(sccr1 uint8) int {
+	if sccr1&sccr1M != 0 {
+		return 11
+	}
+	return 10
+}
+
+// frame is frameCycles of b's registers.
+func frame(b *Block) uint64 { return uint64(frameCycles(b.Reg[rBAUD], b.Reg[rSCCR1])) }
+
+// txFrame is frame, or under the fault mutation.SCITenBits a frame of
+// ten bits whatever M says.
+func (c *Chip) txFrame(b *Block) uint64 {
+	if c.tenBits {
+		return uint64(frameCycles(b.Reg[rBAUD], 0))
+	}
+	return frame(b)
 }
 
 // FrameCycles is the E cycles one frame of the SCI's line takes with
-// register block regs (BAUD at its offset), the unit of the exact
-// clock's line (Options.Exact).
-func FrameCycles(regs []byte) int { return frameCycles(regs[rBAUD]) }
+// register block regs (BAUD and SCCR1 at their offsets), the unit of the
+// exact clock's line (Options.Exact).
+func FrameCycles(regs []byte) int { return frameCycles(regs[rBAUD], regs[rSCCR1]) }
+
+// txOn queues the preamble the transmitter sends when TE goes from 0 to
+// 1, under the exact clock: one idle character, a frame of ones
+// (reference manual, section 9.3, transmit operation, and SCCR2's TE).
+// The shift register sends it before anything written to SCDR, so that
+// a byte written now waits in TDR for a frame, and TC waits for both
+// (TC is set when the transmitter is idle: no data, preamble or break
+// being sent). When the shift register is still sending a byte (TE was
+// cleared and set again while it finished), the preamble follows it.
+func (c *Chip) txOn(b *Block) {
+	if c.tenBits {
+		return
+	}
+	if b.Hid[hSCITx]&txBusy != 0 {
+		b.Hid[hSCITx] |= txPreamble
+		return
+	}
+	b.Hid[hSCITx] |= txBusy
+	put3(b, hTxLeft, c.txStart(b))
+}
+
+// txStart is the E cycles, counted from the start of the current
+// transition, until the end of a frame that the write being made starts:
+// the write is the last cycle of its instruction (the M68HC11 Reference
+// Manual, appendix A's cycle-by-cycle tables: a store writes in its last
+// cycle), which is the transition's last (an access of the registers
+// ends it) and the frame's first, and the simulator elapses the
+// transition's cycles (Block.Elapsed) after the write.
+func (c *Chip) txStart(b *Block) uint64 {
+	return c.txFrame(b) + max(b.Elapsed, 1) - 1
+}
 
 // Overdue reports whether the transmitter's byte has been shifted out for
 // a frame's time while the device counted cycles: its event must happen
@@ -196,7 +255,7 @@ func (c *Chip) Overdue(b *Block) bool {
 	if b.Hid[hSCITx]&txBusy == 0 || b.Hid[HidFlags]&FlagClocked == 0 || c.exact {
 		return false
 	}
-	return int(b.Hid[hTxTime])<<8|int(b.Hid[hTxTime+1]) >= min(frameCycles(b.Reg[rBAUD]), 0xFFFF)
+	return int(b.Hid[hTxTime])<<8|int(b.Hid[hTxTime+1]) >= int(min(frame(b), 0xFFFF))
 }
 
 // Bounded reports whether a bound keeps an event from happening in b.

@@ -173,3 +173,12 @@ func (c *Chip) Pending(b *Block) int {
 	}
 	return best
 }
+
+// RegHPRIO is the offset of HPRIO in the register block.
+const RegHPRIO = rHPRIO
+
+// Promoted returns the vector that HPRIO's PSEL3-PSEL0 (in hprio, the
+// register's value) promote to the top of the I-masked interrupts, or -1
+// when they promote none (the Reference Manual's section 5, resets and
+// interrupts: HPRIO and the interrupt priority table).
+func Promoted(hprio uint8) int { return psel[hprio&0x0F] }

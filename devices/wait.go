@@ -69,9 +69,10 @@ func (c *Chip) Armed(b *Block) Sources {
 
 // Sending reports whether the SCI's transmitter is shifting a byte out in
 // b, and how many E cycles one frame takes at the rate BAUD sets: ten
-// bits (start, eight data bits, stop) of sixteen E cycles times the
-// prescaler (SCP1:SCP0) and the rate divider (SCR2:SCR0) each. The
+// bits (start, eight data bits, stop), eleven with SCCR1's M, of sixteen
+// E cycles times the prescaler (SCP1:SCP0) and the rate divider
+// (SCR2:SCR0) each. The
 // crystal does not enter: the E clock paces both the CPU and the line.
-func (c *Chip) Sending(b *Block) (busy bool, frame uint64) {
-	return b.Hid[hSCITx]&txBusy != 0, uint64(frameCycles(b.Reg[rBAUD]))
+func (c *Chip) Sending(b *Block) (busy bool, cycles uint64) {
+	return b.Hid[hSCITx]&txBusy != 0, frame(b)
 }

@@ -989,7 +989,7 @@ func (p *parallel) result() *Result {
 		if f.label != nil {
 			tr = append(tr, *f.label)
 		}
-		res.Found = append(res.Found, Found{Violation: f.v, Trace: tr})
+		res.Found = append(res.Found, Found{Violation: TrueInterval(p.m, tr, f.v), Trace: tr})
 	}
 	switch {
 	case p.limit != "":

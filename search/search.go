@@ -600,7 +600,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		if l != nil {
 			tr = append(tr, *l)
 		}
-		res.Found = append(res.Found, Found{Violation: v, Trace: tr})
+		res.Found = append(res.Found, Found{Violation: TrueInterval(m, tr, v), Trace: tr})
 		return !opts.All
 	}
 	// Frontiers other than depth-first ones can grow wide: once one holds

@@ -548,21 +548,27 @@ func (m *Machine) event(s *State, k int, fx *[]Output) *Violation {
 	b.Asleep = m.asleep(s)
 	var at [maxLatencies]uint64
 	var waited uint64
-	if m.hasSources() {
+	if m.Config.ExactClock {
 		if e := m.dev.Info(b, k); e.Kind == devices.EvWait {
 			waited = e.Cycles
 		}
+	}
+	if m.hasSources() {
 		m.sourcesBefore(s, b, &at)
 	}
 	eff := m.dev.Event(b, k)
 	m.storeBlock(s, b)
-	if m.hasSources() {
+	switch {
+	case m.hasSources() && !m.Config.ExactClock:
+		m.sourcesAbstract(&x, 0, true)
+	case m.hasSources():
 		m.sourcesAfter(&x, b, waited, &at, true)
 	}
 	blockPool.Put(b)
 	if eff.Received {
 		m.noteReceived(eff.RxCount)
 	}
+	m.waited(&x, waited) // entry.go
 	x.effect(eff)
 	if x.bad {
 		v := x.violation()
@@ -576,6 +582,14 @@ func (m *Machine) event(s *State, k int, fx *[]Output) *Violation {
 // asks for them.
 func (m *Machine) elapse(s *State, i int, cycles uint64, fx *[]Output) *Violation {
 	if s.Pages[m.hidPage].Data[devices.HidFlags]&devices.FlagClocked == 0 {
+		if m.hasSources() && !m.Config.ExactClock {
+			// The firmware may have set an enable, or cleared a flag.
+			x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1, fx: fx}
+			m.sourcesAbstract(&x, cycles, false)
+			if x.bad {
+				return x.violation()
+			}
+		}
 		return nil
 	}
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, radix: 1, fx: fx}

@@ -213,9 +213,16 @@
 // cycles of the M68HC11 Reference Manual's instruction timing tables
 // (isa/m68hc11's Inst.Cycles, as Thread.Cycles counts them), and 14
 // cycles for each interrupt entry (the manual's interrupt stacking
-// sequence: nine bytes stacked, the vector fetched). An environment
+// sequence: nine bytes stacked, the vector fetched). WAI is the
+// manual's 14 + n split as its cycle-by-cycle table splits it: 12 cycles
+// for WAI (the frame stacked), the n of the wait, and 2 for the entry
+// from WAI (the vector); the entry from STOP adds the oscillator's
+// restart delay while OPTION's DLY is set (entry.go). An environment
 // event (a byte arriving, a timer firing, a harness interrupt's request)
-// takes no CPU time. State.Now is the global time along a path.
+// takes no CPU time, but for time passing while the CPU waits in WAI
+// under the exact clock (devices.EvWait): its cycles are the wait's n,
+// counted in the global time and in every open interval (entry.go's
+// waited). State.Now is the global time along a path.
 //
 // The properties, and where an interval starts and ends:
 //
@@ -233,12 +240,14 @@
 //     first CLI): the masked start-up after reset is not one. A violation
 //     is reported as soon as an interval exceeds the bound, whether or
 //     not it ever ends.
-//   - Deadline FROM:TO: an interval starts when a thread's PC becomes
-//     FROM (before FROM's instruction runs: by a step, an interrupt's
-//     entry, or the thread's creation there) while none is running, and
-//     ends when the same thread's PC becomes TO; it counts the cycles of
-//     every step of every thread and handler in between. Reaching FROM
-//     again before TO does not restart it (the first FROM since the last
+//   - Deadline FROM:TO: each thread has its own interval. It starts
+//     when the thread's PC becomes FROM (before FROM's instruction runs:
+//     by a step, an interrupt's entry, or the thread's creation there)
+//     while the thread has none running, whatever the other threads'
+//     intervals, and ends when the same thread's PC becomes TO; it
+//     counts the cycles of every step of every thread and handler in
+//     between. The interval of a thread that exits is dropped (it never
+//     reaches TO). Reaching FROM again before TO does not restart it (the first FROM since the last
 //     TO counts, so that an interrupt taken at FROM, whose RTI comes back
 //     there, is inside). When FROM and TO are one address, arriving there
 //     ends one interval and starts the next. A violation is reported when
@@ -249,12 +258,22 @@
 //     requested (inside an atomic section too); from then it is pending
 //     and is taken at the first
 //     scheduling point where a context can take it, as the only move of
-//     that context. The interval runs from the request to the first
-//     instruction of the handler, the 14 cycles of the entry included. A
+//     that context besides the device's pending interrupt and the --irq
+//     interrupts of a higher priority. Of several pending requests the
+//     context takes the one of the highest priority (rank: the
+//     Reference Manual's interrupt priority table, section 5, with
+//     HPRIO's promotion when the chip's registers are there), never the
+//     first flag's; an --irq interrupt that no property follows is not
+//     taken before a pending request of a higher priority either, as on
+//     the chip. The interval runs from the request to the first
+//     instruction of the handler, the cycles of the entry included. A
 //     violation is reported as soon as the interval exceeds the bound.
 //     Requests and prompt service give the same executions as the plain
 //     --irq model (an interrupt taken where I is clear is one requested
-//     just before), so the other properties' verdicts do not change. A
+//     just before, and no other is pending then), so the other
+//     properties' verdicts do not change, nor does one property's value
+//     depend on which others are asked for (--report-timing adds a
+//     latency for every --irq interrupt). A
 //     request still pending when no thread runs any more (every thread
 //     exited or blocked) counts only the cycles that ran.
 //   - Latency of a chip's source (Latency.Source: a timer source whose
@@ -279,6 +298,16 @@
 //     Input captures, the pulse accumulator, the SPI and the SCI are set
 //     by events at instruction boundaries whose true moment the clock
 //     does not count: their latency is not offered.
+//   - Latency of a chip's source under the abstract clock: the abstract
+//     clock sets the flag by an event at any scheduling point. The CPU
+//     recognizes a request at the end of an instruction (the Reference
+//     Manual, section 5), so a flag set at a boundary stands for one set
+//     at any cycle of the CPU's last step (an instruction or an entry),
+//     whose cycles the timing page keeps (offLast): the interval starts
+//     at that step's first cycle, the worst over every moment, at most
+//     one cycle more than the latest moment still recognized there. An
+//     enable written by an instruction starts it at the instruction's
+//     first cycle, as under the exact clock; the rest is as above.
 //
 // Exactness. Write a state of the timed machine as (s, τ): s the state
 // without its timing page, τ the page. Every transition of the machine
@@ -287,8 +316,12 @@
 // of the steps l executes (their cycles, the I bit before and after
 // each, the PCs reached), none of which depends on τ; the timed machine
 // has no other transitions but the requests of --latency, which change
-// τ alone (a requested interrupt is then the only move of a context
-// that can take it, a move the plain model has too). So the executions
+// τ alone (a requested interrupt is then, with those of a higher
+// priority, the only move of a context that can take it, a move the
+// plain model has too; the plain interrupts of a lower priority that it
+// withholds are taken, in the plain model's executions, where no request
+// is pending: the request of an interrupt can always come just before
+// its entry). So the executions
 // of the two machines are the same, step for step, and along an
 // execution τ holds exactly each interval's cycles so far, up to the
 // saturation. The saturation at N + 1 (or Timing.Cap) only merges counts
@@ -301,7 +334,11 @@
 // futures, interval values included. For --report-timing, the largest
 // value a counter takes is the largest interval of every execution
 // (each interval is noted at every step it grows), exact when the search
-// is exhaustive and the cap was not reached.
+// is exhaustive and the cap was not reached. A counterexample replayed on
+// a machine whose bounded counters do not stop (Machine.Unsaturated) runs
+// the same transitions, since none depends on a count, and its violation
+// carries the interval and the count the execution had (search's
+// TrueInterval).
 //
 // A chip's source under the exact clock adds no transition: its latency
 // byte and counter in τ are a function of τ and of the device's block
@@ -318,7 +355,14 @@
 // device future and the same τ: the search finds every value the counter
 // takes, and the maximum of the over-approximated counts bounds the true
 // latency from above, so that "verified" is sound; the bundled programs
-// request by flags only, where the count is exact.
+// request by flags only, where the count is exact. Under the abstract
+// clock the source adds no transition either: the device's events are
+// the machine's, and the count starts from the last step's cycles, a
+// function of τ (offLast, which the last step wrote) — the byte makes
+// states differ by the cycles of their last step, which no future
+// depends on otherwise, so nothing is lost by it; every moment at which
+// the flag may set is some event's, counted from the earliest cycle it
+// stands for.
 //
 // The reductions keep this. Dead-data elimination keeps every register
 // live when timing is on (whether a step starts or continues a masked

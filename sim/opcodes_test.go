@@ -807,8 +807,10 @@ func controlRows() []opRow {
 		{name: "swi", code: b(0x3F), in: withCCR(regs, cH|cC), extra: swiVec,
 			out: regsOut(0xD100, 0x01F6, cH|cI|cC), want: frame(0xD001, cH|cC), cyc: 14},
 		// WAI stacks the same frame (return address: the next instruction) and waits.
+		// Table A-1's 14 + n: 12 cycles stack the frame, n pass waiting,
+		// and the entry's 2 fetch the vector (TestWaiEntry).
 		{name: "wai", code: b(0x3E), in: withCCR(regs, cN), out: regsOut(0xD001, 0x01F6, cN),
-			want: frame(0xD001, cN), cyc: 14, status: Waiting},
+			want: frame(0xD001, cN), cyc: 12, status: Waiting},
 
 		// STOP: a NOP when S is set; otherwise the thread stops.
 		{name: "stop_s_set", code: b(0xCF), in: CPU{CCR: cS | 0x0F}, out: CPU{CCR: cS | 0x0F, PC: 0xD001}, cyc: 2},

@@ -467,7 +467,7 @@ func (x *stepper) steps(limit uint64) (uint64, event) {
 			}
 		case isa.WAI:
 			x.pushFrame(next)
-			t.Status = Waiting
+			x.wait()
 			ev = evSched
 		case isa.STOP:
 			if t.CCR&isa.FlagS == 0 {

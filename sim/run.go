@@ -103,7 +103,7 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 			if v == nil {
 				c := threadCycles(s)
 				v = m.runDeviceInterrupt(s, &fx)
-				res.Cycles += threadCycles(s) - c // the entry's 14
+				res.Cycles += threadCycles(s) - c // the entry's cycles
 				flush()
 			}
 			if v != nil {
@@ -286,7 +286,8 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 }
 
 // threadCycles is the E cycles the threads of s have run, interrupt
-// entries (14 each: nine bytes stacked, the vector fetched) included.
+// entries (entry.go: 14, nine bytes stacked and the vector fetched; 2
+// from WAI; more from STOP) included.
 func threadCycles(s *State) uint64 {
 	var n uint64
 	for i := range s.Threads {
@@ -622,7 +623,7 @@ func (m *Machine) runOrder(s *State, r *rand.Rand, cur int, order []int) []int {
 // anyInterrupt takes an interrupt when one can wake the system.
 func (m *Machine) anyInterrupt(s *State, r *rand.Rand, res *RunResult) bool {
 	c := threadCycles(s)
-	defer func() { res.Cycles += threadCycles(s) - c }() // the entry's 14
+	defer func() { res.Cycles += threadCycles(s) - c }() // the entry's cycles
 	if r != nil {
 		return m.randomInterrupt(s, r, res)
 	}

@@ -204,25 +204,31 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 		if late {
 			break
 		}
-		if pend >= 0 && devTakes(&s.Threads[i], pend) {
-			// The pending interrupt is the thread's only move.
+		dev := pend >= 0 && devTakes(&s.Threads[i], pend)
+		req := -1
+		if m.timing != nil {
+			req = m.requested(s, &s.Threads[i])
+		}
+		if dev {
+			// The pending interrupt is the thread's move: it runs no
+			// instruction.
 			ns := e.slot(len(b), s)
 			viol := m.interrupt(ns, i, pend)
 			any = true
 			b = append(b, Succ{ns, Label{Thread: i, IRQ: pend}, viol})
 			emit()
-			continue
 		}
-		if m.timing != nil {
-			if v := m.requested(s, &s.Threads[i]); v >= 0 {
-				// So is a requested harness interrupt (timing.go).
-				ns := e.slot(len(b), s)
-				viol := m.interrupt(ns, i, v)
-				any = true
-				b = append(b, Succ{ns, Label{Thread: i, IRQ: v}, viol})
-				emit()
-				continue
-			}
+		if req >= 0 && !(dev && req == pend) {
+			// So is the requested harness interrupt of the highest
+			// priority that the thread can take (timing.go).
+			ns := e.slot(len(b), s)
+			viol := m.interrupt(ns, i, req)
+			any = true
+			b = append(b, Succ{ns, Label{Thread: i, IRQ: req}, viol})
+			emit()
+		}
+		if dev || req >= 0 {
+			continue
 		}
 		if !s.mayRun(i) {
 			continue
@@ -258,8 +264,12 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 			if t.Status == Exited {
 				continue
 			}
+			req := -1
+			if m.timing != nil {
+				req = m.requested(s, t)
+			}
 			for _, v := range m.irqs {
-				if !m.canTake(t, v) || m.timing != nil && m.isRequestable(v) {
+				if !m.canTake(t, v) || m.timing != nil && (m.isRequestable(v) || !m.outranks(s, v, req)) {
 					continue
 				}
 				ns := e.slot(len(b), s)
@@ -340,16 +350,17 @@ func (m *Machine) interruptObserved(s *State, i int, v int, fx *[]Output) *Viola
 	t.Tag = 0
 	at := t.PC
 	c0, ccr := t.Cycles, t.CCR
+	c := m.entryOf(s, t) // entry.go
 	x.interrupt(t.PC, v, t.Status == Waiting)
 	t.Status = Running
 	t.PC = m.Image.Vectors[v]
-	t.Cycles += 14
+	t.Cycles += c
 	t.Inhibit = 0
 	if len(m.stacks) > 0 {
 		x.checkStack(at)
 	}
 	if m.timing != nil && !x.bad {
-		m.timedInterrupt(&x, i, v, ccr, 14)
+		m.timedInterrupt(&x, i, v, ccr, c)
 	}
 	if x.bad {
 		return x.violation()
@@ -592,15 +603,15 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Place
 	if m.dev != nil && s.Atomic == 0 {
 		pend = m.pending(s)
 	}
-	devIRQ := pend >= 0 && devTakes(&s.Threads[l.Thread], pend)
+	dev := pend >= 0 && devTakes(&s.Threads[l.Thread], pend)
 	req := m.requested(s, &s.Threads[l.Thread])
-	devIRQ = devIRQ || req >= 0
+	devIRQ := dev || req >= 0
 	ns = s.Clone()
 	if l.IRQ >= 0 {
-		if devIRQ && (l.IRQ == pend || l.IRQ == req) {
+		if dev && l.IRQ == pend || req >= 0 && l.IRQ == req {
 			return ns, m.interruptObserved(ns, l.Thread, l.IRQ, fx), true
 		}
-		if m.isRequestable(l.IRQ) {
+		if m.isRequestable(l.IRQ) || !m.outranks(s, l.IRQ, req) {
 			return nil, nil, false
 		}
 		listed := false

@@ -14,16 +14,22 @@ import (
 // --report-timing): the package doc's "Timing properties" says what they
 // measure and why the search checks them exactly; here is how.
 //
-// # The timing page
+// # The timing pages
 //
+//	page 0, the timing page:
 //	byte 0        flags: timeArmed once an instruction cleared I
 //	bytes 1-4     the masked interval: 0 when the CPU is not masked, else
 //	              its cycles so far + 1 (big-endian)
-//	per deadline  1 byte: the thread that reached FROM + 1 (0: none); 4
-//	              bytes: the cycles since
 //	per latency   1 byte: 1 while requested, 2 (a chip's source) once
 //	              served while its flag and enable stay set; 4 bytes:
 //	              the cycles since the request
+//	byte offLast  under the abstract clock with a chip's source's
+//	              latency: the cycles of the CPU's last step (an
+//	              instruction or an entry), the earliest a flag the
+//	              abstract clock sets now may have set
+//	then, per deadline, dlPages pages: per thread (dlPerPage a page),
+//	              4 bytes: 0 when the thread has no interval running,
+//	              else the cycles since it reached FROM + 1 (big-endian)
 
 // Timing configures the timing properties (Config.Timing).
 type Timing struct {
@@ -90,11 +96,33 @@ const (
 )
 
 const (
-	timeArmed   = 1
-	offMasked   = 1
-	offDeadline = 5
-	offLatency  = offDeadline + 5*maxDeadlines
+	timeArmed  = 1
+	offMasked  = 1
+	offLatency = 5
+	offLast    = offLatency + 5*maxLatencies
+
+	// dlPerPage threads' deadline counters fill a page, dlPages pages
+	// hold every thread's.
+	dlPerPage = PageSize / 4
+	dlPages   = (MaxThreads + dlPerPage - 1) / dlPerPage
 )
+
+// dlSlot returns the page and offset of thread j's counter of deadline k.
+func (tm *timing) dlSlot(k, j int) (page, off int) {
+	return tm.page + 1 + k*dlPages + j/dlPerPage, 4 * (j % dlPerPage)
+}
+
+// dlGet returns thread j's counter of deadline k in s (0: none running).
+func (tm *timing) dlGet(s *State, k, j int) uint32 {
+	pg, o := tm.dlSlot(k, j)
+	return get32(s.Pages[pg].Data[o:])
+}
+
+// dlSet sets thread j's counter of deadline k in s.
+func (tm *timing) dlSet(s *State, k, j int, v uint32) {
+	pg, o := tm.dlSlot(k, j)
+	put32(s.page(pg).Data[o:], v)
+}
 
 // timing is a machine's timing state: the configuration, the page, and
 // the largest values seen (for --report-timing), index 0 the masked
@@ -106,6 +134,37 @@ type timing struct {
 	// src is the device's sources under the exact clock, when some
 	// latency is a chip's source's (Latency.Source).
 	src devices.SourceTimer
+	// unsat says the bounded counters do not stop at the bound plus one
+	// (Machine.Unsaturated).
+	unsat bool
+	// lastStep says the page keeps the cycles of the CPU's last step
+	// (offLast): a chip's source's latency under the abstract clock.
+	lastStep bool
+}
+
+// unsatAt is where the bounded counters of an unsaturated machine stop:
+// above every bound (the command line takes them below 2^31).
+const unsatAt = 1 << 31
+
+// Unsaturated returns a machine that runs as m does, whose bounded
+// timing counters do not stop at the bound plus one: replayed on it, a
+// counterexample ends in the violation m found, with the interval and
+// the count the execution had (on m a deadline's count stops at N + 1
+// long before TO). It is for replays, not searches: its counts make
+// states differ that m takes for one. m itself when m has no timing
+// property.
+func (m *Machine) Unsaturated() *Machine {
+	if m.timing == nil || mutation.On(mutation.SaturatedInterval) {
+		return m
+	}
+	cfg := m.Config
+	cfg.Dead = false
+	u, err := NewMachine(m.Image, cfg)
+	if err != nil || u.timing == nil {
+		return m
+	}
+	u.timing.unsat = true
+	return u
 }
 
 // setTiming checks cfg and appends the timing page.
@@ -123,9 +182,9 @@ func (m *Machine) setTiming(cfg *Timing) error {
 	for _, l := range cfg.Latencies {
 		if l.Source {
 			st, ok := m.dev.(devices.SourceTimer)
-			if !m.Config.ExactClock || !ok || !st.Timed(l.IRQ) {
-				return fmt.Errorf("--latency %s: the source's flag is not set by the exact clock "+
-					"(the timer's output compares, TOF and RTI are; --clock exact)", IRQName(l.IRQ))
+			if !ok || !st.Timed(l.IRQ) {
+				return fmt.Errorf("--latency %s: the source's flag is not set by the clock "+
+					"(the timer's output compares, TOF and RTI are)", IRQName(l.IRQ))
 			}
 			src = st
 			continue
@@ -138,20 +197,25 @@ func (m *Machine) setTiming(cfg *Timing) error {
 			return fmt.Errorf("--latency %s: the interrupt is not one of --irq's", IRQName(l.IRQ))
 		}
 	}
-	tm := &timing{cfg: *cfg, page: m.npages, src: src}
+	tm := &timing{cfg: *cfg, page: m.npages, src: src, lastStep: src != nil && !m.Config.ExactClock}
 	if tm.cfg.Cap == 0 {
 		tm.cfg.Cap = DefaultTimingCap
 	}
 	tm.max = make([]atomic.Uint64, 1+len(cfg.Deadlines)+len(cfg.Latencies))
 	m.timing = tm
-	m.init = append(m.init, &Page{})
-	m.npages++
+	for range 1 + dlPages*len(cfg.Deadlines) {
+		m.init = append(m.init, &Page{})
+		m.npages++
+	}
 	return nil
 }
 
 // sat is the value a counter of bound b saturates at.
 func (tm *timing) sat(b TimingBound) uint32 {
 	if b.Bounded {
+		if tm.unsat {
+			return unsatAt
+		}
 		return b.N + 1
 	}
 	return tm.cfg.Cap
@@ -212,6 +276,9 @@ func (m *Machine) timed(x *stepper, i int, ccr uint8, c uint64, nt int) {
 		}
 		return p
 	}
+	if tm.lastStep && uint64(ro[offLast]) != min(c, 255) {
+		wr()[offLast] = byte(min(c, 255))
+	}
 	iBefore, iAfter := ccr&isa.FlagI != 0, t.CCR&isa.FlagI != 0
 	if mb := tm.cfg.Masked; mb.Track {
 		cur := get32(ro[offMasked:])
@@ -241,33 +308,48 @@ func (m *Machine) timed(x *stepper, i int, ccr uint8, c uint64, nt int) {
 		}
 	}
 	for k := range tm.cfg.Deadlines {
+		// Each thread has its own interval (docs/timing.md): every
+		// running one counts the step's cycles, whichever thread ran.
 		d := &tm.cfg.Deadlines[k]
-		o := offDeadline + 5*k
-		if owner := ro[o]; owner != 0 {
-			v := addSat(get32(ro[o+1:]), c, tm.sat(d.TimingBound))
+		sat := tm.sat(d.TimingBound)
+		running := false
+		for j := range s.Threads {
+			cur := tm.dlGet(s, k, j)
+			if cur == 0 {
+				continue
+			}
+			v := addSat(cur-1, c, sat)
+			u := &s.Threads[j]
 			switch {
-			case int(owner)-1 == i && t.PC == d.To:
+			case j == i && t.PC == d.To:
 				tm.note(1+k, v)
 				if d.Bounded && v > d.N {
 					x.timingFault(KindDeadline, t.PC, s.Now()-uint64(v), s.Now(),
 						"deadline %s: %d cycles from FROM to TO, more than %d", d.Name, v, d.N)
 				}
-				q := wr()
-				q[o] = 0
-				put32(q[o+1:], 0)
-			case v != get32(ro[o+1:]):
-				put32(wr()[o+1:], v)
+				tm.dlSet(s, k, j, 0)
+			case u.Status == Exited:
+				// It never reaches TO: no violation can come of it.
+				tm.dlSet(s, k, j, 0)
+			default:
+				running = true
+				if v != cur-1 {
+					tm.dlSet(s, k, j, v+1)
+				}
 			}
 		}
 		// A thread arrives at FROM by its step, or is created there
 		// (__mc_thread_create: the threads after nt).
 		for j := i; j < len(s.Threads); j = max(j+1, nt) {
 			u := &s.Threads[j]
-			if u.PC == d.From && u.Status != Exited && (p == nil && ro[o] == 0 || p != nil && p[o] == 0) {
-				q := wr()
-				q[o] = byte(j + 1)
-				put32(q[o+1:], 0)
+			if u.PC != d.From || u.Status == Exited || tm.dlGet(s, k, j) != 0 {
+				continue
 			}
+			if running && mutation.On(mutation.DeadlineOne) {
+				continue // one interval at a time
+			}
+			tm.dlSet(s, k, j, 1)
+			running = true
 		}
 	}
 	for k := range tm.cfg.Latencies {
@@ -360,20 +442,56 @@ func (m *Machine) request(s *State, k int) {
 	put32(p[offLatency+5*k+1:], 0)
 }
 
-// requested returns the vector of a requested interrupt thread t must
-// take now, or -1: the thread can take it (I clear and no CLI or TAP
-// just before), and it is the first requested in --latency's order.
+// requested returns the vector of the requested harness interrupt that
+// thread t must take now, or -1: of the requested interrupts that the
+// thread can take (I or X clear, no CLI or TAP just before), the one of
+// the highest priority (rank) — what the chip takes at an instruction
+// boundary where several are pending.
 func (m *Machine) requested(s *State, t *Thread) int {
 	if m.timing == nil || len(m.timing.cfg.Latencies) == 0 || t.Status == Exited || s.Atomic != 0 {
 		return -1
 	}
 	p := m.timingPage(s, false)
+	best, br := -1, -1
 	for k, l := range m.timing.cfg.Latencies {
-		if p[offLatency+5*k] != 0 && !l.Source && m.canTake(t, l.IRQ) {
-			return l.IRQ
+		if p[offLatency+5*k] == 0 || l.Source || !m.canTake(t, l.IRQ) {
+			continue
+		}
+		if mutation.On(mutation.LatencyOrder) {
+			return l.IRQ // the first in --latency's order
+		}
+		if r := m.rank(s, l.IRQ); r > br {
+			best, br = l.IRQ, r
 		}
 	}
-	return -1
+	return best
+}
+
+// rank returns the priority of interrupt v in s, higher served first:
+// the order of the Reference Manual's interrupt priority table (section
+// 5, resets and interrupts) — XIRQ, IRQ, RTI, IC1-IC3, OC1-OC5, TOF,
+// PAOV, PAI, SPI, SCI — which is the order of the vector indexes, with
+// the source that HPRIO's PSEL bits promote placed above IRQ, below XIRQ.
+// Without the chip's registers no source is promoted.
+func (m *Machine) rank(s *State, v int) int {
+	r := 2 * v
+	if m.dev != nil && v < isa.VecIRQ && m.regSize > devices.RegHPRIO {
+		const o = devices.RegHPRIO // in the device's pages, as loadBlock reads them
+		if devices.Promoted(s.Pages[m.regPage+o/PageSize].Data[o%PageSize]) == v {
+			r = 2*isa.VecIRQ + 1
+		}
+	}
+	return r
+}
+
+// outranks reports whether a harness interrupt v without a latency
+// property may be taken by a thread that must take the requested
+// interrupt req (-1: none): the chip takes v first only when v has the
+// higher priority. (The interrupts that no property tracks are requested
+// where they are taken; one of a lower priority than a pending one is
+// not taken before it.)
+func (m *Machine) outranks(s *State, v, req int) bool {
+	return req < 0 || mutation.On(mutation.LatencyOrder) || m.rank(s, v) > m.rank(s, req)
 }
 
 // isRequestable reports whether interrupt v is taken only on request
@@ -398,8 +516,9 @@ func (m *Machine) timingStart(s *State) {
 	}
 	for k, d := range m.timing.cfg.Deadlines {
 		if s.Threads[0].PC == d.From {
-			s.Pages[m.timing.page] = &Page{}
-			s.Pages[m.timing.page].Data[offDeadline+5*k] = 1
+			pg, o := m.timing.dlSlot(k, 0)
+			s.Pages[pg] = &Page{}
+			s.Pages[pg].Data[o+3] = 1
 		}
 	}
 }
@@ -524,6 +643,39 @@ func (m *Machine) sourcesBefore(s *State, b *devices.Block, at *[maxLatencies]ui
 // elapsed in b, at noted by sourcesBefore; waited says the cycles passed
 // while the CPU waited (an event, which timed does not count).
 func (m *Machine) sourcesAfter(x *stepper, b *devices.Block, cycles uint64, at *[maxLatencies]uint64, waited bool) {
+	m.sourcesFrom(x, b, cycles, 0, at, waited)
+}
+
+// sourcesAbstract updates the timing page of x.s, under the abstract
+// clock, after a transition of cycles E cycles (event: an event of the
+// device, which takes none). A source whose flag and enable are both
+// set now, and were not before, requests from the first cycle of the
+// transition when the firmware set the enable bit (cycles), and from
+// the first cycle of the CPU's last step when an event of the abstract
+// clock set the flag: the event stands for a flag that set at any cycle
+// of that step, which the chip recognizes at its end (the Reference
+// Manual, section 5: interrupts are recognized at the end of an
+// instruction), so that the count is the worst over every moment the
+// flag may have set, at most one cycle too long.
+func (m *Machine) sourcesAbstract(x *stepper, cycles uint64, event bool) {
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(x.s, b)
+	var at [maxLatencies]uint64
+	for k := range at {
+		at[k] = ^uint64(0)
+	}
+	var before uint64
+	if event && !mutation.On(mutation.AbstractBoundary) {
+		before = uint64(m.timingPage(x.s, false)[offLast])
+	}
+	m.sourcesFrom(x, b, cycles, before, &at, false)
+	blockPool.Put(b)
+}
+
+// sourcesFrom is sourcesAfter with before more cycles, before the
+// elapsed ones, in which a flag that set without the clock's knowing
+// the cycle may have set.
+func (m *Machine) sourcesFrom(x *stepper, b *devices.Block, cycles, before uint64, at *[maxLatencies]uint64, waited bool) {
 	tm := m.timing
 	for k, l := range tm.cfg.Latencies {
 		if !l.Source {
@@ -534,7 +686,7 @@ func (m *Machine) sourcesAfter(x *stepper, b *devices.Block, cycles uint64, at *
 		req := tm.src.Requests(b, l.IRQ)
 		switch {
 		case st == 0 && req:
-			v := cycles // from the transition's first cycle: the earliest
+			v := cycles + before // from the transition's first cycle: the earliest
 			if at[k] <= cycles {
 				v = cycles - at[k] // the flag set at cycle at[k]
 				if mutation.On(mutation.SourceBoundary) {

@@ -93,11 +93,14 @@ Properties, all on where the harness makes them meaningful: assert, error,
 deadlock, mutex, unlock, illegal-opcode, rom-write, unmapped, stack (with
 --stack), reach (with --reach: a goal, not an error).
 
-Timing (E cycles of the Reference Manual's tables, 14 per interrupt entry,
-every thread and handler along the path): --max-masked N, --deadline
+Timing (E cycles of the Reference Manual's tables, 14 per interrupt entry —
+2 from WAI, which stacked the frame, and 4064 more from STOP while OPTION's
+DLY is set — every thread and handler along the path, and the waits in WAI
+under --clock exact): --max-masked N, --deadline
 FROM:TO:N, --latency IRQ:N, and --report-timing for the largest values with
-a path to each (--latency of the chip's timer sources under --clock exact:
-from the E cycle the flag and enable are both set). A masked interval starts at the end of the instruction that
+a path to each (--latency of the chip's timer sources: from the E cycle the
+flag and enable are both set; under the abstract clock the worst over every
+moment the flag may set). A masked interval starts at the end of the instruction that
 sets I (SEI, TAP, an interrupt's entry: its own cycles not counted) and ends
 at the end of the one that clears it (CLI, TAP, RTI: counted). Timing
 properties turn partial-order reduction off; the symbolic engine does not

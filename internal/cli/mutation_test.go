@@ -46,6 +46,27 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// A wait on an armed interrupt, on firmware written to wait so.
 	mutation.ArmedWait:   "cli.TestArmedWaitCatches",
 	mutation.ReceiveOnly: "cli.TestReceiveOnlyCatches",
+	// Requests served in the order of the flags: the timing oracle on
+	// randprog.Program's programs with three interrupts, and the bounds
+	// of testdata/timing/prio_xirq under --report-timing.
+	mutation.LatencyOrder: "search.TestTimingOracleCatches, cli.TestLatencyOrderCatches",
+	// One deadline interval at a time: testdata/timing/deadline_threads.
+	mutation.DeadlineOne: "cli.TestDeadlineOneCatches",
+	// The interval drawn back from the saturated count: the timing
+	// oracle on the counterexamples, and latency.elf's listing.
+	mutation.SaturatedInterval: "search.TestTimingOracleCatches, cli.TestSaturatedIntervalCatches",
+	// A timer source's request under the abstract clock dated to the
+	// boundary: testdata/timing/oc1_abstract.
+	mutation.AbstractBoundary: "cli.TestAbstractBoundaryCatches",
+	// The entry from WAI charged as a full entry: the handler's start
+	// after WAI, compared with the manual's reckoned in TCNT's counts.
+	mutation.WaiEntryStacks: "sim.TestWaiEntryDifferentialCatches",
+	// The wait's cycles in WAI left out of the global time, compared
+	// with TCNT.
+	mutation.WaitUncounted: "sim.TestWaitTimeDifferentialCatches",
+	// The SCI's frames and the entry from STOP, against the manual's.
+	mutation.SCITenBits:    "devices.TestManualSCIFrameCatches",
+	mutation.StopNoRestart: "sim.TestSleepEntryCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.

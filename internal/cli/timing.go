@@ -26,12 +26,14 @@ const maskedHelp = "N: after the firmware's first CLI, interrupts (CCR.I) are ne
 func registerTiming(fs *pflag.FlagSet, s *cex.MachineSpec) {
 	fs.StringVar(&s.MaxMasked, "max-masked", "", maskedHelp)
 	fs.StringArrayVar(&s.Deadline, "deadline", nil, "FROM:TO:N: whenever a thread reaches TO after FROM (symbols or addresses; the latest FROM), "+
-		"at most N E cycles have passed, counting every instruction of every thread and interrupt handler and 14 per interrupt entry "+
+		"at most N E cycles have passed, counting every instruction of every thread and interrupt handler, every interrupt entry "+
+		"(14 cycles; 2 from WAI; 14 after the oscillator's restart from STOP) and, under --clock exact, the waits in WAI "+
 		"(property deadline; N may be left out with --report-timing) (repeatable, up to 4)")
 	fs.StringArrayVar(&s.Latency, "latency", nil, "IRQ:N: from the request of interrupt IRQ to the first instruction of its handler, at most N E cycles, "+
-		"the entry's 14 included (property latency). A harness interrupt (one of --irq) is requested at any scheduling point and taken at the "+
-		"first point where a context can take it; a timer source of the chip (toc1-toc5, tof, rti; needs --clock exact) is requested "+
-		"from the E cycle its flag and enable bit are both set, and a request withdrawn (flag or enable cleared) within N ends without "+
+		"the entry included (14 cycles; 2 from WAI, which stacked the frame) (property latency). A harness interrupt (one of --irq) is requested at any scheduling point and taken at the "+
+		"first point where a context can take it, pending requests by the chip's priority; a timer source of the chip (toc1-toc5, tof, rti) is requested "+
+		"from the E cycle its flag and enable bit are both set (under the abstract clock the flag may set at any moment: from the first cycle "+
+		"of the instruction it sets in), and a request withdrawn (flag or enable cleared) within N ends without "+
 		"a violation (repeatable, up to 8)")
 	fs.BoolVar(&s.ReportTiming, "report-timing", false, "report the largest interrupts-masked interval, the largest latency of each --irq interrupt "+
 		"(under --clock exact, of each timer source the firmware arms) "+

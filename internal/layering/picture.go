@@ -21,7 +21,7 @@ var Rows = [][]string{
 	{"portfolio", "hybrid"},
 	{"check"},
 	{"cex"},
-	{"search", "symbolic", "heuristics", "internal/randprog"},
+	{"search", "symbolic", "heuristics", "internal/randprog", "internal/timeoracle"},
 	{"sim", "icfg", "sim/ops", "internal/listing"},
 	{"devices", "sim/alu", "internal/proviso", "cex/internal/tracesvg"},
 	{"loader", "internal/memlimit", "internal/prefetch", "internal/mutation", "internal/units", "symbolic/term"},

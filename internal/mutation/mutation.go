@@ -25,13 +25,15 @@ type Fault int32
 // --engine auto (package hybrid), and JoinConcrete and UnjoinOne break the
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase and PinOrder break the exact clock of
-// the chip's peripherals (package devices); TimingPOR and SourceBoundary
-// break the timing properties (package sim); PlaceholderRead lets the
-// symbolic engine's concrete steps read the placeholders of values they
-// do not hold (package sim, placeholder.go); ArmedWait and ReceiveOnly
-// narrow the waits of --sci-timing idle back to loops that read a
-// register, and the arrival of a byte to waits for the receiver (package
-// sim).
+// the chip's peripherals (package devices), and SCITenBits its SCI's
+// frame; TimingPOR, SourceBoundary, WaiEntryStacks, WaitUncounted,
+// StopNoRestart, LatencyOrder, DeadlineOne, SaturatedInterval and
+// AbstractBoundary break the timing properties (package sim);
+// PlaceholderRead lets the symbolic engine's concrete steps read the
+// placeholders of values they do not hold (package sim, placeholder.go);
+// ArmedWait and ReceiveOnly narrow the waits of --sci-timing idle back to
+// loops that read a register, and the arrival of a byte to waits for the
+// receiver (package sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -116,13 +118,49 @@ const (
 	// receive interrupt armed), not at a wait for the timer after which
 	// the firmware polls the receiver (package sim).
 	ReceiveOnly
+	// WaiEntryStacks: the entry of an interrupt into a CPU waiting in
+	// WAI takes a full entry's 14 cycles, as if WAI had not stacked the
+	// frame already (package sim).
+	WaiEntryStacks
+	// WaitUncounted: the E cycles that pass while the CPU waits in WAI,
+	// under the exact clock, reach the peripherals but not the global
+	// time and the timing properties' counts (package sim).
+	WaitUncounted
+	// SCITenBits: the SCI's transmitter under the exact clock sends
+	// frames of ten bits whatever SCCR1's M says, and queues no preamble
+	// when TE goes from 0 to 1 (package devices).
+	SCITenBits
+	// StopNoRestart: the entry from STOP takes no oscillator restart
+	// delay, whatever OPTION's DLY says (package sim).
+	StopNoRestart
+	// LatencyOrder: requested harness interrupts are served in the
+	// order of their latency properties, not by the chip's priority,
+	// and a lower-priority interrupt may be taken before a pending one
+	// (package sim).
+	LatencyOrder
+	// DeadlineOne: a deadline is measured for one thread at a time: an
+	// interval starts at FROM only while no other is running (package
+	// sim).
+	DeadlineOne
+	// SaturatedInterval: a timing violation reports the interval drawn
+	// back from the count saturated at the bound plus one, not the one
+	// the execution had (package sim: Machine.Unsaturated is the machine
+	// itself).
+	SaturatedInterval
+	// AbstractBoundary: under the abstract clock, the latency of a
+	// timer source is counted from the instruction boundary at which
+	// the event sets its flag, not from the first cycle of the
+	// instruction before, in which the flag may have set (package sim).
+	AbstractBoundary
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
 	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary", "placeholder-read", "pin-order",
-	"armed-wait", "receive-only"}
+	"armed-wait", "receive-only",
+	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
+	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {

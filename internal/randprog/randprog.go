@@ -7,7 +7,10 @@
 // states) tests run through their own APIs; Wide (wide.go) makes
 // two-thread programs of another fixed shape that draw values too wide to
 // enumerate cheaply, for the tests of the symbolic engine and of --engine
-// auto's hand-off between the engines. Generate draws programs from a
+// auto's hand-off between the engines; Timed (timed.go) makes programs
+// for the timing properties' oracle: several interrupts with handlers of
+// their own, WAI, STOP and a subroutine several threads are inside at
+// once. Generate draws programs from a
 // grammar of weighted, nested productions (gen.go) — harness programs with
 // threads, programs with the chip's peripherals, firmware without a
 // harness — each with the command-line flags to check it, for the

@@ -131,7 +131,7 @@ var machineStmts = map[string]string{
 	"ReturnSub":  "to, exited := x.rts($0)\nif exited {\nreturn n + 1, evSched\n}\nnpc, ev = to, evSched",
 	"ReturnInt":  "npc, ev = x.rti(), evSched",
 	"JumpVector": "npc = x.m.Image.Vectors[$0]",
-	"Wait":       "t.Status = Waiting\nev = evSched",
+	"Wait":       "x.wait()\nev = evSched",
 	"Stop":       "if t.CCR&isa.FlagS == 0 {\nt.Status = Stopped\nev = evSched\n}",
 	"Test":       "return n + 1, x.illegal($0, *in, \"TEST is legal only in test modes\")",
 }
