@@ -80,7 +80,7 @@ func (m *Machine) ReplayStep(s *State, i int) (ns *State, v *Violation, ok, priv
 	private = ok && !pu.public && m.priv.Load() == privOn
 	if private {
 		// The engine may follow it alone: its privacy is relied on.
-		m.rely(pu.low)
+		m.rely(pu.low, pu.top)
 	}
 	return ns, v, ok, private
 }

@@ -335,6 +335,7 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		m.computeLiveness()
 	}
 	m.floor = m.stackFloors()
+	m.relied = make([]atomic.Uint32, 65536)
 	return m, nil
 }
 

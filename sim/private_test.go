@@ -95,7 +95,7 @@ func testIntrusion(t *testing.T, mode string) {
 			case "strict":
 				m.StrictPrivacy()
 			case "relied":
-				m.rely(0x0180) // the bottom of thread 0's region
+				m.rely(0x0180, 0x01FF) // the bottom of thread 0's region, whose top is 0x01FF
 			}
 			if c.x != 0 {
 				s.Threads[1].X = c.x

@@ -26,7 +26,9 @@ type Fault int32
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
 // peripherals (package devices); TimingPOR and SourceBoundary break the
-// timing properties (package sim).
+// timing properties (package sim); CurrentReliance narrows the reliance
+// check of learned stack privacy (sim/private.go), and ForgetLearned drops
+// what the reductions learned from a saved frontier (package search).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -88,12 +90,24 @@ const (
 	// from the end of the instruction during which its flag set, not
 	// from the cycle at which it set (package sim).
 	SourceBoundary
+	// CurrentReliance: on an intrusion, whether a transition followed
+	// alone relied on a byte a region loses is asked of the intruded
+	// region as it is in the state at hand, not of every region the new
+	// bound takes bytes from in any state (sim/private.go).
+	CurrentReliance
+	// ForgetLearned: a saved frontier keeps the visited set and the
+	// frontier but not what the reductions learned (the bytes relied on
+	// as private, the learned stack region bounds, the lowest pulled
+	// stack address behind dead-stack masking), so that a resumed search
+	// starts without them (package search).
+	ForgetLearned
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary",
+	"current-reliance", "forget-learned"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
