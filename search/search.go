@@ -415,6 +415,20 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		// anything is decided by it (snapshot.go: the resume rule).
 		r, err := load(opts.Resume, opts.Key, &opts, len(m.Initial().Pages))
 		if err == nil {
+			// The violations found before are reported again: each must
+			// replay (before Restore, which leaves m as saved).
+			for i, f := range r.sn.Found {
+				if f.Violation == nil {
+					err = fmt.Errorf("not a saved frontier, or an inconsistent one: violation %d is empty", i)
+					break
+				}
+				if _, v, rerr := Replay(m, f.Trace); rerr != nil || v == nil || v.Kind != f.Violation.Kind {
+					err = fmt.Errorf("not a saved frontier, or an inconsistent one: violation %d (%s) does not replay", i, f.Violation.Kind)
+					break
+				}
+			}
+		}
+		if err == nil {
 			if err = m.Restore(r.sn.Learned); err != nil {
 				err = fmt.Errorf("not a saved frontier, or an inconsistent one: %v", err)
 			}
@@ -544,6 +558,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		for _, k := range sn.Reported {
 			reported[k] = true
 		}
+		res.Found = append(res.Found, sn.Found...)
 		earlier = sn.Stats.SecondsTotal
 		if earlier == 0 {
 			earlier = sn.Stats.Seconds // saved when Seconds was the total
@@ -606,7 +621,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			// What the machine learned, and the notes Run makes on res,
 			// as they are when the frontier is saved.
 			res.save = func(w io.Writer) error {
-				return save(w, opts.Key, &opts, st, f, stats, seq, reported, cov, m.Learned(), res.Privacy, res.Dead)
+				return save(w, opts.Key, &opts, st, f, stats, seq, reported, cov, m.Learned(), res.Privacy, res.Dead, res.Found)
 			}
 		}
 		return res

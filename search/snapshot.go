@@ -57,6 +57,10 @@ type snapshot struct {
 	// and Privacy and Dead the notes its result made about it.
 	Learned       sim.Learned
 	Privacy, Dead string
+	// Found are the violations found so far (under --all, a search goes
+	// on after them): the resumed search reports them with its own, as
+	// the kinds in Reported are not reported again.
+	Found []Found
 
 	// The lengths of PageDat, Ctxs, Arena, Table and Frontier, which
 	// follow the rest in pieces (see write).
@@ -72,7 +76,7 @@ type savedNode struct {
 }
 
 // snapshotVersion 9: the snapshot carries what the machine learned
-// (Learned) and the notes about it. 8: ids (of Table entries and frontier states) count
+// (Learned) and the notes about it, and the violations found so far. 8: ids (of Table entries and frontier states) count
 // units of recAlign bytes of the arena, whose records are padded to them
 // and begin with a byte of flags (the cycle proviso's, in search.go);
 // states of many pages name groups of them (Groups), and packed states
@@ -81,9 +85,9 @@ const snapshotVersion = 9
 
 // save writes the search's state.
 func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool, covered map[uint16]bool,
-	learned sim.Learned, privacy, dead string) error {
+	learned sim.Learned, privacy, dead string, found []Found) error {
 	sn := snapshot{Version: snapshotVersion, Key: key, Strategy: opts.Strategy, Compact: st.compact,
-		Stats: stats, Seq: seq, N: st.n, Learned: learned, Privacy: privacy, Dead: dead}
+		Stats: stats, Seq: seq, N: st.n, Learned: learned, Privacy: privacy, Dead: dead, Found: found}
 
 	for pc := range covered {
 		sn.Covered = append(sn.Covered, pc)
