@@ -63,6 +63,8 @@ var mutationCatches = []mutationCatch{
 	{mutation.NoIntrusion, []uint64{54, 63}, "--reduce por --search bfs"},
 	{mutation.NoProviso, []uint64{15, 25}, "--reduce por --search bfs"},
 	{mutation.IgnoreReliance, []uint64{54, 63}, "--reduce por --search best"},
+	{mutation.CurrentReliance, []uint64{195, 263}, "resumed --search bfs --all"},
+	{mutation.ForgetLearned, []uint64{7, 195}, "resumed --search bfs --all"},
 }
 
 // TestMutationCaught: for every fault of mutation.All(), the programs
@@ -129,6 +131,8 @@ var goName = map[mutation.Fault]string{
 	mutation.IRQCandidate: "IRQCandidate", mutation.NoIntrusion: "NoIntrusion", mutation.NoProviso: "NoProviso",
 	mutation.VisibleAlone: "VisibleAlone", mutation.IgnoreReliance: "IgnoreReliance", mutation.SkipHandoff: "SkipHandoff",
 	mutation.JoinConcrete: "JoinConcrete", mutation.UnjoinOne: "UnjoinOne", mutation.PrescalerPhase: "PrescalerPhase",
+	mutation.TimingPOR: "TimingPOR", mutation.SourceBoundary: "SourceBoundary", mutation.CurrentReliance: "CurrentReliance",
+	mutation.ForgetLearned: "ForgetLearned",
 }
 
 // TestMutationScan finds, for each fault, programs that catch it: those

@@ -653,11 +653,7 @@ func (g *gen) lendStack() {
 // scheduling point), and asserts what holds (its round counter ran out).
 func (g *gen) spinAssert(c *tctx) {
 	g.feat("spin-assert")
-	l := g.newLabel("spin_round")
-	g.a.code(imm8("ldab", uint8(4+g.more.IntN(12))))
-	g.a.label(l)
-	g.a.code(ext("tst", g.v(g.more.IntN(4))), inh("decb"))
-	g.a.branch("bne", l)
+	g.spin()
 	if g.harness() {
 		g.a.code(inh("tba"), inh("inca"))
 		g.jsrStub("__mc_assert")
@@ -674,16 +670,29 @@ func (g *gen) pulledLate() {
 	g.feat("pulled-late")
 	main := g.threads[0]
 	main.tail = append(main.tail, func(c *tctx) {
-		g.a.note("pulled-late: push a drawn byte and pull it, spin, read it back by its address")
+		g.a.note("pulled-late: spin beside a passing assert, push a drawn byte and pull it, spin, read it back by its address")
+		g.spinAssert(c)
 		g.a.code(imm16("ldd", 1))
 		g.jsrStub("__mc_nondet")
 		g.a.code(inh("pshb"), inh("pulb"), inh("clrb"))
-		g.spinAssert(c)
+		// No call in between: it would push its return address over the
+		// byte.
+		g.spin()
 		// The statements before leave SP at the top (as handoffPulled
 		// assumes): the byte is there.
 		g.a.code(ext("ldaa", main.top))
 		g.bad(c, "beq")
 	})
+}
+
+// spin: a few rounds, each reading a shared byte (a scheduling point),
+// counted in B, which ends at 0.
+func (g *gen) spin() {
+	l := g.newLabel("spin_round")
+	g.a.code(imm8("ldab", uint8(4+g.more.IntN(12))))
+	g.a.label(l)
+	g.a.code(ext("tst", g.v(g.more.IntN(4))), inh("decb"))
+	g.a.branch("bne", l)
 }
 
 // handoffPulled: a producer pushes a nondeterministic byte and pulls it
