@@ -60,9 +60,9 @@ var mutationCatches = []mutationCatch{
 	{mutation.ClearWrite, []uint64{5, 7}, "--reduce dead --search bfs"},
 	{mutation.StubEntry, []uint64{367}, "--reduce dead --search bfs"},
 	{mutation.IRQCandidate, []uint64{198, 296}, "--reduce por --search bfs"},
-	{mutation.NoIntrusion, []uint64{54, 63}, "--reduce por --search bfs"},
+	{mutation.NoIntrusion, []uint64{63, 78}, "--reduce por --search bfs"},
 	{mutation.NoProviso, []uint64{15, 25}, "--reduce por --search bfs"},
-	{mutation.IgnoreReliance, []uint64{54, 63}, "--reduce por --search best"},
+	{mutation.IgnoreReliance, []uint64{63, 78}, "--reduce por --search best"},
 	{mutation.CurrentReliance, []uint64{195, 263}, "resumed --search bfs --all"},
 	{mutation.ForgetLearned, []uint64{7, 195}, "resumed --search bfs --all"},
 }
