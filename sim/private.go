@@ -274,15 +274,21 @@ func (m *Machine) reliedLost(a, lo uint16) bool {
 }
 
 // reach returns the lowest address at which a stack region that holds
-// the RAM byte a can start, in any state, with the boundaries learned so
+// the byte a can start, in any state, with the boundaries learned so
 // far: the last boundary at or below a (stackFloor's, but with no live
 // thread's top above it). A region holding a has a top at or above a,
 // whose floor is no lower (the floors rise with the address), and no
-// learned boundary above a applies to it, or it would not hold a. For a
-// byte not in RAM it is a itself (the caller's lo bounds it).
+// learned boundary above a applies to it, or it would not hold a. A byte
+// that is not plain RAM (an input held, say) has no floor of its own:
+// that of the nearest RAM byte below it stands for it, and where there
+// is none, a itself (the caller's lo bounds it).
 func (m *Machine) reach(a uint16) uint16 {
-	lo := m.floor[a]
-	if lo > a {
+	b := a
+	for m.floor[b] > b && b > 0 {
+		b--
+	}
+	lo := m.floor[b]
+	if lo > b {
 		return a
 	}
 	if l := m.learned.Load(); l != nil {
