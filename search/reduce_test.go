@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"maps"
 	"math/rand/v2"
@@ -15,17 +16,58 @@ import (
 // randomProgram builds a random program (package randprog) and the
 // machines to check it on: plain, and eliminating dead data.
 func randomProgram(t *testing.T, r *rand.Rand) (*sim.Machine, *sim.Machine, string) {
-	img, cfg, desc := randprog.Program(r)
-	m, err := sim.NewMachine(img, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Dead = true
-	md, err := sim.NewMachine(img, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, md, desc, _ := randomProgramFresh(t, r)
 	return m, md, desc
+}
+
+// randomProgramFresh is randomProgram with a function that makes another
+// plain machine of the program, which has learned nothing (as a resumed
+// run of check starts with).
+func randomProgramFresh(t *testing.T, r *rand.Rand) (*sim.Machine, *sim.Machine, string, func() *sim.Machine) {
+	img, cfg, desc := randprog.Program(r)
+	fresh := func() *sim.Machine {
+		m, err := sim.NewMachine(img, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := fresh()
+	cfgDead := cfg
+	cfgDead.Dead = true
+	md, err := sim.NewMachine(img, cfgDead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, md, desc, fresh
+}
+
+// cutAndResume runs the reduced search of opts on a fresh machine of the
+// program, cut after a number of states drawn from rc, saves its frontier
+// and resumes it on another fresh machine; a search the cut did not stop
+// is returned as it is. resumed says whether it was cut.
+func cutAndResume(t *testing.T, fresh func() *sim.Machine, opts Options, rc *rand.Rand, bound int) (res *Result, m *sim.Machine, resumed bool) {
+	t.Helper()
+	opts.Key = "k"
+	part := opts
+	part.MaxStates = 1 + rc.IntN(max(1, bound))
+	m = fresh()
+	r1 := Run(context.Background(), m, part)
+	if r1.Verdict != Incomplete || !r1.CanSave() {
+		return r1, m, false
+	}
+	var buf bytes.Buffer
+	if err := r1.SaveFrontier(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rest := opts
+	rest.Resume = &buf
+	m = fresh()
+	r2 := Run(context.Background(), m, rest)
+	if r2.Err != nil {
+		t.Fatalf("resume: %v", r2.Err)
+	}
+	return r2, m, true
 }
 
 // kinds is the set of violation kinds a search found.
@@ -50,9 +92,10 @@ func TestReduceDifferential(t *testing.T) {
 		n = 60
 	}
 	r := rand.New(rand.NewPCG(11, 12))
-	compared, reducedSome, foreign, deadSmaller, private, withdrawn := 0, 0, 0, 0, 0, 0
+	rc := rand.New(rand.NewPCG(13, 14)) // the cuts of the resumed runs
+	compared, reducedSome, foreign, deadSmaller, private, withdrawn, resumed := 0, 0, 0, 0, 0, 0, 0
 	for i := range n {
-		m, md, desc := randomProgram(t, r)
+		m, md, desc, fresh := randomProgramFresh(t, r)
 		for _, strat := range []Strategy{BFS, DFS} {
 			opts := Options{Strategy: strat, All: true, MaxStates: 20000}
 			full := Run(context.Background(), m, opts)
@@ -89,6 +132,20 @@ func TestReduceDifferential(t *testing.T) {
 			if full.Verdict != red.Verdict || !maps.Equal(kinds(full), kinds(red)) {
 				t.Fatalf("program %d (%s), %s: --reduce none %s %v, por %s %v", i, desc, strat, full.Verdict, kinds(full), red.Verdict, kinds(red))
 			}
+			// Cut, saved and resumed on machines that learned nothing
+			// but what the frontier carries: the same verdict and kinds.
+			res, mr, cut := cutAndResume(t, fresh, opts, rc, red.Stats.StatesStored)
+			if cut {
+				resumed++
+			}
+			if res.Verdict != Incomplete && (res.Verdict != full.Verdict || !maps.Equal(kinds(full), kinds(res))) {
+				t.Fatalf("program %d (%s), %s: --reduce none %s %v, por cut and resumed %s %v", i, desc, strat, full.Verdict, kinds(full), res.Verdict, kinds(res))
+			}
+			for _, f := range res.Found {
+				if _, v, err := Replay(mr, f.Trace); err != nil || v == nil || v.Kind != f.Violation.Kind {
+					t.Fatalf("program %d (%s), %s: the %s counterexample of the resumed search does not replay: %v, %v", i, desc, strat, f.Violation.Kind, v, err)
+				}
+			}
 			if red.Stats.StatesStored > full.Stats.StatesStored {
 				t.Errorf("program %d, %s: por stored %d states, none %d", i, strat, red.Stats.StatesStored, full.Stats.StatesStored)
 			}
@@ -101,7 +158,11 @@ func TestReduceDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%d comparisons, %d with some reduction, %d smaller with dead-data elimination, %d with foreign returns, "+
-		"%d with stack-private transitions followed alone, %d where a stack's region shrank or its privacy broke", compared, reducedSome, deadSmaller, foreign, private, withdrawn)
+		"%d with stack-private transitions followed alone, %d where a stack's region shrank or its privacy broke, %d cut and resumed",
+		compared, reducedSome, deadSmaller, foreign, private, withdrawn, resumed)
+	if resumed < n/2 {
+		t.Errorf("only %d runs were cut and resumed", resumed)
+	}
 	if private < n/10 || withdrawn < n/10 {
 		t.Errorf("the programs do not exercise stack privacy: kept in %d runs, broken in %d", private, withdrawn)
 	}

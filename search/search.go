@@ -34,7 +34,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -102,6 +101,8 @@ type Options struct {
 	// dead is set by Run when the machine eliminates dead data, whose
 	// assumptions the search must stop to withdraw once broken.
 	dead bool
+	// resumed is the saved search Run read from Resume, for run.
+	resumed *resumed
 	// Shuffle, when not 0, seeds a generator that permutes each batch
 	// of a state's successors (sim.Expander.ExpandBatch) before they
 	// enter the frontier: depth-first search then follows them in that
@@ -226,6 +227,11 @@ type Handed struct {
 // LimitHanded is the limit of a search that followed every transition but
 // those of Result.Handed.
 const LimitHanded = "choices wider than the machine's MaxBranch were not followed"
+
+// CanSave reports whether SaveFrontier has a search to save: the search
+// was stopped by a limit, and no assumption of a reduction broke under
+// what it stored.
+func (r *Result) CanSave() bool { return r.save != nil }
 
 // SaveFrontier writes what an incomplete search leaves to do, for
 // Options.Resume. It fails for a search that was not incomplete.
@@ -396,12 +402,45 @@ func packFrom(s *sim.State) int {
 // violation it found stands (every path of the reduced graph is a path
 // of the firmware's, and the states that executed were never changed);
 // otherwise Run withdraws what was assumed and searches again, and the
-// result says so (Privacy, Dead).
+// result says so (Privacy, Dead). A resumed search (Options.Resume)
+// starts on a machine that has learned what the saved one had
+// (snapshot.go: the resume rule); where an assumption breaks, it
+// searches again from the initial state, since the saved part rests on
+// the assumption too.
 func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	start := time.Now()
+	privNote, deadNote := "", ""
+	if opts.Resume != nil {
+		// The machine learns what the saved search had learned before
+		// anything is decided by it (snapshot.go: the resume rule).
+		r, err := load(opts.Resume, opts.Key, &opts, len(m.Initial().Pages))
+		if err == nil {
+			// The violations found before are reported again: each must
+			// replay (before Restore, which leaves m as saved).
+			for i, f := range r.sn.Found {
+				if f.Violation == nil {
+					err = fmt.Errorf("not a saved frontier, or an inconsistent one: violation %d is empty", i)
+					break
+				}
+				if _, v, rerr := Replay(m, f.Trace); rerr != nil || v == nil || v.Kind != f.Violation.Kind {
+					err = fmt.Errorf("not a saved frontier, or an inconsistent one: violation %d (%s) does not replay", i, f.Violation.Kind)
+					break
+				}
+			}
+		}
+		if err == nil {
+			if err = m.Restore(r.sn.Learned); err != nil {
+				err = fmt.Errorf("not a saved frontier, or an inconsistent one: %v", err)
+			}
+		}
+		if err != nil {
+			return &Result{Verdict: Incomplete, Err: err, Covered: map[uint16]bool{}}
+		}
+		opts.resumed = r
+		privNote, deadNote = r.sn.Privacy, r.sn.Dead
+	}
 	opts.private = opts.Reduce && m.CheckPrivate()
 	var earlier float64
-	privNote, deadNote := "", ""
 	if m.EliminatesDead() && m.DeadBroken() != nil {
 		// An earlier search of m saw the elimination break.
 		m.WithdrawDead()
@@ -418,23 +457,23 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		if !brokeP && !brokeD {
 			return res
 		}
-		var why []string
 		if brokeP {
 			res.Privacy = fmt.Sprintf("%v after a transition followed alone relied on that byte being private", in)
-			why = append(why, res.Privacy)
 		}
 		if brokeD {
 			res.Dead = fmt.Sprintf("%v, so no dead data was left out of states", db)
-			why = append(why, res.Dead)
 		}
 		if len(res.Found) > 0 && !opts.All {
 			res.Verdict, res.Limit = Violated, ""
 			return res
 		}
+		again := "searched again"
 		if opts.Resume != nil {
-			res.Verdict, res.Limit = Incomplete, strings.Join(why, "; ")+
-				": a resumed search cannot start again; check again with --reduce none"
-			return res
+			// What the saved search stored rests on the assumption that
+			// broke, as does the part resumed: search again from the
+			// initial state, with what the machine has learned.
+			opts.Resume = nil
+			again = "searched again from the initial state, not from the saved frontier,"
 		}
 		if opts.Timeout > 0 {
 			if opts.Timeout -= time.Since(start); opts.Timeout <= 0 {
@@ -445,16 +484,16 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		earlier = res.Stats.Seconds
 		if brokeP {
 			if m.RestartPrivacy() {
-				privNote = res.Privacy + "; searched again with that stack's region shrunk to exclude it"
+				privNote = res.Privacy + "; " + again + " with that stack's region shrunk to exclude it"
 			} else {
 				opts.private = false
-				privNote = res.Privacy + "; searched again without taking stacks as private"
+				privNote = res.Privacy + "; " + again + " without taking stacks as private"
 			}
 		}
 		if brokeD {
 			m.WithdrawDead()
 			opts.dead = false
-			deadNote = res.Dead + "; searched again without it"
+			deadNote = res.Dead + "; " + again + " without it"
 		}
 	}
 }
@@ -508,13 +547,9 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		return 0
 	}
 	if opts.Resume != nil {
-		var sn *snapshot
-		var err error
-		if st, f, sn, err = load(opts.Resume, opts.Key, &opts, len(m.Initial().Pages)); err != nil {
-			res.Verdict = Incomplete
-			res.Err = err
-			return res
-		}
+		sn := opts.resumed.sn
+		st, f = opts.resumed.st, opts.resumed.f
+		opts.resumed = nil // taken over by this run
 		seq = sn.Seq
 		res.Stats = sn.Stats
 		for _, pc := range sn.Covered {
@@ -523,6 +558,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		for _, k := range sn.Reported {
 			reported[k] = true
 		}
+		res.Found = append(res.Found, sn.Found...)
 		earlier = sn.Stats.SecondsTotal
 		if earlier == 0 {
 			earlier = sn.Stats.Seconds // saved when Seconds was the total
@@ -582,7 +618,11 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		if v == Incomplete {
 			stats := res.Stats
 			cov := res.Covered
-			res.save = func(w io.Writer) error { return save(w, opts.Key, &opts, st, f, stats, seq, reported, cov) }
+			// What the machine learned, and the notes Run makes on res,
+			// as they are when the frontier is saved.
+			res.save = func(w io.Writer) error {
+				return save(w, opts.Key, &opts, st, f, stats, seq, reported, cov, m.Learned(), res.Privacy, res.Dead, res.Found)
+			}
 		}
 		return res
 	}

@@ -19,6 +19,20 @@ import (
 // options it belongs to, so that it is never resumed on something else.
 // This is the "condition" of conditional model checking: the states not
 // yet explored are exactly those reachable from the saved frontier.
+//
+// The resume rule. The visited set was stored, merged and expanded under
+// what the machine had learned by then (sim.Learned: the bytes
+// transitions followed alone relied on as private, the stack region
+// bounds intrusions added, the lowest pulled stack address behind
+// dead-stack masking, whether privacy or the masking was withdrawn, and
+// the conditions the result reports). A snapshot carries all of it, with
+// the notes the search made about it, and a resumed search starts on a
+// machine that has learned exactly that (Machine.Restore): the resumed
+// run is then the rest of the saved search, one search as far as every
+// reduction's argument is concerned; where it sees an assumption break,
+// the saved part rests on the assumption as much as the resumed part,
+// and Run searches again from the initial state. A snapshot of an
+// earlier version, which had none of it, is refused.
 type snapshot struct {
 	Version  int
 	Key      string
@@ -39,6 +53,15 @@ type snapshot struct {
 	Reported []sim.Kind
 	Covered  []uint16 // the PCs of the states expanded so far
 
+	// Learned is what the machine had learned when the search stopped,
+	// and Privacy and Dead the notes its result made about it.
+	Learned       sim.Learned
+	Privacy, Dead string
+	// Found are the violations found so far (under --all, a search goes
+	// on after them): the resumed search reports them with its own, as
+	// the kinds in Reported are not reported again.
+	Found []Found
+
 	// The lengths of PageDat, Ctxs, Arena, Table and Frontier, which
 	// follow the rest in pieces (see write).
 	NPageDat, NCtxs, NArena, NTable, NFrontier int
@@ -52,17 +75,20 @@ type savedNode struct {
 	Trail      []sim.Label // compact mode
 }
 
-// snapshotVersion 8: ids (of Table entries and frontier states) count
+// snapshotVersion 9: the snapshot carries what the machine learned
+// (Learned) and the notes about it, and the violations found so far. 8: ids (of Table entries and frontier states) count
 // units of recAlign bytes of the arena, whose records are padded to them
 // and begin with a byte of flags (the cycle proviso's, in search.go);
 // states of many pages name groups of them (Groups), and packed states
 // say how many pages they have.
-const snapshotVersion = 8
+const snapshotVersion = 9
 
 // save writes the search's state.
-func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool, covered map[uint16]bool) error {
+func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool, covered map[uint16]bool,
+	learned sim.Learned, privacy, dead string, found []Found) error {
 	sn := snapshot{Version: snapshotVersion, Key: key, Strategy: opts.Strategy, Compact: st.compact,
-		Stats: stats, Seq: seq, N: st.n}
+		Stats: stats, Seq: seq, N: st.n, Learned: learned, Privacy: privacy, Dead: dead, Found: found}
+
 	for pc := range covered {
 		sn.Covered = append(sn.Covered, pc)
 	}
@@ -203,7 +229,7 @@ func readSnapshot(r io.Reader) (*snapshot, error) {
 		return nil, fmt.Errorf("not a saved frontier, or a damaged one: %v", err)
 	}
 	if sn.Version != snapshotVersion {
-		return nil, fmt.Errorf("saved frontier of version %d; this hc11mc reads version %d", sn.Version, snapshotVersion)
+		return nil, fmt.Errorf("saved frontier of version %d; this hc11mc reads version %d only (earlier versions did not keep what the reductions had learned, without which the rest of the search could miss violations): run the check again from the start", sn.Version, snapshotVersion)
 	}
 	for _, n := range []int{sn.NPageDat, sn.NCtxs, sn.NArena, sn.NTable, sn.NFrontier} {
 		if n < 0 || n > 1<<40 {
@@ -251,8 +277,25 @@ func readSnapshot(r io.Reader) (*snapshot, error) {
 	return &sn, nil
 }
 
+// resumed is a saved search read back: its store, its frontier and the
+// rest of its snapshot.
+type resumed struct {
+	st *store
+	f  *frontier
+	sn *snapshot
+}
+
 // load reads a snapshot and rebuilds the store and the frontier.
-func load(r io.Reader, key string, opts *Options, pages int) (*store, *frontier, *snapshot, error) {
+func load(r io.Reader, key string, opts *Options, pages int) (*resumed, error) {
+	st, f, sn, err := loadParts(r, key, opts, pages)
+	if err != nil {
+		return nil, err
+	}
+	return &resumed{st, f, sn}, nil
+}
+
+// loadParts is load's work.
+func loadParts(r io.Reader, key string, opts *Options, pages int) (*store, *frontier, *snapshot, error) {
 	sn, err := readSnapshot(r)
 	if err != nil {
 		return nil, nil, nil, err

@@ -21,7 +21,10 @@ import (
 // firmware, and every counterexample replays as it was found.
 //
 // The masked set. Let low be the lowest address a pull has left below SP
-// so far, in any search of the machine (it only falls). For each thread
+// so far, in any search of the machine (it only falls), including the
+// search a resumed one continues: a saved frontier carries it
+// (learned.go), since the stored states were merged on keys masked by it
+// and a read that tells them apart must still be seen. For each thread
 // j whose stack top is known (InitSP, in RAM), its span is from the
 // higher of low and one past the nearest lower top of another thread,
 // live or not, up to its SP while it runs, or up to its top once it has

@@ -82,7 +82,7 @@ func (m *Machine) ReplayStep(s *State, i int, ph *Placeholders) (ns *State, v *V
 	private = ok && !pu.public && m.priv.Load() == privOn && (ph == nil || !ph.Broken)
 	if private {
 		// The engine may follow it alone: its privacy is relied on.
-		m.rely(pu.low)
+		m.rely(pu.low, pu.top)
 	}
 	return ns, v, ok, private
 }

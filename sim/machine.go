@@ -340,6 +340,7 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		m.computeLiveness()
 	}
 	m.floor = m.stackFloors()
+	m.relied = make([]atomic.Uint32, 65536)
 	return m, nil
 }
 

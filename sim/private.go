@@ -44,22 +44,52 @@ import (
 // another live thread's. Regions are learned, not all-or-nothing: an
 // intrusion at byte a of R_t = [lo, hi] takes [lo, a] out of the regions
 // for good (a boundary at a+1, Machine.learn: the byte is a global, such
-// as a fork an equate puts at the start of RAM, below the stacks). If no
-// transition followed alone so far relied on a byte of [lo, a] (each
-// records the lowest byte of its region it touched, Machine.rely), the
-// search goes on with the smaller region. Otherwise the machine records
+// as a fork an equate puts at the start of RAM, below the stacks), and
+// out of every other region the bound reaches (below). If no transition
+// followed alone so far relied on a byte the bound takes from any region
+// (each records the lowest byte of its region it touched, and the
+// region's top, Machine.rely), the search goes on with the smaller
+// regions. Otherwise the machine records
 // the intrusion (Machine.Intrusion), and the search stops and starts
 // again from the beginning with the regions shrunk (RestartPrivacy; after
 // a few restarts, or where regions must not change while a parallel
 // search runs, without taking stacks as private at all).
 //
-// Why going on is sound. Let R' be the regions after the shrink. Every
-// transition followed alone so far touched only bytes of its region above
-// the lost part, so it was private under R' too; and every access so far
-// of a byte of R' by another thread was checked against R ⊇ R', so none
-// intruded under R'. The search so far is therefore one that used R' from
-// its start, for which the argument below holds as it stands (the one
-// access that was an intrusion under R is not one under R').
+// What a new bound takes. The boundary a+1 is not a fact of the state at
+// hand: it holds in every state, for every region whose top is at or
+// above a, of any thread. A region R = [l, h] of another state, or of
+// another thread, may reach lower than the intruded one does here (its
+// lower end is raised by the top of another live thread only where that
+// thread is live, and tops differ from state to state), and it loses
+// [l, a] when h ≥ a. So the question is not whether something relied on
+// [lo, a] of the intruded region as it is now, but whether some
+// transition followed alone, in any state stored so far, relied on a
+// byte at or below a of a region whose top is at or above a. rely
+// records, for each transition followed alone, the lowest byte of its
+// region it touched together with that region's top (the highest top
+// for each byte), and reliedLost asks exactly that, from reach(a): no
+// region holding a starts lower in any state, so no region that loses
+// bytes has a relied-on lowest byte below it. A region gives up nothing
+// to a bound given by a thread's new top (Made) outside the states in
+// which that thread lives with that top, each of which the creation
+// reaches through a transition checked in its own state; the same
+// question, asked of that top, is a superset there.
+//
+// Why going on is sound. Let R' be the regions after the shrink, as
+// functions of the state: every region of every state is the same or
+// smaller, and the part it loses is at or below a. Every transition
+// followed alone so far, in whatever state, touched only bytes of its
+// region from its recorded lowest byte up to its top; had that region
+// lost a byte of them, the lowest would be at or below a and its top at
+// or above a, which reliedLost excluded. So it touched only bytes of its
+// region under R' too, and was private under R'. Every access so far of
+// a byte of R' by another thread was checked against R ⊇ R' and was no
+// intrusion, so none intruded under R'. The search so far is therefore
+// one that used R' from its start, for which the argument below holds as
+// it stands (the one access that was an intrusion under R is not one
+// under R'). The same holds across a saved frontier: the snapshot
+// carries the relied-on bytes and the bounds (learned.go), so a resumed
+// search asks the question of the saved part's transitions too.
 
 // Private transition. At state s, a transition τ of thread t is private
 // when it is deterministic, runs no harness routine, is not a violation,
@@ -149,7 +179,7 @@ func (m *Machine) intrude(in Intrusion, lo uint16) {
 	if mutation.On(mutation.NoIntrusion) {
 		return
 	}
-	if !m.strict.Load() && (!m.reliedIn(lo, in.Addr) || mutation.On(mutation.IgnoreReliance)) {
+	if !m.strict.Load() && (!m.reliedLost(in.Addr, lo) || mutation.On(mutation.IgnoreReliance)) {
 		if in.Made < 0 {
 			m.learn(in.Addr + 1)
 		} else {
@@ -174,10 +204,11 @@ type privateState struct {
 	learnMu  sync.Mutex
 	shrinks  atomic.Uint64
 	restarts atomic.Uint32
-	// relied marks, for each transition followed alone as private, the
-	// lowest byte of its region it touched: the search relies on those
-	// bytes being private.
-	relied [65536 / 64]atomic.Uint64
+	// relied holds, by address a, one more than the highest stack top
+	// of the regions whose transitions followed alone as private touched
+	// a as their lowest byte of the region (0: none): the search relies
+	// on the bytes from a up to that top being private (rely, reliedLost).
+	relied []atomic.Uint32
 	// strict: every intrusion needs a search again (a parallel search,
 	// whose workers own states by a hash of what is outside the regions).
 	strict atomic.Bool
@@ -202,31 +233,73 @@ func (m *Machine) stackFloor(hi uint16) (uint16, bool) {
 }
 
 // rely records that a transition followed alone relied on the privacy
-// of its region from byte low up.
-func (m *Machine) rely(low uint16) {
-	w := &m.relied[low/64]
-	bit := uint64(1) << (low % 64)
-	if w.Load()&bit == 0 {
-		w.Or(bit)
+// of its region, whose top is top, from byte low up.
+func (m *Machine) rely(low, top uint16) {
+	w := &m.relied[low]
+	for {
+		cur := w.Load()
+		if cur > uint32(top) || w.CompareAndSwap(cur, uint32(top)+1) {
+			return
+		}
 	}
 }
 
-// reliedIn reports whether some transition followed alone relied on a
-// byte in [lo, hi].
-func (m *Machine) reliedIn(lo, hi uint16) bool {
-	for a := uint32(lo); a <= uint32(hi); a++ {
-		if a%64 == 0 && a+63 <= uint32(hi) {
-			if m.relied[a/64].Load() != 0 {
+// reliedLost reports whether a bound at a+1 (a region of a top at or
+// above a starts above a) takes from some region, in any state, a byte
+// a transition followed alone relied on; lo is the low end of the
+// region in the state at hand, which holds a. A region R = [l, h] loses
+// a byte it relied on exactly when h ≥ a and the lowest byte of R some
+// transition relied on is at or below a: so the question is whether
+// some recorded lowest byte x ≤ a was recorded with a top ≥ a. Every
+// region holding such an x and a starts at or above reach(a), the
+// lowest start a region holding a can have in any state, so the search
+// goes from there.
+func (m *Machine) reliedLost(a, lo uint16) bool {
+	from := min(m.reach(a), lo)
+	if mutation.On(mutation.CurrentReliance) {
+		// The question of the state at hand only: any top, from lo.
+		for x := uint32(lo); x <= uint32(a); x++ {
+			if m.relied[x].Load() != 0 {
 				return true
 			}
-			a += 63
-			continue
 		}
-		if m.relied[a/64].Load()&(1<<(a%64)) != 0 {
+		return false
+	}
+	for x := uint32(from); x <= uint32(a); x++ {
+		if m.relied[x].Load() > uint32(a) {
 			return true
 		}
 	}
 	return false
+}
+
+// reach returns the lowest address at which a stack region that holds
+// the byte a can start, in any state, with the boundaries learned so
+// far: the last boundary at or below a (stackFloor's, but with no live
+// thread's top above it). A region holding a has a top at or above a,
+// whose floor is no lower (the floors rise with the address), and no
+// learned boundary above a applies to it, or it would not hold a. A byte
+// that is not plain RAM (an input held, say) has no floor of its own:
+// that of the nearest RAM byte below it stands for it, and where there
+// is none, a itself (the caller's lo bounds it).
+func (m *Machine) reach(a uint16) uint16 {
+	b := a
+	for m.floor[b] > b && b > 0 {
+		b--
+	}
+	lo := m.floor[b]
+	if lo > b {
+		return a
+	}
+	if l := m.learned.Load(); l != nil {
+		for _, b := range *l {
+			if b > a {
+				break
+			}
+			lo = max(lo, b)
+		}
+	}
+	return lo
 }
 
 // learn adds the boundary b: the regions of stacks whose top is at or
@@ -531,4 +604,5 @@ func (m *Machine) SharedHash(s *State) uint64 {
 type privUse struct {
 	public bool   // it touched a byte not private to it
 	low    uint16 // the lowest byte of its own region it touched
+	top    uint16 // the top of its own region
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"testing"
 
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
@@ -95,7 +96,7 @@ func testIntrusion(t *testing.T, mode string) {
 			case "strict":
 				m.StrictPrivacy()
 			case "relied":
-				m.rely(0x0180) // the bottom of thread 0's region
+				m.rely(0x0180, 0x01FF) // the bottom of thread 0's region, whose top is 0x01FF
 			}
 			if c.x != 0 {
 				s.Threads[1].X = c.x
@@ -228,5 +229,44 @@ func TestSharedHash(t *testing.T) {
 	a.Threads, s.Threads = a.Threads[:1], s.Threads[:1]
 	if m.SharedHash(a) != m.SharedHash(s) {
 		t.Error("one thread: a write to its stack changes the hash")
+	}
+}
+
+// TestRelianceEveryState: the bound an intrusion teaches holds in every
+// state, so the reliance check covers every region it takes bytes from,
+// not only the intruded region as it is in the state at hand. Thread 1
+// (top 0x017F) stores at 0x01F0, in thread 0's region 0x0180-0x01FF. A
+// step of thread 0 followed alone in another state, where thread 1 had
+// ended and thread 0's region reached down to 0x0000, relied on 0x0150:
+// the bound 0x01F1 takes that byte from that region, so the intrusion is
+// recorded (a search again) — and with the check narrowed to the state
+// at hand (mutation.CurrentReliance) it is not. A byte relied on in a
+// region whose top is below the intruded byte (thread 1's own) loses
+// nothing to the bound: the region shrinks and privacy holds.
+func TestRelianceEveryState(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		low, top  uint16 // the byte relied on, and its region's top
+		fault     mutation.Fault
+		intrusion bool
+	}{
+		{"another state's lower region", 0x0150, 0x01FF, mutation.None, true},
+		{"another state's lower region, narrowed check", 0x0150, 0x01FF, mutation.CurrentReliance, false},
+		{"a region below the byte", 0x0150, 0x017F, mutation.None, false},
+		{"the region at hand", 0x01C0, 0x01FF, mutation.None, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer mutation.Set(c.fault)()
+			m, s := privateMachine(t, at(0x20, 0x10, []byte{0xB7, 0x01, 0xF0})) // staa $01F0
+			m.rely(c.low, c.top)
+			out, _ := successors(m, s)
+			pick(t, out, 1, -1)
+			if in := m.Intrusion(); (in != nil) != c.intrusion {
+				t.Fatalf("intrusion %v, want one: %v", in, c.intrusion)
+			}
+			if !c.intrusion && (!m.CheckPrivate() || m.Shrinks() == 0) {
+				t.Fatalf("privacy %v, %d shrinks: want the region shrunk", m.CheckPrivate(), m.Shrinks())
+			}
+		})
 	}
 }

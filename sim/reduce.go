@@ -243,7 +243,7 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 		if !regOnly {
 			// Followed alone if accepted: from now on the search relies
 			// on the privacy of what it touched (private.go).
-			m.rely(pu.low)
+			m.rely(pu.low, pu.top)
 		}
 		if accept(ns, Label{Thread: i, IRQ: -1, Steps: steps}) {
 			if !regOnly && st != nil {

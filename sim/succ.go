@@ -445,7 +445,7 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 	x.watchPlaceholders(ph)
 	if pu != nil {
 		pu.public = true
-		defer func() { pu.public, pu.low = !x.g.on || x.g.public, x.g.low }()
+		defer func() { pu.public, pu.low, pu.top = !x.g.on || x.g.public, x.g.low, x.g.own.hi }()
 	}
 	x.c0 = x.t.Cycles
 	choices = 1

@@ -351,6 +351,11 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		if sr.Err != nil {
 			return usagef("--resume %s: %v", o.resume, sr.Err)
 		}
+		if o.saveTo != "" && sr.Verdict == search.Incomplete && !sr.CanSave() {
+			// An assumption broke in a resumed search: nothing to go on
+			// with (the limit says why).
+			o.saveTo = ""
+		}
 		if o.saveTo != "" && sr.Verdict == search.Incomplete {
 			if err := check.SaveFrontier(o.saveTo, sr, opts.MaxMemory); err != nil {
 				return usagef("--save-frontier: %v", err)

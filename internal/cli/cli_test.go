@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/gob"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -113,6 +114,26 @@ func TestSaveResume(t *testing.T) {
 	c := Main([]string{"check", img, "--search", "bfs", "--resume", bad}, nil, &out, &errb)
 	if msg := errb.String(); c != ExitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, bad) || !strings.Contains(msg, "damaged") {
 		t.Errorf("damaged frontier: exit %d %q", c, msg)
+	}
+	// A frontier of version 8, saved before snapshots kept what the
+	// reductions learned: exit 2, one line that names the file and the
+	// version and says to check again.
+	var v8 bytes.Buffer
+	if err := gob.NewEncoder(&v8).Encode(struct {
+		Version int
+		Key     string
+	}{8, "k"}); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(t.TempDir(), "v8")
+	if err := os.WriteFile(old, v8.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	c = Main([]string{"check", img, "--search", "bfs", "--resume", old}, nil, &out, &errb)
+	if msg := errb.String(); c != ExitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, old) ||
+		!strings.Contains(msg, "version 8") || !strings.Contains(msg, "again from the start") {
+		t.Errorf("version 8 frontier: exit %d %q", c, msg)
 	}
 }
 

@@ -88,9 +88,11 @@ var mutationCatches = []mutationCatch{
 	{mutation.ClearWrite, []uint64{5, 7}, "--reduce dead --search bfs"},
 	{mutation.StubEntry, []uint64{367}, "--reduce dead --search bfs"},
 	{mutation.IRQCandidate, []uint64{198, 296}, "--reduce por --search bfs"},
-	{mutation.NoIntrusion, []uint64{54, 63}, "--reduce por --search bfs"},
+	{mutation.NoIntrusion, []uint64{63, 78}, "--reduce por --search bfs"},
 	{mutation.NoProviso, []uint64{15, 25}, "--reduce por --search bfs"},
-	{mutation.IgnoreReliance, []uint64{54, 63}, "--reduce por --search best"},
+	{mutation.IgnoreReliance, []uint64{63, 78}, "--reduce por --search best"},
+	{mutation.CurrentReliance, []uint64{195, 263}, "resumed --search bfs --all"},
+	{mutation.ForgetLearned, []uint64{7, 195}, "resumed --search bfs --all"},
 }
 
 // TestMutationCaught: for every fault of mutation.All(), the programs
@@ -157,6 +159,8 @@ var goName = map[mutation.Fault]string{
 	mutation.IRQCandidate: "IRQCandidate", mutation.NoIntrusion: "NoIntrusion", mutation.NoProviso: "NoProviso",
 	mutation.VisibleAlone: "VisibleAlone", mutation.IgnoreReliance: "IgnoreReliance", mutation.SkipHandoff: "SkipHandoff",
 	mutation.JoinConcrete: "JoinConcrete", mutation.UnjoinOne: "UnjoinOne", mutation.PrescalerPhase: "PrescalerPhase",
+	mutation.TimingPOR: "TimingPOR", mutation.SourceBoundary: "SourceBoundary", mutation.CurrentReliance: "CurrentReliance",
+	mutation.ForgetLearned: "ForgetLearned",
 }
 
 // TestMutationScan finds, for each fault, programs that catch it: those

@@ -48,11 +48,16 @@ type diffSetting struct {
 	// be among the reference's, and it may end incomplete within its
 	// bounds; programs it does not apply to (exit 2) are left out.
 	subset bool
+	// resume: the search is cut by a --max-states drawn for the program,
+	// its frontier saved, and resumed from it (with args both times);
+	// the resumed run's verdict is the one compared.
+	resume bool
 }
 
 // diffSettings are the settings compared with --reduce none --search
-// bfs: each reduction with each search and with the swarm, the parallel
-// search, the hash-compact store, and the engines hmc and auto.
+// bfs: each reduction with each search and with the swarm, the default
+// reductions with each search cut by --max-states and resumed, the
+// parallel search, the hash-compact store, and the engines hmc and auto.
 func diffSettings() []diffSetting {
 	var ss []diffSetting
 	for _, red := range []string{"por", "dead", "por,dead"} {
@@ -60,6 +65,11 @@ func diffSettings() []diffSetting {
 			ss = append(ss, diffSetting{name: "--reduce " + red + " --search " + s, args: []string{"--reduce", red, "--search", s, "--all"}, all: true})
 		}
 		ss = append(ss, diffSetting{name: "--reduce " + red + " (swarm)", args: []string{"--reduce", red, "--workers", "3"}})
+	}
+	// Cut, saved and resumed: one worker, as a search that saves its
+	// frontier runs.
+	for _, a := range [][]string{{"--search", "bfs", "--all"}, {"--search", "dfs", "--all"}, {"--search", "best"}, {"--search", "random", "--seed", "3"}} {
+		ss = append(ss, diffSetting{name: "resumed " + strings.Join(a, " "), args: a, all: slices.Contains(a, "--all"), resume: true})
 	}
 	return append(ss,
 		diffSetting{name: "--workers 2 --search bfs", args: []string{"--workers", "2", "--search", "bfs", "--all"}, all: true},
@@ -121,7 +131,7 @@ type diffProgram struct {
 // writeProgram generates program seed and writes its files into dir.
 func writeProgram(t *testing.T, seed uint64, dir string) *diffProgram {
 	t.Helper()
-	p := randprog.Generate(rand.New(rand.NewPCG(seed, 0x5eed)), randprog.Options{})
+	p := randprog.Generate(rand.New(rand.NewPCG(seed, 0x5eed)), randprog.Options{More: rand.New(rand.NewPCG(seed, 0x1e4d))})
 	img := filepath.Join(dir, fmt.Sprintf("p%d.bin", seed))
 	if err := os.WriteFile(img, p.Bytes, 0o644); err != nil {
 		t.Fatal(err)
@@ -160,11 +170,41 @@ func (d *diffProgram) check(extra ...string) (diffResult, int, string) {
 	return r, code, trace
 }
 
+// resumed runs the program with args cut by a --max-states drawn from
+// its seed (below the plain search's states, which bounds the reduced
+// search's), saves the frontier and resumes it; a run the cut did not
+// stop is the result as it is. Once in a while it also resumes the saved
+// frontier under another --search and under --engine auto, which must be
+// refused (exit 2) rather than go on: a search resumes only as it was
+// saved.
+func (d *diffProgram) resumed(st *diffStats, plain int, args []string) (diffResult, int, string) {
+	h := d.seed*0x9E3779B97F4A7C15 ^ uint64(len(strings.Join(args, " ")))*0xBF58476D1CE4E5B9
+	cut := 1 + int((h>>17)%uint64(max(1, plain*2/3)))
+	saved := filepath.Join(d.dir, fmt.Sprintf("p%d-frontier", d.seed))
+	os.Remove(saved)
+	r, code, trace := d.check(append(slices.Clone(args), "--workers", "1", "--max-states", fmt.Sprint(cut), "--save-frontier", saved)...)
+	if code == ExitUsage || r.Verdict != "incomplete" || !strings.Contains(r.Limit, "max-states") {
+		return r, code, trace
+	}
+	if st != nil {
+		st.resumed++
+	}
+	if h%7 == 0 {
+		for _, other := range [][]string{{"--search", "astar", "--workers", "1"}, {"--engine", "auto"}} {
+			if o, c, _ := d.check(append(other, "--resume", saved)...); c != ExitUsage {
+				return diffResult{Verdict: "resumed-elsewhere", Limit: fmt.Sprintf("resumed under %v: exit %d, %s (%s)", other, c, o.Verdict, o.Limit)}, ExitIncomplete, ""
+			}
+		}
+	}
+	return d.check(append(slices.Clone(args), "--workers", "1", "--resume", saved)...)
+}
+
 // diffStats counts what the differential runs saw.
 type diffStats struct {
 	programs, skipped, violated, verified int
 	withdrawn, refused, engineIncomplete  int
 	subset, subsetViolated                int // runs of a subset setting, and their violations
+	resumed                               int // runs cut and resumed
 	features                              map[string]int
 }
 
@@ -206,8 +246,12 @@ func diffOne(t *testing.T, seed uint64, dir string, st *diffStats, settings []di
 		if s.engine && ref.Stats.StatesStored > diffEngineStates {
 			continue
 		}
-		r, code, trace := d.check(s.args...)
-		if s.subset {
+		var r diffResult
+		var code int
+		var trace string
+		switch {
+		case s.subset:
+			r, code, trace = d.check(s.args...)
 			if code != ExitUsage {
 				bad = append(bad, subsetDiscrepancies(s, r, want, trace)...)
 				if st != nil {
@@ -218,6 +262,10 @@ func diffOne(t *testing.T, seed uint64, dir string, st *diffStats, settings []di
 				}
 			}
 			continue
+		case s.resume:
+			r, code, trace = d.resumed(st, ref.Stats.StatesStored, s.args)
+		default:
+			r, code, trace = d.check(s.args...)
 		}
 		if code == ExitUsage {
 			if !s.engine {
@@ -344,8 +392,14 @@ func TestRandomDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%d programs compared (%d violate, %d verified), %d skipped (the plain search hit %d states); %d runs withdrawn by a stated reason, "+
-		"%d refused by an engine, %d engine runs incomplete; %d runs of a restricted environment, %d of them violations", st.programs, st.violated, st.verified, st.skipped, diffStates,
-		st.withdrawn, st.refused, st.engineIncomplete, st.subset, st.subsetViolated)
+		"%d refused by an engine, %d engine runs incomplete, %d runs cut and resumed; lend-stack in %d programs, pulled-late in %d; "+
+		"%d runs of a restricted environment, %d of them violations",
+		st.programs, st.violated, st.verified, st.skipped, diffStates, st.withdrawn, st.refused, st.engineIncomplete, st.resumed,
+		st.features["lend-stack"], st.features["pulled-late"], st.subset, st.subsetViolated)
+	if st.resumed < int(n) || st.features["lend-stack"] < int(n)/20 || st.features["pulled-late"] < int(n)/50 {
+		t.Errorf("the programs do not exercise resuming: %d runs cut and resumed, lend-stack in %d programs, pulled-late in %d",
+			st.resumed, st.features["lend-stack"], st.features["pulled-late"])
+	}
 	if st.programs < int(n)*8/10 || st.violated < int(n)/5 || st.verified < int(n)/5 {
 		t.Errorf("the programs do not exercise the comparison: %d of %d compared, %d violate, %d verified", st.programs, n, st.violated, st.verified)
 	}

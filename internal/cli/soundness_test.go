@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hc11mc/hc11mc/bench"
@@ -20,6 +22,9 @@ type soundnessModel struct {
 	// InputsHeld lists the input registers the verdict must say the
 	// firmware read and were held constant (none when empty).
 	InputsHeld []string `json:"inputs_held"`
+	// Resume lists --max-states bounds at which TestSoundness also cuts
+	// the search, saves its frontier and resumes it (none when empty).
+	Resume []int `json:"resume"`
 }
 
 // soundnessReductions are the --reduce settings every soundness model is
@@ -35,7 +40,10 @@ var soundnessReductions = []string{"none", "por,dead", "por", "dead"}
 // registers it held constant exactly as the manifest does, every
 // counterexample replays, the breadth-first one of --reduce none has the
 // manifest's length, and a verified model stores no more states with a
-// reduction than without, and the same number under both searches without.
+// reduction than without, and the same number under both searches without;
+// also, in one worker, with the default reductions, and, for the models
+// the manifest lists bounds for, cut by --max-states, saved and resumed
+// under every --reduce setting (snapshot.go: the resume rule).
 func TestSoundness(t *testing.T) {
 	const dir = "../../testdata/soundness"
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
@@ -99,7 +107,63 @@ func TestSoundness(t *testing.T) {
 			if e.Expect == "verified" && plain["bfs"] != plain["dfs"] {
 				t.Errorf("--reduce none: bfs stored %d states, dfs %d", plain["bfs"], plain["dfs"])
 			}
+			// One search in one worker: the parallel search (the
+			// default of bfs) shrinks no stack region while it runs.
+			soundnessRun(t, e, file, "--search bfs --workers 1 --reduce por,dead",
+				"--search", "bfs", "--workers", "1", "--reduce", "por,dead")
+			for _, k := range e.Resume {
+				for _, search := range []string{"bfs", "dfs", "random"} {
+					for _, reduce := range soundnessReductions {
+						soundnessResumed(t, e, file, k, "--search", search, "--workers", "1", "--reduce", reduce)
+					}
+				}
+			}
 		})
+	}
+}
+
+// soundnessResumed checks model e cut by --max-states k with the flags
+// given, its frontier saved and the search resumed from it: the resumed
+// search (or the cut one, should it end first) gives the manifest's
+// verdict, and its counterexample replays.
+func soundnessResumed(t *testing.T, e soundnessModel, file string, k int, flags ...string) {
+	t.Helper()
+	what := fmt.Sprintf("%s cut at %d states and resumed", strings.Join(flags, " "), k)
+	saved := filepath.Join(t.TempDir(), "frontier")
+	args := append(append([]string{"check", file, "--json", "--max-states", fmt.Sprint(k), "--save-frontier", saved}, flags...), e.Flags...)
+	r, _ := runJSON(t, args...)
+	if r.Verdict != "incomplete" {
+		// It ended before the cut: it must be right as it is.
+		soundnessRun(t, e, file, what+" (ended before the cut)", append([]string{"--max-states", fmt.Sprint(k)}, flags...)...)
+		return
+	}
+	soundnessRun(t, e, file, what, append([]string{"--resume", saved, "--max-states", "200000"}, flags...)...)
+}
+
+// soundnessRun checks model e with the flags given: the manifest's
+// verdict, exhaustively, and a counterexample that replays.
+func soundnessRun(t *testing.T, e soundnessModel, file, what string, flags ...string) {
+	t.Helper()
+	trace := filepath.Join(t.TempDir(), "cex.json")
+	args := append(append([]string{"check", file, "--json", "--trace", trace}, flags...), e.Flags...)
+	if !slices.Contains(flags, "--max-states") {
+		args = append(args, "--max-states", "200000")
+	}
+	r, code := runJSON(t, args...)
+	switch {
+	case r.Limit != "":
+		t.Errorf("%s: not exhaustive: %s", what, r.Limit)
+	case r.Verdict != e.Expect:
+		t.Errorf("%s: verdict %s, want %s", what, r.Verdict, e.Expect)
+	case e.Expect == "verified" && code != ExitVerified:
+		t.Errorf("%s: exit %d", what, code)
+	case e.Expect == "violation" && (code != ExitViolation || r.Violation == nil || r.Violation.Kind != e.Property):
+		t.Errorf("%s: exit %d violation %+v, want %s", what, code, r.Violation, e.Property)
+	case e.Expect == "violation":
+		var out, errb bytes.Buffer
+		if c := Main([]string{"replay", trace}, nil, &out, &errb); c != ExitViolation {
+			t.Errorf("%s: replay exit %d: %s%s", what, c, errb.String(), lastLines(out.String()))
+		}
 	}
 }
 

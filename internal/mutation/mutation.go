@@ -33,7 +33,9 @@ type Fault int32
 // placeholders of values they do not hold (package sim, placeholder.go);
 // ArmedWait and ReceiveOnly narrow the waits of --sci-timing idle back to
 // loops that read a register, and the arrival of a byte to waits for the
-// receiver (package sim).
+// receiver (package sim); CurrentReliance narrows the reliance check of
+// learned stack privacy (sim/private.go), and ForgetLearned drops what
+// the reductions learned from a saved frontier (package search).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -152,6 +154,17 @@ const (
 	// the event sets its flag, not from the first cycle of the
 	// instruction before, in which the flag may have set (package sim).
 	AbstractBoundary
+	// CurrentReliance: on an intrusion, whether a transition followed
+	// alone relied on a byte a region loses is asked of the intruded
+	// region as it is in the state at hand, not of every region the new
+	// bound takes bytes from in any state (sim/private.go).
+	CurrentReliance
+	// ForgetLearned: a saved frontier keeps the visited set and the
+	// frontier but not what the reductions learned (the bytes relied on
+	// as private, the learned stack region bounds, the lowest pulled
+	// stack address behind dead-stack masking), so that a resumed search
+	// starts without them (package search).
+	ForgetLearned
 	numFaults
 )
 
@@ -160,7 +173,8 @@ var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch"
 	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary", "placeholder-read", "pin-order",
 	"armed-wait", "receive-only",
 	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
-	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary"}
+	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary",
+	"current-reliance", "forget-learned"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {

@@ -44,7 +44,18 @@ import (
 //     in the first 64 cycles to move RAM over ROM (so that the bytes a
 //     thread fetches are not the ones the image loaded there), the SCI
 //     sending (with --expect-output) and receiving, port inputs, the
-//     timer's output compare and its interrupt.
+//     timer's output compare and its interrupt;
+//   - with Options.More (productions drawn from a generator of their
+//     own): a thread lent the bottom of another's stack as far as a drawn
+//     value says (its top computed, so that no boundary separates the two
+//     regions and what the owner's region reaches depends on the state),
+//     the owner keeping a buffer in the rest and publishing it, before or
+//     after it is done with it, to the lent thread, which spins beside a
+//     passing assert before writing through it (lend-stack); a drawn byte
+//     pushed and pulled, then read back by its address after a spin
+//     beside a passing assert (pulled-late). Both learn a fact in one part
+//     of a search that another part needs: a search cut between the two
+//     parts and resumed must carry it.
 //
 // Sizes are small (one to three threads, bodies of a few statements,
 // nesting two deep) so that most programs are searched exhaustively in
@@ -83,6 +94,12 @@ type Options struct {
 	// Modes are the kinds of program to draw from, each equally often;
 	// empty: all of them, Harness most often.
 	Modes []Mode
+	// More, when not nil, draws the productions added after the first
+	// ones (lend-stack, pulled-late: shapes whose facts the reductions
+	// learn in one part of a search and use in another), from a
+	// generator of their own: the programs drawn without them stay as
+	// they were, so that tests that name programs by seed keep them.
+	More *rand.Rand
 }
 
 // Prog is a generated program: a raw image and everything needed to check
@@ -118,7 +135,7 @@ func Generate(r *rand.Rand, opts Options) *Prog {
 		modes = []Mode{Harness, Harness, Harness, HarnessChip, Firmware, Firmware}
 	}
 	g := &gen{r: r, a: newAsm(), mode: modes[r.IntN(len(modes))], feats: map[string]bool{}, stubs: map[string]uint16{},
-		inputs: map[string][]uint8{}}
+		inputs: map[string][]uint8{}, more: opts.More}
 	g.build()
 	return g.prog()
 }
@@ -165,6 +182,10 @@ type thread struct {
 	pre   []func(c *tctx) // thread 0: before it creates the others
 	head  []func(c *tctx) // the body's first statements
 	tail  []func(c *tctx) // the body's last statements
+	// low, when not 0, is a second stack top: the thread is created
+	// with top when the byte at pick is not 0, with low otherwise, and
+	// the top is computed, not loaded as a constant (lendStack).
+	low, pick uint16
 }
 
 // tctx is where a statement is generated.
@@ -184,6 +205,7 @@ type tctx struct {
 
 type gen struct {
 	r     *rand.Rand
+	more  *rand.Rand // Options.More
 	a     *asm
 	mode  Mode
 	feats map[string]bool
@@ -465,6 +487,14 @@ func (g *gen) couple() {
 	if g.harness() && len(g.threads) >= 2 && g.chance(3) {
 		g.publishRace()
 	}
+	if g.more != nil {
+		switch {
+		case g.harness() && len(g.threads) >= 2 && g.more.IntN(3) == 0:
+			g.lendStack()
+		case g.mode == HarnessChip && g.more.IntN(2) == 0:
+			g.pulledLate()
+		}
+	}
 	if g.decoy && g.chance(2) {
 		g.remapRAMCode()
 	}
@@ -542,6 +572,127 @@ func (g *gen) publishRace() {
 		g.a.note("write through the published address")
 		g.through(c)
 	})
+}
+
+// lendStack: thread 0 lends the bottom of its stack to thread 1, as much
+// as a drawn configuration says: thread 1's top is one of two, computed
+// rather than loaded as a constant, so that what separates the two
+// threads' regions is thread 1's top, which differs from state to state.
+// Thread 0 then, first thing, either keeps a buffer in the part it did
+// not lend (below the higher top, above the lower), writes it and checks
+// it, publishing its address before (a race) or after (none), or, in the
+// other configuration, publishes a local higher up. Thread 1 spins a
+// while beside a passing assert, reading shared memory (so that each
+// round is a scheduling point), then writes through the published
+// address: an intrusion into thread 0's stack in one configuration
+// teaches a bound that holds in the other too (sim/private.go).
+func (g *gen) lendStack() {
+	g.feat("lend-stack")
+	main, w := g.threads[0], g.threads[1]
+	t0 := main.top
+	w.top = t0 - 24 - uint16(g.more.IntN(8))
+	w.low = w.top - 12 - uint16(g.more.IntN(8))
+	w.pick = g.v(3)
+	// Most often thread 0 keeps the buffer where thread 1 has the lower
+	// top; otherwise where thread 1 has the higher one (inside its
+	// region: an intrusion of thread 0's own).
+	inLent := g.more.IntN(4) == 0
+	buf := w.low + 1 + uint16(g.more.IntN(int(w.top-w.low)))
+	k := 6 + g.more.IntN(4) // the local higher up: t0-k+1
+	race := g.more.IntN(3) != 0
+	main.pre = append(main.pre, func(c *tctx) {
+		g.a.note("lend-stack: draw the configuration")
+		g.a.code(imm16("ldd", 1))
+		g.jsrStub("__mc_nondet")
+		g.a.code(ext("stab", w.pick))
+	})
+	main.head = append([]func(c *tctx){func(c *tctx) {
+		other := g.newLabel("lend_other")
+		done := g.newLabel("lend_done")
+		g.a.note("lend-stack: a buffer at 0x%04x or a local at 0x%04x, published", buf, t0-uint16(k)+1)
+		g.a.code(ext("tst", w.pick))
+		if inLent {
+			g.a.branch("beq", other)
+		} else {
+			g.a.branch("bne", other)
+		}
+		// The buffer: SP = buf-1, from SP = t0 (nothing pushed yet).
+		g.a.code(inh("tsx"), inh("xgdx"), imm16("subd", t0+1-buf), inh("xgdx"), inh("txs"), inh("tsx"))
+		if race {
+			g.a.code(ext("stx", g.ptr()))
+		}
+		g.a.code(imm8("ldaa", 0x5A), idx("staa", 0), idx("ldab", 0), inh("cba"))
+		g.bad(c, "beq")
+		if !race {
+			g.a.code(inh("tsx"), ext("stx", g.ptr()))
+		}
+		g.a.code(inh("tsx"), inh("xgdx"), imm16("addd", t0-buf), inh("xgdx"), inh("txs"))
+		g.a.branch("bra", done)
+		g.a.label(other)
+		for range k {
+			g.a.code(inh("des"))
+		}
+		g.a.code(inh("tsx"), ext("stx", g.ptr()))
+		for range k {
+			g.a.code(inh("ins"))
+		}
+		g.a.label(done)
+	}}, main.head...)
+	w.head = append(w.head, func(c *tctx) {
+		g.a.note("lend-stack: spin beside a passing assert, then write through the published address")
+		g.spinAssert(c)
+		wait := g.newLabel("lend_wait")
+		g.a.label(wait)
+		g.a.code(ext("ldx", g.ptr()))
+		g.a.branch("beq", wait)
+		g.a.code(imm8("ldaa", 1), idx("staa", 0))
+	})
+}
+
+// spinAssert: a thread spins a few rounds, each reading a shared byte (a
+// scheduling point), and asserts what holds (its round counter ran out).
+func (g *gen) spinAssert(c *tctx) {
+	g.feat("spin-assert")
+	g.spin()
+	if g.harness() {
+		g.a.code(inh("tba"), inh("inca"))
+		g.jsrStub("__mc_assert")
+	}
+}
+
+// pulledLate: thread 0 pushes a drawn byte and pulls it (it stays below
+// SP, where dead-stack masking leaves it out of states: the states of the
+// drawn values are one), spins a while beside a passing assert, then
+// reads the byte back by its address: a read that tells the merged states
+// apart, long after the merge (a search cut between the two must carry
+// the masking's low mark to see it).
+func (g *gen) pulledLate() {
+	g.feat("pulled-late")
+	main := g.threads[0]
+	main.tail = append(main.tail, func(c *tctx) {
+		g.a.note("pulled-late: spin beside a passing assert, push a drawn byte and pull it, spin, read it back by its address")
+		g.spinAssert(c)
+		g.a.code(imm16("ldd", 1))
+		g.jsrStub("__mc_nondet")
+		g.a.code(inh("pshb"), inh("pulb"), inh("clrb"))
+		// No call in between: it would push its return address over the
+		// byte.
+		g.spin()
+		// The statements before leave SP at the top (as handoffPulled
+		// assumes): the byte is there.
+		g.a.code(ext("ldaa", main.top))
+		g.bad(c, "beq")
+	})
+}
+
+// spin: a few rounds, each reading a shared byte (a scheduling point),
+// counted in B, which ends at 0.
+func (g *gen) spin() {
+	l := g.newLabel("spin_round")
+	g.a.code(imm8("ldab", uint8(4+g.more.IntN(12))))
+	g.a.label(l)
+	g.a.code(ext("tst", g.v(g.more.IntN(4))), inh("decb"))
+	g.a.branch("bne", l)
 }
 
 // handoffPulled: a producer pushes a nondeterministic byte and pulls it
@@ -708,6 +859,21 @@ func (g *gen) thread(t *thread) {
 			h(c)
 		}
 		for _, u := range g.threads[1:] {
+			if u.low != 0 {
+				// No LDX #: a constant loaded as a stack top bounds the
+				// regions above it in every state.
+				g.a.note("create thread %d, stack top 0x%04x or 0x%04x as drawn", u.id, u.top, u.low)
+				high := g.newLabel("top")
+				g.a.code(imm16("ldd", u.top), ext("tst", u.pick))
+				g.a.branch("bne", high)
+				g.a.code(imm16("ldd", u.low))
+				g.a.label(high)
+				g.a.code(inh("xgdx"))
+				g.a.immL("ldd", u.entry)
+				g.a.code(imm16("ldy", uint16(g.r.IntN(3))))
+				g.jsrStub("__mc_thread_create")
+				continue
+			}
 			g.a.note("create thread %d, stack top 0x%04x", u.id, u.top)
 			g.a.immL("ldd", u.entry)
 			g.a.code(imm16("ldx", u.top), imm16("ldy", uint16(g.r.IntN(3))))
