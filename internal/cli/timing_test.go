@@ -90,11 +90,12 @@ var timingCases = []timingCase{
 		"latency", "latency toc1", 2 + 3 + 2 + 3*(2+3) + 2 + 12 + 2},
 	// wai_deadline.s, the exact clock: ldab 4 + andb 2 + 3 x lslb 2 +
 	// addb 2 + clra 2 + addd 6 + std 5 + wai 12, the wait until OC1F
-	// sets K + 8n = 50 + 24 cycles after addd's first cycle (t = 16),
-	// the vector 2, ldaa 2 + staa 4 + rti 12, nop 2.
+	// sets 4 + K + 8n = 4 + 50 + 24 cycles after addd's first cycle
+	// (t = 16; addd reads TCNT in its fourth cycle), the vector 2, ldaa
+	// 2 + staa 4 + rti 12, nop 2.
 	{"wai_deadline.elf", []string{"--clock", "exact", "--input", "0x100A=0,1,2,3"},
 		func(n int) []string { return []string{"--deadline", fmt.Sprintf("from:to:%d", n)} },
-		"deadline", "deadline from:to", 16 + 50 + 8*3 + 2 + 2 + 4 + 12 + 2},
+		"deadline", "deadline from:to", 16 + 4 + 50 + 8*3 + 2 + 2 + 4 + 12 + 2},
 	// stop_latency.s: tstb 2 + beq 3 + ldaa 2 + 3 x (deca 2 + bne 3) +
 	// cli 2 + stop 2 + the oscillator's restart with DLY set 4064 + entry
 	// 14.
@@ -513,7 +514,7 @@ func TestWaiEntryCatches(t *testing.T) {
 func TestWaitUncountedCatches(t *testing.T) {
 	defer mutation.Set(mutation.WaitUncounted)()
 	run(t, ExitVerified, "check", timingDir+"wai_deadline.elf", "--clock", "exact", "--input", "0x100A=0,1,2,3",
-		"--search", "bfs", "-q", "--deadline", "from:to:111")
+		"--search", "bfs", "-q", "--deadline", "from:to:115")
 }
 
 // TestAbstractBoundaryCatches: with mutation.AbstractBoundary (a timer

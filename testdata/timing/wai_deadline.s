@@ -12,24 +12,26 @@
 ; A) takes 14 + n cycles from its opcode fetch to the handler's first
 ; instruction, 12 to stack the frame, n waiting until the interrupt is
 ; recognised, 2 to fetch the vector.  OC1F sets at the E cycle at which
-; TCNT comes to TOC1 (section 10, output compare): K + 8n cycles after
-; the first cycle of the ADDD that read TCNT (the firmware reads a
-; register as it stands at the start of its instruction).
+; TCNT comes to TOC1 (section 10, output compare).  The ADDD reads
+; TCNT's high byte in its fourth cycle (the cycle-by-cycle table of
+; appendix A, the low byte latched with it), when the counter has counted
+; 4 on from the count at the instruction's start, so OC1F sets
+; 4 + K + 8n cycles after the first cycle of the ADDD.
 ;
 ; Cycles (appendix A; hc11-opcodes.csv), from the arrival at `from'
 ; (t = 0):
 ;
 ;   ldab idx 4 + andb 2 + 3 x lslb 2 + addb 2 + clra 2  -> 16  B = K + 8n
-;   addd idx 6 (reads TCNT at t = 16) + std idx 5       -> 27
+;   addd idx 6 (reads TCNT at t = 19: 16 + 4 - 1) + std idx 5 -> 27
 ;   wai: 12 cycles stacking                             -> 39
-;   the wait, until OC1F sets at 16 + K + 8n            -> 66 + 8n   (K = 50)
-;   vector 2                                            -> 68 + 8n
-;   ldaa 2 + staa idx 4 + rti 12                        -> 86 + 8n
-;   nop 2                                               -> 88 + 8n   at `to'
+;   the wait, until OC1F sets at 16 + 4 + K + 8n        -> 70 + 8n   (K = 50)
+;   vector 2                                            -> 72 + 8n
+;   ldaa 2 + staa idx 4 + rti 12                        -> 90 + 8n
+;   nop 2                                               -> 92 + 8n   at `to'
 ;
-;   n = 0: 88   n = 1: 96   n = 2: 104   n = 3: 112
+;   n = 0: 92   n = 1: 100   n = 2: 108   n = 3: 116
 ;
-; Expected: --deadline from:to:112 verified, from:to:111 violated (n = 3).
+; Expected: --deadline from:to:116 verified, from:to:115 violated (n = 3).
 ; Leaving the wait's cycles out (and charging WAI 14 and a full entry of
 ; 14) would say 75 whatever n.
 ;
