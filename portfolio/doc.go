@@ -64,7 +64,11 @@
 // which for best-first search breaks ties between equal estimates. When the
 // firmware gives the heuristic no target, a guided member would be a copy
 // of breadth-first search; it runs as depth-first search with shuffled
-// successors instead, and says so.
+// successors instead, and says so. Where a timing property is checked,
+// which no heuristic aims at, it runs as breadth-first search: the swarm
+// then races breadth- and depth-first search, the first of which finds
+// the short violations of timing properties that lie behind deep
+// deterministic stretches (testdata/timing/late_mask.s).
 //
 // # The symbolic member
 //

@@ -208,10 +208,21 @@ func NewRun(img *loader.Image, cfg check.Config, i, n int, sym bool) (*Run, erro
 		cs.Note, cs.Options.Estimate = note, est
 	}
 	if cs.Options.Estimate == nil && sm.Heuristic != "" {
-		// No target: the member would be breadth-first search again.
 		sm.NoTarget = sm.Describe()
-		sm.Search, sm.Heuristic, sm.K, sm.Shuffle = "dfs", "", 0, cfg.Seed+uint64(sm.Index)
-		cs.Config.Strategy, cs.Options.Strategy = search.DFS, search.DFS
+		if cfg.Machine.Timing.On() {
+			// A timing property (--max-masked, --deadline, --latency)
+			// is no target of the distance heuristics, and its
+			// violations are typically a few transitions from where an
+			// interval opens, behind deep deterministic stretches a
+			// depth-first search dives into: the member searches
+			// breadth-first, beside member 1's depth-first search.
+			sm.Search, sm.Heuristic, sm.K, sm.Shuffle = "bfs", "", 0, 0
+			cs.Config.Strategy, cs.Options.Strategy = search.BFS, search.BFS
+		} else {
+			// No target: the member would be breadth-first search again.
+			sm.Search, sm.Heuristic, sm.K, sm.Shuffle = "dfs", "", 0, cfg.Seed+uint64(sm.Index)
+			cs.Config.Strategy, cs.Options.Strategy = search.DFS, search.DFS
+		}
 	}
 	cs.Options.Shuffle = sm.Shuffle
 	return &Run{Member: sm, Check: cs}, nil
