@@ -52,9 +52,7 @@ main:   tst     done
         ldab    PORTE,x
         bitb    #1
         beq     slow
-fast:   ldy     cnt
-        iny
-        sty     cnt
+fast:   jsr     bump            ; a call: --preempt calls ends a transition here
         bra     main
 slow:   inc     done
         sei
@@ -64,6 +62,11 @@ dly:    decb
         cli
         nop
         bra     main
+
+bump:   ldy     cnt             ; the 16-bit counter
+        iny
+        sty     cnt
+        rts
 
 oc1_isr:
         clr     TMSK1,x
