@@ -80,7 +80,7 @@ func (m *Machine) ReplayStep(s *State, i int, ph *Placeholders) (ns *State, v *V
 	var pu privUse
 	ns, v, ok = m.replay(s, Label{Thread: i, IRQ: -1, Steps: 1}, nil, &pu, ph)
 	private = ok && !pu.public && m.priv.Load() == privOn && (ph == nil || !ph.Broken)
-	if private {
+	if private && pu.low != 0xFFFF {
 		// The engine may follow it alone: its privacy is relied on.
 		m.rely(pu.low, pu.top)
 	}

@@ -47,7 +47,7 @@ func (p *Placeholders) broke(a uint16, fetch bool) {
 // checked, or Placeholders given): ok says it answered, with v.
 func (x *stepper) watchedRead(a uint16) (v uint8, ok bool) {
 	if x.g.on {
-		x.touch(a)
+		x.touchRead(a)
 	}
 	p := x.ph
 	if p == nil {

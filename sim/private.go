@@ -464,12 +464,15 @@ type guard struct {
 	others  [MaxThreads]region
 	owners  [MaxThreads]uint8
 	pcStart uint16
+	// romByImage is the fault mutation.ROMByImage, read at setGuard.
+	romByImage bool
 }
 
 // setGuard prepares x's guard for a transition of thread x.tid.
 func (x *stepper) setGuard() {
 	g := &x.g
 	g.on, g.public, g.n, g.low = true, false, 0, 0xFFFF
+	g.romByImage = mutation.On(mutation.ROMByImage)
 	x.watch = true
 	g.own, g.hasOwn = x.m.regionOf(x.s, x.tid)
 	g.span = region{0xFFFF, 0}
@@ -486,6 +489,21 @@ func (x *stepper) setGuard() {
 		g.n++
 		g.span.lo, g.span.hi = min(g.span.lo, r.lo), max(g.span.hi, r.hi)
 	}
+}
+
+// touchRead checks a read of byte a by the transition (reduce.go,
+// "Reads of read-only memory"): a read of ROM in the state's memory map
+// touches nothing another transition can change, so it leaves the
+// transition private; any other read is an access (touch).
+func (x *stepper) touchRead(a uint16) {
+	attr := x.lay.attr[a]
+	if x.g.romByImage {
+		attr = x.m.attr[a]
+	}
+	if attr == attrROM {
+		return
+	}
+	x.touch(a)
 }
 
 // touch checks an access of byte a by the transition.

@@ -94,9 +94,29 @@ import (
 //
 // Instructions that touch memory are followed alone only when the memory
 // is their thread's own stack, under the assumption checked on every
-// transition that private.go describes; everything else that touches
-// memory, and everything of a thread that may take an interrupt, is
-// expanded in full, which costs states but never a verdict.
+// transition that private.go describes, or read-only memory (below);
+// everything else that touches memory, and everything of a thread that
+// may take an interrupt, is expanded in full, which costs states but
+// never a verdict.
+//
+// Reads of read-only memory. A read of a byte that is ROM in s's memory
+// map — the loaded code and its tables, descriptors and constants in ROM,
+// the vectors — leaves a transition private (private.go's touchRead):
+// condition 2 above holds for it as for a register. No transition writes
+// ROM (a store there is a rom-write: the byte keeps its value, and the
+// path ends), and the memory map of a state changes only by a write of
+// INIT, which the chip takes only in the first 64 E cycles after reset,
+// while the device counts cycles and AmpleCandidates offers nothing; so
+// from s on, as long as t does not move, the byte τ reads holds the same
+// value in every state another thread's transitions reach, and τ reads
+// nothing they write. The map is the state's, not the image's at reset: a
+// byte INIT has covered with RAM is RAM, which other threads may write
+// (mutation.ROMByImage puts the reset map back, and the random
+// differential catches it). A read of anything else that is not RAM — an
+// I/O register, a board device, an input — is an access like any other,
+// never private. This is what lets a philosopher read its forks'
+// addresses from a descriptor in ROM (ldx 0,y) alone, as SPIN's
+// partial-order reduction treats a read of a constant.
 
 // candidate reports whether thread i's next transition at s may be
 // followed alone, by what s and the instruction show before it runs
@@ -240,9 +260,10 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 		if !m.Alone(s, ns, i) {
 			continue
 		}
-		if !regOnly {
+		if !regOnly && pu.low != 0xFFFF {
 			// Followed alone if accepted: from now on the search relies
-			// on the privacy of what it touched (private.go).
+			// on the privacy of what it touched of its stack (private.go;
+			// a transition that read only ROM relies on nothing).
 			m.rely(pu.low, pu.top)
 		}
 		if accept(ns, Label{Thread: i, IRQ: -1, Steps: steps}) {

@@ -93,6 +93,7 @@ var mutationCatches = []mutationCatch{
 	{mutation.IgnoreReliance, []uint64{63, 78}, "--reduce por --search best"},
 	{mutation.CurrentReliance, []uint64{195, 263}, "resumed --search bfs --all"},
 	{mutation.ForgetLearned, []uint64{7, 195}, "resumed --search bfs --all"},
+	{mutation.ROMByImage, []uint64{22, 43}, "--reduce por --search bfs"},
 }
 
 // TestMutationCaught: for every fault of mutation.All(), the programs

@@ -165,6 +165,11 @@ const (
 	// stack address behind dead-stack masking), so that a resumed search
 	// starts without them (package search).
 	ForgetLearned
+	// ROMByImage: whether a read is of read-only memory, which leaves a
+	// transition followed alone private, is judged by the memory map at
+	// reset, not by the state's (INIT may have moved RAM over the ROM
+	// read) (package sim).
+	ROMByImage
 	numFaults
 )
 
@@ -174,7 +179,7 @@ var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch"
 	"armed-wait", "receive-only",
 	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
 	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary",
-	"current-reliance", "forget-learned"}
+	"current-reliance", "forget-learned", "rom-by-image"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
