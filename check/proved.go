@@ -1,7 +1,6 @@
 package check
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -333,7 +332,7 @@ func advice(m *sim.Machine, mc Machine, kinds map[string]bool) string {
 
 // RunSteps bounds the plain run the coverage of an incomplete check is
 // compared with (ProcCoverage).
-const RunSteps = 1 << 18
+const RunSteps = 1 << 20
 
 // ProcCoverage is a procedure's instructions reached by the check and by
 // a plain run of the same firmware with the same flags (check --json's
@@ -345,30 +344,6 @@ type ProcCoverage struct {
 	Run          int    `json:"run"`
 }
 
-// pcWriter takes the PCs of a run's trace lines ("... PC=xxxx ...").
-type pcWriter struct {
-	pcs  map[uint16]bool
-	rest []byte
-}
-
-func (w *pcWriter) Write(b []byte) (int, error) {
-	w.rest = append(w.rest, b...)
-	for {
-		i := bytes.IndexByte(w.rest, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		line := string(w.rest[:i])
-		w.rest = w.rest[i+1:]
-		if j := strings.Index(line, "PC="); j >= 0 && j+7 <= len(line) {
-			var pc uint16
-			if _, err := fmt.Sscanf(line[j+3:j+7], "%04x", &pc); err == nil {
-				w.pcs[pc] = true
-			}
-		}
-	}
-}
-
 // RunCovered is the instructions a plain run (sim.Machine.Run, the
 // lowest-numbered thread first, nondeterministic values 0, no input)
 // of a fresh machine of mc on img reaches in at most RunSteps
@@ -378,9 +353,9 @@ func RunCovered(img *loader.Image, mc Machine) map[uint16]bool {
 	if err != nil {
 		return nil
 	}
-	w := &pcWriter{pcs: map[uint16]bool{}}
-	m.Run(m.Initial(), sim.RunOptions{Steps: RunSteps, Trace: w})
-	return w.pcs
+	pcs := map[uint16]bool{}
+	m.Run(m.Initial(), sim.RunOptions{Steps: RunSteps, Visit: func(pc uint16) { pcs[pc] = true }})
+	return pcs
 }
 
 // ProcCoverages compares, procedure by procedure of img's ICFG, the
