@@ -63,6 +63,11 @@ func (res *Result) Proved(m *sim.Machine, rep Report) *Proved {
 		p.Inputs = rep.inputClaim()
 		p.NoDepth = ""
 		p.Claim = fmt.Sprintf("no violation%s in any reachable state, %s", other, p.Inputs)
+		if c := rep.Input.String(); c != "" {
+			// Fewer bytes arrived than the bounds allow (none, say):
+			// the claim covers what did.
+			p.Claim += "; but " + c
+		}
 	case res.Levels > 0:
 		d := res.Levels - 1
 		p.Depth, p.NoDepth = &d, ""

@@ -174,8 +174,8 @@ func (d *diffProgram) check(extra ...string) (diffResult, int, string) {
 // its seed (below the plain search's states, which bounds the reduced
 // search's), saves the frontier and resumes it; a run the cut did not
 // stop is the result as it is. Once in a while it resumes the saved
-// frontier under another --search instead (dfs, or bfs for one saved by
-// dfs), which must go on to the same verdict, and under --engine auto,
+// frontier under the other of bfs and dfs instead, which must go on to
+// the same verdict, and under --engine auto,
 // which must be refused (exit 2) rather than go on.
 func (d *diffProgram) resumed(st *diffStats, plain int, args []string) (diffResult, int, string) {
 	h := d.seed*0x9E3779B97F4A7C15 ^ uint64(len(strings.Join(args, " ")))*0xBF58476D1CE4E5B9
@@ -196,8 +196,9 @@ func (d *diffProgram) resumed(st *diffStats, plain int, args []string) (diffResu
 		// Another order goes on from the same frontier, to the same
 		// verdict.
 		other := slices.Clone(args)
-		if i := slices.Index(other, "--search"); i >= 0 && i+1 < len(other) {
-			other[i+1] = map[bool]string{true: "bfs", false: "dfs"}[other[i+1] == "dfs"]
+		swap := map[string]string{"bfs": "dfs", "dfs": "bfs"}
+		if i := slices.Index(other, "--search"); i >= 0 && i+1 < len(other) && swap[other[i+1]] != "" {
+			other[i+1] = swap[other[i+1]]
 			return d.check(append(other, "--workers", "1", "--resume", saved)...)
 		}
 	}
