@@ -125,12 +125,26 @@ type FrontierSite struct {
 // went, for cfg's bounds.
 func FrontierSites(img *loader.Image, m *sim.Machine, mc Machine, fs []search.FrontierPC) []FrontierSite {
 	var out []FrontierSite
+	var prog *icfg.Program
 	for _, f := range fs {
 		s := FrontierSite{PC: fmt.Sprintf("0x%04X", f.PC), States: f.States}
 		if name, off, ok := img.SymbolAt(f.PC); ok {
 			s.Symbol = name
 			if off > 0 {
 				s.Symbol += fmt.Sprintf("+%d", off)
+			}
+		} else {
+			// Without symbols: the procedure of the ICFG it is in.
+			if prog == nil {
+				prog, _ = icfg.Build(img, icfg.Options{})
+			}
+			if prog != nil {
+				if ps := prog.ProcsOf(f.PC); len(ps) > 0 {
+					s.Symbol = ps[0].Name
+					if d := f.PC - ps[0].Entry; d > 0 && f.PC > ps[0].Entry {
+						s.Symbol += fmt.Sprintf("+%d", d)
+					}
+				}
 			}
 		}
 		if l, ok := img.LineAt(f.PC); ok {
