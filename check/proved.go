@@ -50,9 +50,13 @@ func (res *Result) Proved(m *sim.Machine, rep Report) *Proved {
 		return nil
 	}
 	p := &Proved{OtherThan: len(res.Found) > 0, NoDepth: res.LevelsNote}
-	over := "on any schedule and input"
+	sched := "any schedule"
+	if pm := m.Config.Preempt; pm != sim.PreemptEvery {
+		sched = fmt.Sprintf("any schedule of --preempt %s", pm)
+	}
+	over := "on " + sched + " and input"
 	if rep.Bounds != "" {
-		over = "on any schedule and any input within the bounds"
+		over = "on " + sched + " and any input within the bounds"
 	}
 	other := ""
 	if p.OtherThan {
