@@ -116,7 +116,7 @@ func (c *Check) Conclude(res *Result) Report {
 		// Where the states went, and how far the check got against
 		// a plain run.
 		rep.Frontier = FrontierSites(c.Image, c.Machine, c.Config.Machine, res.Frontier)
-		rep.Procedures = ProcCoverages(c.Image, res.Covered, RunCovered(c.Image, c.Config.Machine))
+		rep.Procedures = ProcCoverages(c.Image, res.Covered, RunCovered(c.Image, c.Config.Machine, RunSteps))
 	}
 	return rep
 }

@@ -369,15 +369,15 @@ type ProcCoverage struct {
 
 // RunCovered is the instructions a plain run (sim.Machine.Run, the
 // lowest-numbered thread first, nondeterministic values 0, no input)
-// of a fresh machine of mc on img reaches in at most RunSteps
+// of a fresh machine of mc on img reaches in at most steps
 // instructions; nil when the machine cannot be made.
-func RunCovered(img *loader.Image, mc Machine) map[uint16]bool {
+func RunCovered(img *loader.Image, mc Machine, steps uint64) map[uint16]bool {
 	m, err := NewMachine(img, mc)
 	if err != nil {
 		return nil
 	}
 	pcs := map[uint16]bool{}
-	m.Run(m.Initial(), sim.RunOptions{Steps: RunSteps, Visit: func(pc uint16) { pcs[pc] = true }})
+	m.Run(m.Initial(), sim.RunOptions{Steps: steps, Visit: func(pc uint16) { pcs[pc] = true }})
 	return pcs
 }
 

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/sim"
 )
 
 const (
@@ -114,5 +117,74 @@ func TestProvedInputs(t *testing.T) {
 	out, _ := json.Marshal(res.JSON(c.Machine, rep))
 	if !bytes.Contains(out, []byte(`"inputs":"for every input sequence of at most 3 bytes`)) {
 		t.Errorf("--json: %s", out)
+	}
+}
+
+// TestFrontierAdvice: a breadth-first check of the fixed heater without
+// bounds spends its frontier on states that differ in the SCI's data
+// register (under the abstract clock a byte of any value arrives at any
+// scheduling point: docs/clocks.md), and advises --max-received for them;
+// given --max-received and --max-timer-events, it advises neither.
+func TestFrontierAdvice(t *testing.T) {
+	c, res := run(t, heaterFixedELF, Config{Strategy: search.BFS, MaxStates: 5000})
+	rep := c.Conclude(res)
+	found := false
+	for _, f := range rep.Frontier {
+		if f.States <= 0 || f.Symbol == "" || f.Line == "" {
+			t.Errorf("site %+v: no count, symbol or line", f)
+		}
+		if slices.ContainsFunc(f.Differ, func(d string) bool { return strings.Contains(d, "SCDR") }) {
+			found = true
+			if !strings.Contains(f.Advice, "--max-received N") {
+				t.Errorf("site %+v differs in SCDR without advice to bound the bytes", f)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no frontier site differs in SCDR: %+v", rep.Frontier)
+	}
+	one, zero := 1, 0
+	cfg := Config{Strategy: search.BFS, MaxStates: 5000, Machine: Machine{MaxReceived: &one, MaxTimerEvents: &zero}}
+	c, res = run(t, heaterFixedELF, cfg)
+	for _, f := range c.Conclude(res).Frontier {
+		if strings.Contains(f.Advice, "--max-received") || strings.Contains(f.Advice, "--max-timer-events") {
+			t.Errorf("bounded, yet advised: %+v", f)
+		}
+	}
+}
+
+// TestRunCovered: the PCs a plain run visits (sim.RunOptions.Visit) are
+// those its trace lists (sim.RunOptions.Trace, one line per instruction,
+// PC=xxxx), and the table per procedure counts them.
+func TestRunCovered(t *testing.T) {
+	img := load(t, heaterFixedELF)
+	mc := Machine{}
+	got := RunCovered(img, mc, 20000)
+	m, err := NewMachine(img, mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trace bytes.Buffer
+	m.Run(m.Initial(), sim.RunOptions{Steps: 20000, Trace: &trace})
+	want := map[uint16]bool{}
+	for _, l := range strings.Split(trace.String(), "\n") {
+		if i := strings.Index(l, " PC="); i >= 0 && !strings.HasPrefix(l, "final") {
+			var pc uint16
+			fmt.Sscanf(l[i+4:i+8], "%04x", &pc)
+			want[pc] = true
+		}
+	}
+	if len(want) == 0 || !maps.Equal(got, want) {
+		t.Fatalf("visited %d PCs, the trace lists %d", len(got), len(want))
+	}
+	total := 0
+	for _, p := range ProcCoverages(img, nil, got) {
+		total += p.Run
+		if p.Check != 0 || p.Run > p.Instructions {
+			t.Errorf("%+v", p)
+		}
+	}
+	if total == 0 {
+		t.Error("the table counts none of the run's instructions")
 	}
 }
