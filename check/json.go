@@ -33,6 +33,15 @@ func (r *Result) JSON(m *sim.Machine, rep Report) map[string]any {
 	if rep.Input != nil {
 		out["sci_input_received"] = rep.Input
 	}
+	if p := r.Proved(m, rep); p != nil {
+		out["proved"] = p
+	}
+	if len(rep.Frontier) > 0 {
+		out["frontier"] = rep.Frontier
+	}
+	if len(rep.Procedures) > 0 {
+		out["procedures"] = rep.Procedures
+	}
 	if c := ClockName(m); c != "" {
 		out["clock"] = c
 		out["clock_conditions"] = ClockConditions(m)
@@ -103,6 +112,12 @@ func (c *Check) Conclude(res *Result) Report {
 	rep.Held = HeldInputs(c.Image, c.Machine)
 	rep.Received(c.Machine)
 	rep.Bound(res)
+	if res.Verdict == Incomplete && res.HMC == nil {
+		// Where the states went, and how far the check got against
+		// a plain run.
+		rep.Frontier = FrontierSites(c.Image, c.Machine, c.Config.Machine, res.Frontier)
+		rep.Procedures = ProcCoverages(c.Image, res.Covered, RunCovered(c.Image, c.Config.Machine, RunSteps))
+	}
 	return rep
 }
 

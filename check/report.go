@@ -37,6 +37,18 @@ type Report struct {
 	maxReceived *int
 	inLimit     bool // Bound named Input's condition in the limit
 	resumed     bool // the search went on from a saved frontier (Resumed)
+	// maxTimerEvents is the --max-timer-events, nil for none; sciIdle
+	// says --sci-timing idle.
+	maxTimerEvents *int
+	sciIdle        bool
+	// withinBounds says Bound made a verified verdict incomplete: the
+	// search was exhaustive within the bounds.
+	withinBounds bool
+	// Frontier and Procedures are, on an incomplete check, where the
+	// states went and the coverage per procedure against a plain run
+	// (Check.Conclude).
+	Frontier   []FrontierSite `json:"frontier,omitempty"`
+	Procedures []ProcCoverage `json:"procedures,omitempty"`
 }
 
 // Resumed says that the search goes on from a saved frontier (check
@@ -144,6 +156,7 @@ func Properties(m *sim.Machine, ignore map[sim.Kind]bool) Report {
 func (r *Report) Bound(res *Result) {
 	if r.Bounds != "" && res.Verdict == Verified {
 		res.Verdict = Incomplete
+		r.withinBounds = true
 		if c := r.Input.String(); c != "" {
 			res.Limit = "the bounds of the exploration (" + r.Bounds + "), within which " + c + ": every state within them was explored, no violation"
 			r.inLimit = true

@@ -72,12 +72,19 @@ type Result struct {
 	Privacy, Dead string
 	// HMC are the symbolic engine's statistics when it ran alone.
 	HMC *symbolic.Stats
+	// Levels, LevelsNote and Frontier are, on an incomplete explicit
+	// search, the breadth-first levels it expanded completely, why it
+	// claims none, and the PCs its frontier's states are at
+	// (search.Result).
+	Levels     int
+	LevelsNote string
+	Frontier   []search.FrontierPC
 }
 
 // FromSearch is the result of an explicit search.
 func FromSearch(r *search.Result) *Result {
 	return &Result{Verdict: SearchVerdict(r.Verdict), Limit: r.Limit, Found: r.Found, Stats: r.Stats, Covered: r.Covered,
-		Omission: r.Omission, Privacy: r.Privacy, Dead: r.Dead}
+		Omission: r.Omission, Privacy: r.Privacy, Dead: r.Dead, Levels: r.Levels, LevelsNote: r.LevelsNote, Frontier: r.Frontier}
 }
 
 // FromSymbolic is the result of the symbolic engine on m. Its

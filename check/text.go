@@ -60,8 +60,12 @@ func (res *Result) WriteText(w io.Writer, img *loader.Image, m *sim.Machine, rep
 		rep.WriteText(w)
 		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, Coverage(img, res.Covered))
 		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
+		if p := res.Proved(m, rep); p != nil {
+			fmt.Fprintf(w, "  proved: %s\n", p.Claim)
+		}
 		WriteUncovered(w, img, res.Covered)
 		res.writeFirmwareCoverage(w, img, m, false)
+		rep.writeWhere(w)
 	}
 	secs := fmt.Sprintf("%.2fs", st.Seconds)
 	if o.Resumed {
@@ -124,6 +128,42 @@ func (res *Result) WriteSymbolicText(w io.Writer, img *loader.Image, m *sim.Mach
 	res.writeConditions(w, m, rep.Reductions)
 	if first != nil && o.Trace != "" {
 		fmt.Fprintf(w, "counterexample written to %s (hc11mc replay %s)\n", o.Trace, o.Trace)
+	}
+}
+
+// maxProcLines bounds the procedures the text compares with a plain run.
+const maxProcLines = 12
+
+// writeWhere writes where the states of an incomplete check went and its
+// coverage per procedure against a plain run.
+func (r Report) writeWhere(w io.Writer) {
+	for _, f := range r.Frontier {
+		at := f.PC
+		if f.Symbol != "" {
+			at += " " + f.Symbol
+		}
+		if f.Line != "" {
+			at += " (" + f.Line + ")"
+		}
+		fmt.Fprintf(w, "  frontier: %d states at %s", f.States, at)
+		if len(f.Differ) > 0 {
+			fmt.Fprintf(w, ", differing in %s", strings.Join(f.Differ, "; "))
+		}
+		fmt.Fprintln(w)
+		if f.Advice != "" {
+			fmt.Fprintf(w, "    advice: %s\n", f.Advice)
+		}
+	}
+	if len(r.Procedures) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  instructions reached per procedure, by the check and by a plain run of at most %d instructions (check, run, of):\n", RunSteps)
+	for i, p := range r.Procedures {
+		if i == maxProcLines {
+			fmt.Fprintf(w, "    %d more procedures (--json lists them)\n", len(r.Procedures)-i)
+			break
+		}
+		fmt.Fprintf(w, "    %-24s %5d %5d %5d\n", p.Procedure, p.Check, p.Run, p.Instructions)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/internal/prefetch"
 	"github.com/hc11mc/hc11mc/internal/proviso"
 	"github.com/hc11mc/hc11mc/sim"
@@ -226,6 +227,7 @@ type pfound struct {
 
 // parallel is what the workers of one search share.
 type parallel struct {
+	levels   int // breadth-first: the levels begun (nextLevel), all but the last expanded completely
 	ctx      context.Context
 	m        *sim.Machine
 	opts     *Options
@@ -475,6 +477,10 @@ func (w *pworker) expandLevel(v *pworker) {
 // nextLevel makes every worker's next frontier its level; it runs once
 // every worker has received all of the level's states.
 func (p *parallel) nextLevel() {
+	// The barrier calls it only when no worker was halted: every state of
+	// the level was expanded (levels.go). Its first call makes the
+	// initial state the first level, when none was expanded yet.
+	p.levels++
 	for _, w := range p.w {
 		w.level, w.f.list = w.f.list, w.level[:0]
 		w.pos.Store(0)
@@ -994,6 +1000,13 @@ func (p *parallel) result() *Result {
 	switch {
 	case p.limit != "":
 		res.Verdict, res.Limit = Incomplete, p.limit
+		lv := newLevels(p.opts)
+		if res.LevelsNote = lv.note; lv.bfs {
+			res.Levels = max(0, p.levels-1)
+			if mutation.On(mutation.DeepClaim) {
+				res.Levels++
+			}
+		}
 	case len(res.Found) > 0:
 		res.Verdict = Violated
 	default:

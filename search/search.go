@@ -214,6 +214,20 @@ type Result struct {
 	// caller may follow them with another engine (check --engine auto).
 	Handed []Handed
 
+	// Levels, on an incomplete search, is the number of breadth-first
+	// levels it expanded completely: every state fewer than Levels
+	// transitions from the initial state was expanded, so no execution of
+	// at most Levels-1 transitions reaches a violation that was not
+	// found (a violation on one of its transitions, or a deadlock at its
+	// end). 0 says nothing; LevelsNote then says why, where a limit
+	// stopped a search whose order would otherwise make the claim. See
+	// "Proved depth" in the package doc (levels.go) for why it holds.
+	Levels     int
+	LevelsNote string
+	// Frontier, on an incomplete search, are the PCs most states of its
+	// frontier have a thread at, most first: where the states went.
+	Frontier []FrontierPC
+
 	save func(io.Writer) error
 }
 
@@ -530,22 +544,10 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	// they stored: neither counts against this run's limits.
 	var earlier float64
 	var resumed int
-	key := func(s *sim.State, depth int) int {
-		if opts.Estimate == nil {
-			return depth
-		}
-		h := opts.Estimate(s)
-		switch opts.Strategy {
-		case AStar:
-			if h > math.MaxInt-depth {
-				return math.MaxInt
-			}
-			return depth + h
-		case Best:
-			return h
-		}
-		return 0
-	}
+	key := func(s *sim.State, depth int) int { return frontierKey(&opts, s, depth) }
+	// lv follows what the search proves of the levels it expanded
+	// (levels.go).
+	lv := newLevels(&opts)
 	if opts.Resume != nil {
 		sn := opts.resumed.sn
 		st, f = opts.resumed.st, opts.resumed.f
@@ -559,6 +561,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			reported[k] = true
 		}
 		res.Found = append(res.Found, sn.Found...)
+		lv.resume(sn)
 		earlier = sn.Stats.SecondsTotal
 		if earlier == 0 {
 			earlier = sn.Stats.Seconds // saved when Seconds was the total
@@ -615,13 +618,18 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		if res.Verdict == Verified && len(res.Handed) > 0 {
 			res.Verdict, res.Limit = Incomplete, LimitHanded
 		}
+		if res.Verdict == Incomplete {
+			res.Levels, res.LevelsNote = lv.proved(f)
+			res.Frontier = frontierPCs(m, st, f)
+		}
 		if v == Incomplete {
 			stats := res.Stats
 			cov := res.Covered
+			lvs := lv.snap(res.Levels)
 			// What the machine learned, and the notes Run makes on res,
 			// as they are when the frontier is saved.
 			res.save = func(w io.Writer) error {
-				return save(w, opts.Key, &opts, st, f, stats, seq, reported, cov, m.Learned(), res.Privacy, res.Dead, res.Found)
+				return save(w, opts.Key, &opts, st, f, stats, seq, reported, cov, m.Learned(), res.Privacy, res.Dead, res.Found, lvs)
 			}
 		}
 		return res
@@ -769,6 +777,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 					tr = st.path(n.id)
 				}
 				res.Handed = append(res.Handed, Handed{State: n.s.Clone(), Trace: tr, Threads: slices.Clone(w)})
+				lv.handed(n.depth)
 			}
 		}
 		if nx := f.next(); nx != nil && nx.s != nil {

@@ -61,6 +61,9 @@ type snapshot struct {
 	// on after them): the resumed search reports them with its own, as
 	// the kinds in Reported are not reported again.
 	Found []Found
+	// Levels is what the search proved of the depths it expanded
+	// (levels.go).
+	Levels savedLevels
 
 	// The lengths of PageDat, Ctxs, Arena, Table and Frontier, which
 	// follow the rest in pieces (see write).
@@ -75,19 +78,20 @@ type savedNode struct {
 	Trail      []sim.Label // compact mode
 }
 
-// snapshotVersion 9: the snapshot carries what the machine learned
+// snapshotVersion 10: the snapshot carries the depth the search proved
+// (Levels), and may be resumed in another order. 9: the snapshot carries what the machine learned
 // (Learned) and the notes about it, and the violations found so far. 8: ids (of Table entries and frontier states) count
 // units of recAlign bytes of the arena, whose records are padded to them
 // and begin with a byte of flags (the cycle proviso's, in search.go);
 // states of many pages name groups of them (Groups), and packed states
 // say how many pages they have.
-const snapshotVersion = 9
+const snapshotVersion = 10
 
 // save writes the search's state.
 func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats Stats, seq uint64, reported map[sim.Kind]bool, covered map[uint16]bool,
-	learned sim.Learned, privacy, dead string, found []Found) error {
+	learned sim.Learned, privacy, dead string, found []Found, lv savedLevels) error {
 	sn := snapshot{Version: snapshotVersion, Key: key, Strategy: opts.Strategy, Compact: st.compact,
-		Stats: stats, Seq: seq, N: st.n, Learned: learned, Privacy: privacy, Dead: dead, Found: found}
+		Stats: stats, Seq: seq, N: st.n, Learned: learned, Privacy: privacy, Dead: dead, Found: found, Levels: lv}
 
 	for pc := range covered {
 		sn.Covered = append(sn.Covered, pc)
@@ -229,7 +233,7 @@ func readSnapshot(r io.Reader) (*snapshot, error) {
 		return nil, fmt.Errorf("not a saved frontier, or a damaged one: %v", err)
 	}
 	if sn.Version != snapshotVersion {
-		return nil, fmt.Errorf("saved frontier of version %d; this hc11mc reads version %d only (earlier versions did not keep what the reductions had learned, without which the rest of the search could miss violations): run the check again from the start", sn.Version, snapshotVersion)
+		return nil, fmt.Errorf("saved frontier of version %d; this hc11mc reads version %d only (earlier versions did not keep what the reductions had learned, without which the rest of the search could miss violations, nor the depth the search had proved): run the check again from the start", sn.Version, snapshotVersion)
 	}
 	for _, n := range []int{sn.NPageDat, sn.NCtxs, sn.NArena, sn.NTable, sn.NFrontier} {
 		if n < 0 || n > 1<<40 {
@@ -303,9 +307,14 @@ func loadParts(r io.Reader, key string, opts *Options, pages int) (*store, *fron
 	if sn.Key != key {
 		return nil, nil, nil, fmt.Errorf("the frontier was saved for another firmware or other machine flags (saved for %s)", sn.Key)
 	}
-	if sn.Strategy != opts.Strategy || sn.Compact != opts.Compact {
-		return nil, nil, nil, fmt.Errorf("the frontier was saved with --search %s, --hash-compact=%v: resume with the same", sn.Strategy, sn.Compact)
+	if sn.Compact != opts.Compact {
+		return nil, nil, nil, fmt.Errorf("the frontier was saved with --hash-compact=%v: resume with the same", sn.Compact)
 	}
+	// Another order goes on from the same frontier: which states remain
+	// to be explored does not depend on the order they are taken in (the
+	// cycle proviso's flags are the states', package proviso), only the
+	// priorities of the frontier's states are computed again.
+	rekey := sn.Strategy != opts.Strategy
 	if err := sn.check(pages); err != nil {
 		return nil, nil, nil, fmt.Errorf("not a saved frontier, or an inconsistent one: %v", err)
 	}
@@ -360,6 +369,9 @@ func loadParts(r io.Reader, key string, opts *Options, pages int) (*store, *fron
 			return nil, nil, nil, fmt.Errorf("not a saved frontier, or an inconsistent one: frontier state %d: %v", i, err)
 		}
 		n := node{s: s, id: sv.ID, depth: sv.Depth, key: sv.Key, seq: sv.Seq}
+		if rekey {
+			n.key = frontierKey(opts, s, sv.Depth)
+		}
 		if packed {
 			n.s, n.packed = nil, sv.Packed
 		}

@@ -16,6 +16,10 @@ type RunOptions struct {
 	Steps uint64     // stop after this many instructions (0: no bound)
 	Rand  *rand.Rand // nil: lowest-numbered enabled thread, nondet value 0, no interrupt unless needed
 	Trace io.Writer  // one line per instruction, before it executes; nil for none
+	// Visit, when not nil, is told the PC of every instruction before it
+	// executes (as Trace is, without the formatting): the run then
+	// executes one instruction at a time.
+	Visit func(pc uint16)
 	// With a device: the bytes the SCI receives, in order, each when the
 	// firmware waits for one (wait.go); a function told of every output
 	// (bytes the SCI sends, port and board writes) as it happens; and one
@@ -134,11 +138,14 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 			if opts.Trace != nil {
 				m.traceLine(opts.Trace, s, i, res.Cycles)
 			}
+			if opts.Visit != nil {
+				opts.Visit(s.Threads[i].PC)
+			}
 			before, ccr := x.t.Cycles, x.t.CCR
 			x.c0 = before
 			ev := x.step()
 			res.Steps++
-			if ev == evOK && m.dev != nil && !x.io && (ccr&^x.t.CCR)&isa.FlagI == 0 && opts.Trace == nil && opts.Rand == nil &&
+			if ev == evOK && m.dev != nil && !x.io && (ccr&^x.t.CCR)&isa.FlagI == 0 && opts.Trace == nil && opts.Visit == nil && opts.Rand == nil &&
 				!m.hasGoals && m.fastOK(s, i) {
 				// The device changes only by the firmware's accesses to
 				// its registers, by the environment's events and, while
@@ -160,7 +167,7 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 					res.Steps += n
 				}
 			}
-			if ev == evOK && opts.Trace == nil && opts.Rand == nil && m.dev == nil && m.fastOK(s, i) {
+			if ev == evOK && opts.Trace == nil && opts.Visit == nil && opts.Rand == nil && m.dev == nil && m.fastOK(s, i) {
 				// Nothing but this thread's own instructions can change
 				// the schedule until the next call, harness call or
 				// violation: run them back to back.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/gob"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,24 +117,62 @@ func TestSaveResume(t *testing.T) {
 		t.Errorf("damaged frontier: exit %d %q", c, msg)
 	}
 	// A frontier of version 8, saved before snapshots kept what the
-	// reductions learned: exit 2, one line that names the file and the
+	// reductions learned, or of version 9, before they kept the depth
+	// the search proved: exit 2, one line that names the file and the
 	// version and says to check again.
-	var v8 bytes.Buffer
-	if err := gob.NewEncoder(&v8).Encode(struct {
-		Version int
-		Key     string
-	}{8, "k"}); err != nil {
-		t.Fatal(err)
+	for _, v := range []int{8, 9} {
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(struct {
+			Version int
+			Key     string
+		}{v, "k"}); err != nil {
+			t.Fatal(err)
+		}
+		old := filepath.Join(t.TempDir(), fmt.Sprintf("v%d", v))
+		if err := os.WriteFile(old, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		errb.Reset()
+		c = Main([]string{"check", img, "--search", "bfs", "--resume", old}, nil, &out, &errb)
+		if msg := errb.String(); c != ExitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, old) ||
+			!strings.Contains(msg, fmt.Sprintf("version %d", v)) || !strings.Contains(msg, "again from the start") {
+			t.Errorf("version %d frontier: exit %d %q", v, c, msg)
+		}
 	}
-	old := filepath.Join(t.TempDir(), "v8")
-	if err := os.WriteFile(old, v8.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
+}
+
+// TestResumeOtherSearchClaim: a breadth-first check of the heater cut by
+// --max-states saves its frontier with the depth it proved; resumed
+// depth-first it keeps that claim (its own order proves none), resumed
+// breadth-first the claim grows, and both go on to the counterexample
+// the heater has (unmapped, 99 transitions from reset:
+// testdata/firmware/README.md); --engine auto does not resume it (exit 2).
+func TestResumeOtherSearchClaim(t *testing.T) {
+	img := "../../testdata/firmware/heater.elf"
+	flags := []string{"--sci-input", "L,4", "--sci-timing", "idle", "--max-timer-events", "0", "--reduce", "none", "--workers", "1", "--json"}
+	fr := filepath.Join(t.TempDir(), "frontier")
+	first, code := runJSON(t, append([]string{"check", img, "--search", "bfs", "--max-states", "500", "--save-frontier", fr}, flags...)...)
+	if code != ExitIncomplete || first.Proved == nil || first.Proved.Depth == nil || *first.Proved.Depth >= 99 {
+		t.Fatalf("the cut check: exit %d, %+v", code, first.Proved)
 	}
-	errb.Reset()
-	c = Main([]string{"check", img, "--search", "bfs", "--resume", old}, nil, &out, &errb)
-	if msg := errb.String(); c != ExitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, old) ||
-		!strings.Contains(msg, "version 8") || !strings.Contains(msg, "again from the start") {
-		t.Errorf("version 8 frontier: exit %d %q", c, msg)
+	saved := *first.Proved.Depth
+	dfs, code := runJSON(t, append([]string{"check", img, "--search", "dfs", "--max-states", "20", "--resume", fr}, flags...)...)
+	if code != ExitIncomplete || dfs.Proved == nil || dfs.Proved.Depth == nil || *dfs.Proved.Depth != saved {
+		t.Errorf("resumed depth-first: exit %d, %+v; saved depth %d", code, dfs.Proved, saved)
+	}
+	bfs, code := runJSON(t, append([]string{"check", img, "--search", "bfs", "--max-states", "300", "--resume", fr}, flags...)...)
+	if code != ExitIncomplete || bfs.Proved == nil || bfs.Proved.Depth == nil || *bfs.Proved.Depth <= saved || *bfs.Proved.Depth >= 99 {
+		t.Errorf("resumed breadth-first: exit %d, %+v; saved depth %d", code, bfs.Proved, saved)
+	}
+	for _, order := range []string{"dfs", "bfs"} {
+		end, code := runJSON(t, append([]string{"check", img, "--search", order, "--resume", fr}, flags...)...)
+		if code != ExitViolation || end.Violation == nil || end.Violation.Kind != "unmapped" || order == "bfs" && end.TraceLength != 99 {
+			t.Errorf("resumed %s to the end: exit %d, %+v, %d transitions", order, code, end.Violation, end.TraceLength)
+		}
+	}
+	var out, errb bytes.Buffer
+	if c := Main(append([]string{"check", img, "--engine", "auto", "--resume", fr}, flags...), nil, &out, &errb); c != ExitUsage {
+		t.Errorf("resumed under --engine auto: exit %d %s", c, errb.String())
 	}
 }
 

@@ -99,6 +99,7 @@ func TestReferenceNamesEveryJSONField(t *testing.T) {
 		{models + "symbolic/crc8.elf", "--engine", "hmc"},
 		{models + "symbolic/torn16.elf", "--engine", "auto"},
 		{"../../testdata/bench/philo_big.elf", "--search", "dfs", "--workers", "1", "--hash-compact", "--max-states", "2000"},
+		{"../../testdata/bench/philo_big.elf", "--search", "bfs", "--reduce", "none", "--workers", "1", "--all", "--max-states", "2000"}, // proved.depth
 		{"../../testdata/firmware/serial_cmd_fixed.elf", "--sci-input", `\r`, "--max-timer-events", "0", "--max-received", "1", "--search", "dfs"},
 		{"../../testdata/timing/latency.elf", "--irq", "toc1", "--report-timing", "--search", "bfs"},      // timing
 		{"../../testdata/timing/latency.elf", "--irq", "toc1", "--latency", "toc1:39", "--search", "bfs"}, // its interval
@@ -118,7 +119,7 @@ func TestReferenceNamesEveryJSONField(t *testing.T) {
 	}
 	for _, want := range []string{"verdict", "stats.states_stored", "violation.kind", "members[].member", "inputs_held[].addr",
 		"hmc.solver_queries", "auto.handed", "bounds", "waits", "omission_probability", "settings", "reductions",
-		"timing[].path[].pc", "violation.interval.cycles"} {
+		"timing[].path[].pc", "violation.interval.cycles", "proved.depth", "proved.no_depth", "proved.inputs", "frontier[].differ", "procedures[].run"} {
 		if !keys[want] {
 			t.Errorf("no run printed %s: the runs no longer cover what they should", want)
 		}

@@ -33,6 +33,11 @@ type checkJSON struct {
 	InputsHeld  []struct {
 		Addr string `json:"addr"`
 	} `json:"inputs_held"`
+	Proved *struct {
+		Depth   *int   `json:"depth"`
+		NoDepth string `json:"no_depth"`
+		Claim   string `json:"claim"`
+	} `json:"proved"`
 }
 
 func runJSON(t *testing.T, args ...string) (checkJSON, int) {

@@ -25,6 +25,8 @@ var (
 // caughtElsewhere names, for the faults that another differential test
 // catches on programs of its own, that test.
 var caughtElsewhere = map[mutation.Fault]string{
+	mutation.DeepClaim:    "search.TestProvedDepthCatches (random programs against a plain breadth-first search's levels)",
+	mutation.ResumeClaim:  "search.TestProvedDepthCatches (random programs saved depth-first and resumed breadth-first)",
 	mutation.SkipHandoff:  "hybrid.TestDifferentialCatches (programs that draw wide values)",
 	mutation.JoinConcrete: "symbolic.TestJoinDifferentialCatches (programs of if-elses on drawn values)",
 	mutation.UnjoinOne:    "symbolic.TestJoinDifferentialCatches (programs of if-elses on drawn values)",

@@ -173,10 +173,10 @@ func (d *diffProgram) check(extra ...string) (diffResult, int, string) {
 // resumed runs the program with args cut by a --max-states drawn from
 // its seed (below the plain search's states, which bounds the reduced
 // search's), saves the frontier and resumes it; a run the cut did not
-// stop is the result as it is. Once in a while it also resumes the saved
-// frontier under another --search and under --engine auto, which must be
-// refused (exit 2) rather than go on: a search resumes only as it was
-// saved.
+// stop is the result as it is. Once in a while it resumes the saved
+// frontier under the other of bfs and dfs instead, which must go on to
+// the same verdict, and under --engine auto,
+// which must be refused (exit 2) rather than go on.
 func (d *diffProgram) resumed(st *diffStats, plain int, args []string) (diffResult, int, string) {
 	h := d.seed*0x9E3779B97F4A7C15 ^ uint64(len(strings.Join(args, " ")))*0xBF58476D1CE4E5B9
 	cut := 1 + int((h>>17)%uint64(max(1, plain*2/3)))
@@ -190,10 +190,16 @@ func (d *diffProgram) resumed(st *diffStats, plain int, args []string) (diffResu
 		st.resumed++
 	}
 	if h%7 == 0 {
-		for _, other := range [][]string{{"--search", "astar", "--workers", "1"}, {"--engine", "auto"}} {
-			if o, c, _ := d.check(append(other, "--resume", saved)...); c != ExitUsage {
-				return diffResult{Verdict: "resumed-elsewhere", Limit: fmt.Sprintf("resumed under %v: exit %d, %s (%s)", other, c, o.Verdict, o.Limit)}, ExitIncomplete, ""
-			}
+		if o, c, _ := d.check("--engine", "auto", "--resume", saved); c != ExitUsage {
+			return diffResult{Verdict: "resumed-elsewhere", Limit: fmt.Sprintf("resumed under --engine auto: exit %d, %s (%s)", c, o.Verdict, o.Limit)}, ExitIncomplete, ""
+		}
+		// Another order goes on from the same frontier, to the same
+		// verdict.
+		other := slices.Clone(args)
+		swap := map[string]string{"bfs": "dfs", "dfs": "bfs"}
+		if i := slices.Index(other, "--search"); i >= 0 && i+1 < len(other) && swap[other[i+1]] != "" {
+			other[i+1] = swap[other[i+1]]
+			return d.check(append(other, "--workers", "1", "--resume", saved)...)
 		}
 	}
 	return d.check(append(slices.Clone(args), "--workers", "1", "--resume", saved)...)

@@ -35,7 +35,9 @@ type Fault int32
 // loops that read a register, and the arrival of a byte to waits for the
 // receiver (package sim); CurrentReliance narrows the reliance check of
 // learned stack privacy (sim/private.go), and ForgetLearned drops what
-// the reductions learned from a saved frontier (package search).
+// the reductions learned from a saved frontier (package search);
+// DeepClaim and ResumeClaim overstate the depth a stopped search proved
+// (package search, levels.go).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -170,6 +172,13 @@ const (
 	// reset, not by the state's (INIT may have moved RAM over the ROM
 	// read) (package sim).
 	ROMByImage
+	// DeepClaim: a breadth-first search stopped by a limit claims one
+	// level more than it expanded completely (package search, levels.go).
+	DeepClaim
+	// ResumeClaim: a search resumed from a saved frontier in another
+	// order claims a depth from that frontier's depths as if they were
+	// distances (package search, levels.go).
+	ResumeClaim
 	numFaults
 )
 
@@ -179,7 +188,8 @@ var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch"
 	"armed-wait", "receive-only",
 	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
 	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary",
-	"current-reliance", "forget-learned", "rom-by-image"}
+	"current-reliance", "forget-learned", "rom-by-image",
+	"deep-claim", "resume-claim"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
