@@ -52,6 +52,10 @@ type MachineSpec struct {
 	Entry   string   `json:"entry,omitempty"`
 	Reach   []string `json:"reach,omitempty"`
 	MaxRun  int      `json:"max_run,omitempty"`
+	// Batch is check's --batch: "off" stores a state at every
+	// scheduling point; "" or "on" runs a transition on through the
+	// points where nothing can choose (sim.Config.Unbatched).
+	Batch string `json:"batch,omitempty"`
 	// The firmware's environment: the chip's peripherals and the board.
 	Peripherals  string   `json:"peripherals,omitempty"`
 	SCIInput     string   `json:"sci_input,omitempty"`

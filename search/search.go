@@ -539,7 +539,9 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		id, _ := st.insert(init, 0, sim.Label{})
 		f.push(node{s: init, id: id, key: key(init, 0)})
 	}
-	var simStats sim.Stats
+	// Through collects the PCs of the states batches passed without
+	// storing them (sim/batch.go): covered too.
+	simStats := sim.Stats{Through: new(sim.PCSet)}
 	exp := m.NewExpander()
 	var par sim.ParentKey
 	par.View = st.view
@@ -553,6 +555,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		deadline = start.Add(opts.Timeout)
 	}
 	finish := func(v Verdict, limit string) *Result {
+		simStats.Through.Each(covered.add)
 		covered.into(res.Covered)
 		res.Verdict = v
 		res.Limit = limit

@@ -134,6 +134,13 @@ type Config struct {
 	// (timing.go); their state is one more page of every state. nil: no
 	// timing property, and no page.
 	Timing *Timing
+	// Unbatched turns batching off (check --batch off): every scheduling
+	// point is a state, even where nothing can choose. By default a
+	// thread's transition runs on through the points at which its next
+	// step is the only move there is (batch.go), as Run does, so that the
+	// search stores only states where the scheduler or the environment
+	// has a choice.
+	Unbatched bool
 }
 
 // BoardRange is a range of addresses of board hardware (--device LO-HI=v,…).

@@ -129,6 +129,7 @@ var goName = map[mutation.Fault]string{
 	mutation.IRQCandidate: "IRQCandidate", mutation.NoIntrusion: "NoIntrusion", mutation.NoProviso: "NoProviso",
 	mutation.VisibleAlone: "VisibleAlone", mutation.IgnoreReliance: "IgnoreReliance", mutation.SkipHandoff: "SkipHandoff",
 	mutation.JoinConcrete: "JoinConcrete", mutation.UnjoinOne: "UnjoinOne", mutation.PrescalerPhase: "PrescalerPhase",
+	mutation.BatchIRQ: "BatchIRQ",
 }
 
 // TestMutationScan finds, for each fault, programs that catch it: those

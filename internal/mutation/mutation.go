@@ -26,7 +26,8 @@ type Fault int32
 // symbolic engine's merge of the two sides of a branch and its split back
 // (package symbolic); PrescalerPhase breaks the exact clock of the chip's
 // peripherals (package devices); TimingPOR and SourceBoundary break the
-// timing properties (package sim).
+// timing properties (package sim); BatchIRQ breaks the batches of steps
+// (package sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -88,12 +89,17 @@ const (
 	// from the end of the instruction during which its flag set, not
 	// from the cycle at which it set (package sim).
 	SourceBoundary
+	// BatchIRQ: a batch of steps (package sim, batch.go) runs on through
+	// points at which a thread could take an interrupt, as if only the
+	// running thread could move there.
+	BatchIRQ
 	numFaults
 )
 
 var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch", "unseen-other",
 	"clear-write", "stub-entry", "irq-candidate", "no-intrusion", "no-proviso", "visible-alone", "ignore-reliance",
-	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary"}
+	"skip-handoff", "join-concrete", "unjoin-one", "prescaler-phase", "timing-por", "source-boundary",
+	"batch-irq"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
