@@ -133,10 +133,14 @@ func NewViolation(m *sim.Machine, v *sim.Violation) *Violation {
 // NewTrace records the counterexample labels, ending in v, that was found
 // on m for the firmware at path, loaded and set up as load and machine
 // say. Where m's own configuration decides what the trace records (the
-// illegal-opcode trap), m wins: a swarm member's settings are a copy.
+// illegal-opcode trap), m wins: a swarm member's settings are a copy. A
+// batch of the search (sim/batch.go) is recorded as the transitions it
+// ran through (search.Unbatch), so that the trace replays with --batch
+// on and off alike.
 func NewTrace(path string, load LoadSpec, machine MachineSpec, m *sim.Machine, labels []sim.Label, v *sim.Violation) *Trace {
 	t := &Trace{Version: Version, Firmware: path, Load: load, Machine: machine, Violation: NewViolation(m, v)}
 	t.Machine.IgnoreIllegal = m.Config.IgnoreIllegal
+	labels = search.Unbatch(m, labels)
 	states, _, _ := search.Replay(m, labels)
 	for i, l := range labels {
 		st := Step{Thread: l.Thread, Steps: l.Steps, Choice: l.Choice, Event: l.Event, What: eventWhat(m, states, i, l)}

@@ -109,7 +109,7 @@ func (m *Machine) forced(s *State, i int) bool {
 
 // loopAfter is the steps after which a batch starts looking for a loop
 // it cannot leave: shorter batches pay nothing for it.
-const loopAfter = 1 << 14
+const loopAfter = 1 << 8
 
 // loopFinder finds a batch that has entered a loop nothing can leave
 // (a deterministic loop: a wait for input that cannot come, a thread
@@ -117,18 +117,28 @@ const loopAfter = 1 << 14
 // pass — after an access of the register block and after a step that
 // does not move the PC forward — once loopAfter steps have run. Each is
 // compared with the state the batch started from and with the state
-// Brent's algorithm keeps (wait.go's cycleFinder), and the batch ends
-// where one comes back. A batch from a state K on such a loop ends at K
-// again when K is a sample point (the step into K is the same each time
-// round): the search stores the loop's states once and its visited set
-// closes the loop. A batch that enters the loop from outside ends where
-// Brent's algorithm finds it, at a sample point on the loop, and the
-// batch from there is such a batch. Ending a batch early is always
+// Brent's algorithm keeps (as wait.go's cycleFinder does), and the batch
+// ends where one comes back. A batch from a state K on such a loop ends
+// at K again when K is a sample point (the step into K is the same each
+// time round): the search stores the loop's states once and its visited
+// set closes the loop. A batch that enters the loop from outside ends
+// where Brent's algorithm finds it, at a sample point on the loop, and
+// the batch from there is such a batch. Ending a batch early is always
 // sound (the package doc, "Batches"): the loop only makes it end.
+//
+// The kept state is a copy: the pages the batch has written so far are
+// copied rather than frozen in place, since the search makes the key of
+// the state a batch ends in from its parent's and the pages the batch
+// wrote (State.Written, ParentKey), which a freeze would forget.
 type loopFinder struct {
-	from   *State
-	va, vb KeyView
-	brent  cycleFinder
+	from    *State
+	kept    State
+	own     []Page // the copies of the kept state's written pages
+	written []int
+	has     bool
+	n       int // samples since kept
+	power   int // the number of samples after which kept is replaced
+	va, vb  KeyView
 }
 
 var loopPool = sync.Pool{New: func() any { return new(loopFinder) }}
@@ -137,7 +147,7 @@ var loopPool = sync.Pool{New: func() any { return new(loopFinder) }}
 // started from (nil: unknown).
 func (f *loopFinder) start(from *State) {
 	f.from = from
-	f.brent.reset()
+	f.has, f.n, f.power = false, 0, 1
 }
 
 // again offers sample s and reports whether it came back.
@@ -145,7 +155,34 @@ func (f *loopFinder) again(m *Machine, s *State) bool {
 	if f.from != nil && m.sameState(f.from, s, &f.va, &f.vb) {
 		return true
 	}
-	return f.brent.sample(m, s)
+	if f.has && m.sameState(&f.kept, s, &f.va, &f.vb) {
+		return true
+	}
+	f.n++
+	if !f.has || f.n >= f.power {
+		f.keep(s)
+		if f.has {
+			f.power *= 2
+		}
+		f.has, f.n = true, 0
+	}
+	return false
+}
+
+// keep makes the kept state a copy of s without freezing s.
+func (f *loopFinder) keep(s *State) {
+	f.kept.Threads = append(f.kept.Threads[:0], s.Threads...)
+	f.kept.Pages = append(f.kept.Pages[:0], s.Pages...)
+	f.kept.Atomic, f.kept.AtomicDepth = s.Atomic, s.AtomicDepth
+	f.written = s.Written(f.written[:0])
+	if cap(f.own) < len(f.written) {
+		f.own = make([]Page, 0, len(s.Pages)) // never grown while pointed into
+	}
+	f.own = f.own[:0]
+	for _, i := range f.written {
+		f.own = append(f.own, Page{Data: s.Pages[i].Data})
+		f.kept.Pages[i] = &f.own[len(f.own)-1]
+	}
 }
 
 // batching reports whether transitions run on through forced points.
@@ -178,4 +215,44 @@ func (p *PCSet) Each(f func(pc uint16)) {
 			f(uint16(w<<6 + b))
 		}
 	}
+}
+
+// Unbatch returns the transitions of the machine without batches
+// (Config.Unbatched) that label l of state s stands for: l itself unless
+// it is a batch, which it splits at every point it ran on through, so
+// that each part is one transition without batches (one instruction under
+// --preempt every) and only the last carries l's choice. A trace of such
+// labels replays with batches and without. ok is false when l is not a
+// transition of s.
+func (m *Machine) Unbatch(s *State, l Label, dst []Label) (labels []Label, ok bool) {
+	if l.IRQ >= 0 || l.Event > 0 || l.Steps <= 1 || !m.batching() {
+		return append(dst, l), true
+	}
+	s.Freeze()
+	cur := s.Clone()
+	left := l.Steps
+	for left > 0 {
+		steps, choices, ev, v := m.runFrom(nil, cur, l.Thread, l.Choice, 0, nil, nil, nil, false)
+		last := steps >= left || v != nil || ev == evViolation
+		switch {
+		case ev == evBlocked || ev == evInfeasible:
+			return dst, false
+		case !last && choices > 1:
+			return dst, false // a choice inside a batch: not one of its transitions
+		}
+		part := Label{Thread: l.Thread, IRQ: -1, Steps: min(steps, left)}
+		if last {
+			// A batch cut at BatchCap between two points of --preempt
+			// calls or yield ends inside a transition without batches:
+			// its part is that transition's first steps, which replay
+			// as the trace's last.
+			part.Choice, steps = l.Choice, min(steps, left)
+		}
+		dst = append(dst, part)
+		left -= steps
+		if v != nil {
+			break
+		}
+	}
+	return dst, left == 0
 }

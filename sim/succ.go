@@ -548,7 +548,7 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 					// leave: it ends where a state comes back (batch.go).
 					if lf == nil {
 						lf = loopPool.Get().(*loopFinder)
-						defer func() { lf.start(nil); loopPool.Put(lf) }()
+						defer func() { lf.start(nil); clear(lf.kept.Pages); loopPool.Put(lf) }()
 						lf.start(tl.from)
 					}
 					point = lf.again(m, s)

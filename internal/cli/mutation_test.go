@@ -39,6 +39,10 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.TimingPOR: "search.TestTimingDifferentialCatches",
 	// A timer source's request dated to its instruction's end.
 	mutation.SourceBoundary: "cli.TestSourceLatencyCatches",
+	// The generator's programs run their threads side by side, where no
+	// batch forms; the batches' own programs run one thread through
+	// interrupt windows.
+	mutation.BatchIRQ: "search.TestBatchDifferentialCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.
