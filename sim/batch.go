@@ -3,6 +3,8 @@ package sim
 import (
 	"sync"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -183,6 +185,33 @@ func (f *loopFinder) keep(s *State) {
 		f.own = append(f.own, Page{Data: s.Pages[i].Data})
 		f.kept.Pages[i] = &f.own[len(f.own)-1]
 	}
+}
+
+// distinguishedOne is the share of sample points (loopFinder) that are
+// distinguished: one in this many.
+const distinguishedOne = 256
+
+// distinguished reports whether s, a sample point of a batch of thread
+// i, ends the batch whatever path led there: a property of the state
+// alone (thread i's registers as its key has them, and the device's
+// hidden page, where its clocks are), true of about one sample point in
+// distinguishedOne. Batches from different states that run into the same
+// deterministic path then end at the same states, and the visited set
+// merges them, where each would otherwise run the path to its own end:
+// many states of an interleaving that lead into one long loop of a
+// thread left alone cost the loop once, not once each (the distinguished
+// points of parallel collision search, van Oorschot and Wiener, J.
+// Cryptology 12, 1999).
+func (m *Machine) distinguished(s *State, i int) bool {
+	k := m.CanonicalKey(&s.Threads[i])
+	h := k[0]*0x9E3779B97F4A7C15 ^ k[1]*0xC2B2AE3D27D4EB4F
+	if m.dev != nil {
+		h ^= xxhash.Sum64(s.Pages[m.hidPage].Data[:])
+	}
+	h ^= h >> 29
+	h *= 0xBF58476D1CE4E5B9
+	h ^= h >> 32
+	return h%distinguishedOne == 0
 }
 
 // batching reports whether transitions run on through forced points.

@@ -157,7 +157,11 @@
 // that is not forced, at a step that drew a choice (so a batch carries at
 // most one choice, at its last step, and Expand enumerates it by running
 // the batch again per value), at a violation, at BatchCap instructions,
-// or where it comes back to a state it passed (loopFinder). The graph B
+// where it comes back to a state it passed (loopFinder), or, once it has
+// run a while, at a distinguished state (distinguished: a property of
+// the state alone, so that batches from many states into one long
+// deterministic path end at the same states and the visited set merges
+// them). The graph B
 // the search explores has the states of G where a batch starts or ends,
 // and an edge per batch. Its counters: Stats.Instructions counts every
 // instruction executed (a batch's, and a batch run again per choice);
@@ -194,9 +198,10 @@
 //   - The search ends: every batch is finite (BatchCap), B's states are
 //     states of G, finitely many, and the visited set keeps each once.
 //     A cycle of G through forced states only — a loop nothing can leave
-//     — is cut where a batch ends (loopFinder: at a state the batch
-//     comes back to, so that the batch from there comes back to it again
-//     and the visited set closes the cycle with a handful of states).
+//     — is cut where a batch ends (at a distinguished state on it, or,
+//     loopFinder, at a state the batch comes back to, so that the batch
+//     from there comes back to it again), and the visited set closes the
+//     cycle with a few states.
 //     Nothing checked here depends on a cycle being seen as such: the
 //     properties are reachability of a violation or a deadlock, and a
 //     cycle's states are each reached and checked.

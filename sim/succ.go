@@ -544,14 +544,15 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 					st.Through.Add(t.PC)
 				}
 				if steps >= loopAfter && (io || t.PC <= t.PrevPC) {
-					// A long batch may be a loop that nothing can
-					// leave: it ends where a state comes back (batch.go).
+					// A long batch ends at a distinguished state, and
+					// where a state comes back: a loop nothing can
+					// leave (batch.go).
 					if lf == nil {
 						lf = loopPool.Get().(*loopFinder)
 						defer func() { lf.start(nil); clear(lf.kept.Pages); loopPool.Put(lf) }()
 						lf.start(tl.from)
 					}
-					point = lf.again(m, s)
+					point = m.distinguished(s, i) || lf.again(m, s)
 				}
 			}
 		}

@@ -420,12 +420,16 @@ func notReplayed(err error) error {
 func machineKey(img *loader.Image, o *checkOptions) string {
 	mem := img.Memory()
 	por, dead, _ := check.ParseReduce(o.reduce)
+	mf := o.machine
+	if mf.Batch == "on" {
+		mf.Batch = "" // the default, as frontiers saved before --batch have it
+	}
 	flags, _ := json.Marshal(struct {
 		L      loadFlags
 		M      machineFlags
 		Reduce bool `json:",omitempty"`
 		Dead   bool `json:",omitempty"`
-	}{o.load, o.machine, por, dead})
+	}{o.load, mf, por, dead})
 	return fmt.Sprintf("%s (image %016x, flags %016x)", img.Path, xxhash.Sum64(mem[:]), xxhash.Sum64(flags))
 }
 
