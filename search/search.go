@@ -416,6 +416,11 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		in, db := m.Intrusion(), m.DeadBroken()
 		brokeP, brokeD := opts.private && in != nil, opts.dead && db != nil
 		if !brokeP && !brokeD {
+			// Counterexamples are the machine's without batches,
+			// instruction by instruction (sim/batch.go).
+			for i := range res.Found {
+				res.Found[i].Trace = Unbatch(m, res.Found[i].Trace)
+			}
 			return res
 		}
 		var why []string
