@@ -59,7 +59,7 @@ type mutationCatch struct {
 var mutationCatches = []mutationCatch{
 	{mutation.ExitAlone, []uint64{29, 73}, "--reduce por --search best"},
 	{mutation.ImageCode, []uint64{4, 22}, "--reduce por --search bfs"},
-	{mutation.UnseenFetch, []uint64{20, 57}, "--reduce dead --search bfs"},
+	{mutation.UnseenFetch, []uint64{116}, "--reduce dead --search dfs"},
 	{mutation.UnseenOther, []uint64{496}, "--reduce dead --search dfs"},
 	{mutation.ClearWrite, []uint64{5, 7}, "--reduce dead --search bfs"},
 	{mutation.StubEntry, []uint64{367}, "--reduce dead --search bfs"},
