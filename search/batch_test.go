@@ -270,3 +270,50 @@ func TestBatchSpin(t *testing.T) {
 		t.Errorf("%d states stored with batches, %d without (want 514)", got.Stats.StatesStored, ref.Stats.StatesStored)
 	}
 }
+
+// A violation inside a batch is found at its instruction: after a delay
+// loop with interrupts masked, a push leaves the --stack range (at
+// 0xD00C, the fourth PSHA, which writes 0x01FC), and without the range a
+// store writes ROM (at 0xD011); each is reported at that instruction, with few states, as
+// without batches, and the counterexample replays there instruction by
+// instruction without batches.
+func TestBatchViolationInside(t *testing.T) {
+	main := []byte{0x8E, 0x01, 0xFF, // lds #0x01FF
+		0xCE, 0x00, 0x64, 0x09, 0x26, 0xFD, // ldx #100; dex; bne *-1
+		0x36, 0x36, 0x36, 0x36, // psha x4: the fourth writes 0x01FC, below 0x01FD
+		0x32, 0x32, 0x32, 0x32, // pula x4
+		0xB7, 0xD0, 0x00, // staa 0xD000: ROM
+		0x20, 0xFE} // bra *
+	rom := make([]byte, 0x10000-0xD000)
+	copy(rom, main)
+	copy(rom[0xFFFE-0xD000:], []byte{0xD0, 0x00})
+	img, err := loader.LoadBytes("inside.bin", rom, loader.Options{Format: loader.FormatBin, Base: 0xD000, BaseSet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		stacks []sim.StackRange
+		kind   sim.Kind
+		pc     uint16
+	}{{[]sim.StackRange{{Thread: 0, Lo: 0x01FD, Hi: 0x01FF}}, sim.KindStack, 0xD00C}, {nil, sim.KindROMWrite, 0xD011}} {
+		m, plain := batchMachines(t, img, sim.Config{Entry: 0xD000, Preempt: sim.PreemptEvery, Stacks: c.stacks})
+		for name, mm := range map[string]*sim.Machine{"batches": m, "without": plain} {
+			r := Run(context.Background(), mm, Options{Strategy: BFS})
+			if len(r.Found) != 1 || r.Found[0].Violation.Kind != c.kind || r.Found[0].Violation.PC != c.pc {
+				t.Errorf("%s: %d violations found, want %s at 0x%04X", name, len(r.Found), c.kind, c.pc)
+				for _, f := range r.Found {
+					t.Errorf("%s: %s at 0x%04X", name, f.Violation.Kind, f.Violation.PC)
+				}
+				continue
+			}
+			f := r.Found[0]
+			_, v, err := Replay(plain, f.Trace)
+			if err != nil || v == nil || v.Kind != c.kind || v.PC != c.pc {
+				t.Errorf("%s: the %s counterexample replays without batches to %v, %v", name, c.kind, v, err)
+			}
+			if name == "batches" && r.Stats.StatesStored > 2 {
+				t.Errorf("%d states stored with batches", r.Stats.StatesStored)
+			}
+		}
+	}
+}
