@@ -52,6 +52,10 @@ type MachineSpec struct {
 	Entry   string   `json:"entry,omitempty"`
 	Reach   []string `json:"reach,omitempty"`
 	MaxRun  int      `json:"max_run,omitempty"`
+	// Batch is check's --batch: "off" stores a state at every
+	// scheduling point; "" or "on" runs a transition on through the
+	// points where nothing can choose (sim.Config.Unbatched).
+	Batch string `json:"batch,omitempty"`
 	// The firmware's environment: the chip's peripherals and the board.
 	Peripherals  string   `json:"peripherals,omitempty"`
 	SCIInput     string   `json:"sci_input,omitempty"`
@@ -130,10 +134,14 @@ func NewViolation(m *sim.Machine, v *sim.Violation) *Violation {
 // NewTrace records the counterexample labels, ending in v, that was found
 // on m for the firmware at path, loaded and set up as load and machine
 // say. Where m's own configuration decides what the trace records (the
-// illegal-opcode trap), m wins: a swarm member's settings are a copy.
+// illegal-opcode trap), m wins: a swarm member's settings are a copy. A
+// batch of the search (sim/batch.go) is recorded as the transitions it
+// ran through (search.Unbatch), so that the trace replays with --batch
+// on and off alike.
 func NewTrace(path string, load LoadSpec, machine MachineSpec, m *sim.Machine, labels []sim.Label, v *sim.Violation) *Trace {
 	t := &Trace{Version: Version, Firmware: path, Load: load, Machine: machine, Violation: NewViolation(m, v)}
 	t.Machine.IgnoreIllegal = m.Config.IgnoreIllegal
+	labels = search.Unbatch(m, labels)
 	states, _, _ := search.Replay(m, labels)
 	for i, l := range labels {
 		st := Step{Thread: l.Thread, Steps: l.Steps, Choice: l.Choice, Event: l.Event, What: eventWhat(m, states, i, l)}

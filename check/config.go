@@ -127,9 +127,12 @@ type Machine struct {
 	Stacks []sim.StackRange
 	// Reach are goals, symbols or addresses (--reach).
 	Reach []string
-	// MaxRun bounds the instructions of one transition under --preempt
-	// calls and yield (--max-run; 0: sim's default).
+	// MaxRun bounds the instructions of one transition: a batch, or a
+	// run under --preempt calls and yield (--max-run; 0: sim's default).
 	MaxRun int
+	// Unbatched stores a state at every scheduling point (--batch off;
+	// sim.Config.Unbatched).
+	Unbatched bool
 	// IgnoreIllegal lets an illegal opcode trap as on the hardware
 	// instead of ending the path (--ignore illegal-opcode).
 	IgnoreIllegal bool

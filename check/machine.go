@@ -44,7 +44,7 @@ func Resolve(img *loader.Image, s string) (uint16, error) {
 
 // simConfig is the sim.Config of mc on img.
 func (mc Machine) simConfig(img *loader.Image) (sim.Config, error) {
-	cfg := sim.Config{Preempt: mc.Preempt, IRQs: mc.IRQs, MaxRun: mc.MaxRun, Dead: mc.Dead,
+	cfg := sim.Config{Preempt: mc.Preempt, IRQs: mc.IRQs, MaxRun: mc.MaxRun, Dead: mc.Dead, Unbatched: mc.Unbatched,
 		IgnoreIllegal: mc.IgnoreIllegal, Entry: img.Entry, Stacks: mc.Stacks, Board: mc.Board}
 	env, err := mc.environment(img)
 	if err != nil {

@@ -91,6 +91,13 @@ func MachineOf(s cex.MachineSpec) (Machine, error) {
 	if mc.Preempt, err = sim.ParsePreempt(s.Preempt); err != nil {
 		return mc, err
 	}
+	switch s.Batch {
+	case "", "on":
+	case "off":
+		mc.Unbatched = true
+	default:
+		return mc, fmt.Errorf("--batch %q: on or off", s.Batch)
+	}
 	for _, st := range s.Stack {
 		r := sim.StackRange{Thread: -1}
 		if th, rest, ok := strings.Cut(st, ":"); ok {

@@ -81,7 +81,7 @@ func (res *Result) WriteText(w io.Writer, img *loader.Image, m *sim.Machine, rep
 		fmt.Fprintf(w, "hash compaction: probability that a state was missed ≤ %.3g\n", res.Omission)
 	}
 	if st.RunBoundHits > 0 {
-		fmt.Fprintf(w, "note: %d transitions were cut at --max-run %d instructions (a long local loop)\n", st.RunBoundHits, o.MaxRun)
+		fmt.Fprintf(w, "note: %d transitions were cut at --max-run %d instructions between scheduling points, or at %d in all (a batch: see --batch) (a long local loop)\n", st.RunBoundHits, o.MaxRun, sim.BatchCap)
 	}
 	if res.Verdict == Incomplete && o.SavedTo != "" {
 		fmt.Fprintf(w, "frontier saved to %s: continue with --resume %s\n", o.SavedTo, o.SavedTo)

@@ -350,7 +350,7 @@ func runParallel(ctx context.Context, m *sim.Machine, opts Options, nw int, star
 	for i := range nw {
 		st := newStore(opts.Compact)
 		st.workers = nw
-		w := &pworker{p: p, id: i, in: &localInterner{interner: p.in}, st: st, exp: m.NewExpander(), cur: &sim.State{}, f: newFrontier(&Options{Strategy: DFS}),
+		w := &pworker{p: p, id: i, in: &localInterner{interner: p.in}, st: st, exp: m.NewExpander(), cur: &sim.State{}, sim: sim.Stats{Through: new(sim.PCSet)}, f: newFrontier(&Options{Strategy: DFS}),
 			out: make([]*batch, nw), packing: opts.Strategy == BFS, packAt: packFrom(m.Initial()), lastProgress: start}
 		w.inbox.wake = make(chan struct{}, 1)
 		for j := range w.out {
@@ -972,6 +972,9 @@ func (p *parallel) result() *Result {
 			}
 		}
 		peak = max(peak, w.peak)
+		if w.sim.Through != nil {
+			w.sim.Through.Each(w.covered.add)
+		}
 		w.covered.into(res.Covered)
 	}
 	s.StoreBytes += p.in.bytes()

@@ -210,7 +210,9 @@ func TestReduceDifferentialCatches(t *testing.T) {
 // alone (the invisibility condition, C2). Thread 0 pushes into its own
 // stack region, which is private to it, and its fourth push leaves the
 // --stack range: the reduced search must report it, and with the
-// condition dropped (mutation.VisibleAlone) it does not.
+// condition dropped (mutation.VisibleAlone) it does not. The machine has
+// no batches (Config.Unbatched): with them a thread alone runs its steps
+// in one, and no step is followed alone.
 func TestInvisibility(t *testing.T) {
 	rom := make([]byte, 0x3000)
 	copy(rom, []byte{0x8E, 0x01, 0xFF, // lds #0x01FF
@@ -223,7 +225,7 @@ func TestInvisibility(t *testing.T) {
 		t.Fatal(err)
 	}
 	check := func() *Result {
-		m, err := sim.NewMachine(img, sim.Config{Entry: 0xD000, Preempt: sim.PreemptEvery,
+		m, err := sim.NewMachine(img, sim.Config{Entry: 0xD000, Preempt: sim.PreemptEvery, Unbatched: true,
 			Stacks: []sim.StackRange{{Thread: 0, Lo: 0x01FD, Hi: 0x01FF}}})
 		if err != nil {
 			t.Fatal(err)

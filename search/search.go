@@ -469,6 +469,11 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		in, db := m.Intrusion(), m.DeadBroken()
 		brokeP, brokeD := opts.private && in != nil, opts.dead && db != nil
 		if !brokeP && !brokeD {
+			// Counterexamples are the machine's without batches,
+			// instruction by instruction (sim/batch.go).
+			for i := range res.Found {
+				res.Found[i].Trace = Unbatch(m, res.Found[i].Trace)
+			}
 			return res
 		}
 		if brokeP {
@@ -578,7 +583,9 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		id, _ := st.insert(init, 0, sim.Label{})
 		f.push(node{s: init, id: id, key: key(init, 0)})
 	}
-	var simStats sim.Stats
+	// Through collects the PCs of the states batches passed without
+	// storing them (sim/batch.go): covered too.
+	simStats := sim.Stats{Through: new(sim.PCSet)}
 	exp := m.NewExpander()
 	var par sim.ParentKey
 	par.View = st.view
@@ -592,6 +599,7 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		deadline = start.Add(opts.Timeout)
 	}
 	finish := func(v Verdict, limit string) *Result {
+		simStats.Through.Each(covered.add)
 		covered.into(res.Covered)
 		res.Verdict = v
 		res.Limit = limit

@@ -67,3 +67,34 @@ func TrueInterval(m *sim.Machine, trace []sim.Label, v *sim.Violation) *sim.Viol
 	}
 	return v
 }
+
+// MaxUnbatched is the most transitions Unbatch makes of a trace.
+const MaxUnbatched = 1 << 20
+
+// Unbatch returns trace with every batch (sim/batch.go) split into the
+// transitions of the machine without batches it ran through
+// (sim.Machine.Unbatch): the same execution, one transition per
+// scheduling point, which replays with --batch on and off. A trace that
+// does not replay, or whose split would exceed MaxUnbatched transitions
+// (a batch of millions of instructions through start-up code), is
+// returned as it is: it replays with batches, which a trace file
+// records.
+func Unbatch(m *sim.Machine, trace []sim.Label) []sim.Label {
+	s := m.Initial()
+	out := make([]sim.Label, 0, len(trace))
+	for _, l := range trace {
+		var ok bool
+		if out, ok = m.Unbatch(s, l, out); !ok || len(out) > MaxUnbatched {
+			return trace
+		}
+		ns, v, ok := m.Replay(s, l)
+		if !ok {
+			return trace
+		}
+		if v != nil {
+			break
+		}
+		s = ns
+	}
+	return out
+}

@@ -45,10 +45,14 @@ func testImage(t testing.TB, code []byte, extra map[uint16][]byte, syms map[stri
 	return img
 }
 
+// testMachine builds a machine for code without batches (Config.Unbatched):
+// the tests that use it look at the transitions between scheduling
+// points one by one. batch_test.go tests the batches.
 func testMachine(t testing.TB, code []byte, extra map[uint16][]byte, syms map[string]uint16, cfg Config) *Machine {
 	t.Helper()
 	img := testImage(t, code, extra, syms)
 	cfg.Entry = img.Entry
+	cfg.Unbatched = true
 	m, err := NewMachine(img, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -108,8 +108,9 @@ type Config struct {
 	// byte is overdue (wait.go says when the firmware waits).
 	SCIWhenIdle bool
 	// ExactClock says that Device counts time in E cycles (devices.Options.
-	// Exact): every instruction is a transition of its own, since time
-	// passes with each; while every thread waits in WAI time passes by an
+	// Exact): every instruction ends at a scheduling point, since time
+	// passes with each (a batch runs on through those where nothing can
+	// choose: batch.go); while every thread waits in WAI time passes by an
 	// event of the device; and while dead-data elimination stands, the
 	// device may leave the timer's counters out of states until the
 	// firmware observes them (devices.Block.Lazy) — an access that would
@@ -134,6 +135,13 @@ type Config struct {
 	// (timing.go); their state is one more page of every state. nil: no
 	// timing property, and no page.
 	Timing *Timing
+	// Unbatched turns batching off (check --batch off): every scheduling
+	// point is a state, even where nothing can choose. By default a
+	// thread's transition runs on through the points at which its next
+	// step is the only move there is (batch.go), as Run does, so that the
+	// search stores only states where the scheduler or the environment
+	// has a choice.
+	Unbatched bool
 }
 
 // BoardRange is a range of addresses of board hardware (--device LO-HI=v,…).

@@ -243,9 +243,14 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 		if !ok {
 			continue
 		}
+		if m.batching() && m.forced(s, i) {
+			// τ is s's only move: the full expansion batches it
+			// (batch.go), and an ample set adds nothing.
+			continue
+		}
 		ns := e.slot(0, s)
 		var pu privUse
-		steps, choices, ev, v := m.runGuarded(ns, i, 0, 0, st, nil, &pu, nil)
+		steps, choices, ev, v := m.runFrom(s, ns, i, 0, 0, st, nil, &pu, nil, false)
 		// A candidate never makes a choice (register-only steps touch no
 		// memory, and an --input address is not RAM to the stack guard),
 		// so choices != 1 only keeps that true should either change.

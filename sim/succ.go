@@ -34,6 +34,10 @@ type Stats struct {
 	// Private counts the transitions AmpleCandidates offered as
 	// stack-private (private.go) that were taken.
 	Private uint64
+	// Through, when not nil, collects the PCs of the points a batch ran
+	// on through (batch.go): states the search did not store, for its
+	// coverage.
+	Through *PCSet
 }
 
 // enabled reports whether thread i may be scheduled in s at all.
@@ -236,7 +240,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 		var total uint64 = 1
 		for c := uint64(0); c < total; c++ {
 			ns := e.slot(len(b), s)
-			steps, choices, ev, v := m.run(ns, i, c, 0, st)
+			steps, choices, ev, v := m.runFrom(s, ns, i, c, 0, st, nil, nil, nil, true)
 			if c == 0 {
 				total = choices
 				if m.Config.MaxBranch > 0 && choices > uint64(m.Config.MaxBranch) {
@@ -424,20 +428,43 @@ func (m *Machine) runObserved(s *State, i int, c uint64, maxSteps uint32, st *St
 // when privacy is not checked) and the lowest byte of its own region it
 // touched.
 func (m *Machine) runGuarded(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse, ph *Placeholders) (steps uint32, choices uint64, ev event, v *Violation) {
-	if m.dev == nil {
-		return m.runThread(s, i, c, maxSteps, st, fx, pu, ph)
-	}
-	c0 := s.Threads[i].Cycles
-	steps, choices, ev, v = m.runThread(s, i, c, maxSteps, st, fx, pu, ph)
-	if v == nil && ev != evBlocked && ev != evInfeasible && ev != evMismatch {
-		if v = m.elapse(s, i, s.Threads[i].Cycles-c0, fx); v != nil {
+	return m.runFrom(nil, s, i, c, maxSteps, st, fx, pu, ph, true)
+}
+
+// runFrom is runGuarded on s, a copy of from (nil: unknown), which a
+// batch compares the states it passes with to find a loop (batch.go);
+// batch false ends the transition at the first scheduling point, as
+// without batches (a lone transition of partial-order reduction). With
+// ph (the symbolic engine's step, placeholder.go) there is no batch: the
+// engine steps one instruction at a time.
+func (m *Machine) runFrom(from, s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse, ph *Placeholders, batch bool) (steps uint32, choices uint64, ev event, v *Violation) {
+	// The device has been told of the thread's cycles up to tl.c0: a
+	// batch tells it at every point it runs on through (batch.go), the
+	// rest is told here.
+	tl := told{c0: s.Threads[i].Cycles, from: from, single: !batch || ph != nil}
+	steps, choices, ev, v = m.runThread(s, i, c, maxSteps, st, fx, pu, ph, &tl)
+	if m.dev != nil && v == nil && ev != evBlocked && ev != evInfeasible && ev != evMismatch && !tl.done {
+		if v = m.elapse(s, i, s.Threads[i].Cycles-tl.c0, fx); v != nil {
 			ev = evViolation
 		}
 	}
 	return steps, choices, ev, v
 }
 
-func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse, ph *Placeholders) (steps uint32, choices uint64, ev event, v *Violation) {
+// told is what the device has been told of a transition's cycles: the
+// thread's cycle count up to which it has, and whether that is the count
+// after the last step (nothing is left to tell).
+type told struct {
+	c0     uint64
+	done   bool
+	from   *State // the state the transition starts from, when known
+	single bool   // no batch: the transition ends at its first scheduling point
+}
+
+// runThread executes thread i of s for one transition (see run); with a
+// device, tl says what the device has been told of the transition's
+// cycles, which a batch tells it at every point it runs on through.
+func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse, ph *Placeholders, tl *told) (steps uint32, choices uint64, ev event, v *Violation) {
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, lay: m.layoutOf(s), fx: fx}
 	if m.priv.Load() == privOn {
 		x.setGuard()
@@ -449,6 +476,8 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 	}
 	x.c0 = x.t.Cycles
 	choices = 1
+	var lf *loopFinder
+	var since uint32 // steps since the transition's start or the last point it passed
 	for {
 		x.radix = 1
 		x.choice = 0
@@ -461,6 +490,7 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 		}
 		ev = x.step()
 		steps++
+		tl.done = false
 		if st != nil {
 			st.Instructions++
 		}
@@ -489,9 +519,11 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 		if x.unseen {
 			return steps, choices, evInfeasible, nil
 		}
-		bound := steps >= uint32(m.Config.MaxRun)
-		stop := x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery || bound || m.schedPoint(s, t) ||
-			m.Config.ExactClock
+		since++
+		bound := since >= uint32(m.Config.MaxRun) || steps >= BatchCap && !tl.single && m.batching()
+		hard := x.radix > 1 || t.Status != Running
+		point := m.Config.Preempt == PreemptEvery || m.schedPoint(s, t) || m.Config.ExactClock
+		io := x.io
 		if x.io || (ccr^t.CCR)&isa.FlagI != 0 && m.dev != nil {
 			// An access of the peripherals, or a change of the I bit,
 			// may make an interrupt pending or takeable (or INIT may
@@ -505,8 +537,40 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 				}
 				x.lay = lay
 			}
-			stop = true
+			point = true
 		}
+		if point && !hard && m.batching() && !tl.single {
+			// A scheduling point where nothing can choose is no point:
+			// the transition runs on through it (batch.go). The device
+			// is told of the cycles so far first, as it would be at
+			// the end of a transition, so that what it shows here is
+			// what a state stored here would show.
+			if m.dev != nil {
+				v := m.elapse(s, i, t.Cycles-tl.c0, fx)
+				tl.c0, tl.done = t.Cycles, true
+				if v != nil {
+					return steps, choices, evViolation, v
+				}
+			}
+			if m.forced(s, i) {
+				point, since = false, 0
+				if st != nil && st.Through != nil {
+					st.Through.Add(t.PC)
+				}
+				if steps >= loopAfter && (io || t.PC <= t.PrevPC) {
+					// A long batch ends at a distinguished state, and
+					// where a state comes back: a loop nothing can
+					// leave (batch.go).
+					if lf == nil {
+						lf = loopPool.Get().(*loopFinder)
+						defer func() { lf.start(nil); clear(lf.kept.Pages); loopPool.Put(lf) }()
+						lf.start(tl.from)
+					}
+					point = m.distinguished(s, i) || lf.again(m, s)
+				}
+			}
+		}
+		stop := hard || point || bound
 		if maxSteps > 0 {
 			switch {
 			case steps == maxSteps:
@@ -518,7 +582,7 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 			continue
 		}
 		if stop {
-			if bound && st != nil && !(x.radix > 1 || t.Status != Running || m.Config.Preempt == PreemptEvery || m.schedPoint(s, t)) && !x.io {
+			if bound && st != nil && !hard && !point {
 				st.RunBoundHits++
 			}
 			return steps, choices, ev, nil
@@ -626,7 +690,7 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Place
 	if !s.mayRun(l.Thread) || l.Steps == 0 || devIRQ {
 		return nil, nil, false
 	}
-	steps, choices, ev, v := m.runGuarded(ns, l.Thread, l.Choice, l.Steps, nil, fx, pu, ph)
+	steps, choices, ev, v := m.runFrom(s, ns, l.Thread, l.Choice, l.Steps, nil, fx, pu, ph, true)
 	if ev == evBlocked || ev == evInfeasible || ev == evMismatch || l.Choice >= choices || (steps != l.Steps && v == nil) {
 		return nil, nil, false
 	}

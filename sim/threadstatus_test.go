@@ -113,7 +113,7 @@ func TestDisasmTraceSymbols(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewMachine(img, Config{Entry: img.Entry})
+	m, err := NewMachine(img, Config{Entry: img.Entry, Unbatched: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,6 +106,15 @@ at the end of the one that clears it (CLI, TAP, RTI: counted). Timing
 properties turn partial-order reduction off; the symbolic engine does not
 check them.
 
+States only where something can choose (--batch on, the default): where
+no other thread can run, no interrupt can be taken and no event of the
+environment can happen (under --clock exact the timer is no event), a
+transition runs on, as run does, so that start-up code and delay loops
+cost instructions, not stored states. Every instruction is still checked;
+counterexamples list every instruction; --batch off stores a state at
+every scheduling point (the reference). The transitions and depth counted
+are then batches; "instructions" counts every instruction.
+
 Data-heavy firmware: --engine hmc runs the symbolic engine alone: it makes
 every nondeterministic value a symbol and lets Z3 decide (hybrid model checking: a traversal of symbolic
 states interleaved with bounded model checks from its frontier, started
@@ -422,12 +431,16 @@ func notReplayed(err error) error {
 func machineKey(img *loader.Image, o *checkOptions) string {
 	mem := img.Memory()
 	por, dead, _ := check.ParseReduce(o.reduce)
+	mf := o.machine
+	if mf.Batch == "on" {
+		mf.Batch = "" // the default, as frontiers saved before --batch have it
+	}
 	flags, _ := json.Marshal(struct {
 		L      loadFlags
 		M      machineFlags
 		Reduce bool `json:",omitempty"`
 		Dead   bool `json:",omitempty"`
-	}{o.load, o.machine, por, dead})
+	}{o.load, mf, por, dead})
 	return fmt.Sprintf("%s (image %016x, flags %016x)", img.Path, xxhash.Sum64(mem[:]), xxhash.Sum64(flags))
 }
 

@@ -101,7 +101,8 @@ func (f *machineFlags) register(fs *pflag.FlagSet, preemptDefault string) {
 	fs.StringArrayVar(&f.Stack, "stack", nil, "[THREAD:]LO-HI: SP must stay in this range (the stack property) (repeatable)")
 	fs.StringVar(&f.Entry, "entry", "", "start thread 0 at this symbol or address instead of the reset vector")
 	fs.StringArrayVar(&f.Reach, "reach", nil, "SYM|ADDR: a goal; reaching it is reported (property reach) (repeatable)")
-	countVar(fs, &f.MaxRun, "max-run", 100000, 1, math.MaxInt, "most instructions one thread runs back to back inside one transition (--preempt calls|yield)")
+	countVar(fs, &f.MaxRun, "max-run", 100000, 1, math.MaxInt, "most instructions one thread runs back to back between two scheduling points inside one transition (--preempt calls|yield); a longer run is cut there and its state stored")
+	fs.StringVar(&f.Batch, "batch", "on", "on: a transition runs on through every scheduling point where nothing can choose (no other thread can run, no interrupt can be taken, no event of the environment can happen, no harness call follows), so that only states where something chooses are stored; every instruction is still checked, and counterexamples list every instruction. off: a state at every scheduling point (the reference the batches are tested against)")
 	f.registerEnvironment(fs)
 }
 

@@ -69,6 +69,10 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// The SCI's frames and the entry from STOP, against the manual's.
 	mutation.SCITenBits:    "devices.TestManualSCIFrameCatches",
 	mutation.StopNoRestart: "sim.TestSleepEntryCatches",
+	// The generator's programs run their threads side by side, where no
+	// batch forms; the batches' own programs run one thread through
+	// interrupt windows.
+	mutation.BatchIRQ: "search.TestBatchDifferentialCatches",
 }
 
 // mutationCatch is a fault and the programs that catch it.
@@ -85,7 +89,7 @@ type mutationCatch struct {
 var mutationCatches = []mutationCatch{
 	{mutation.ExitAlone, []uint64{29, 73}, "--reduce por --search best"},
 	{mutation.ImageCode, []uint64{4, 22}, "--reduce por --search bfs"},
-	{mutation.UnseenFetch, []uint64{20, 57}, "--reduce dead --search bfs"},
+	{mutation.UnseenFetch, []uint64{116}, "--reduce dead --search dfs"},
 	{mutation.UnseenOther, []uint64{496}, "--reduce dead --search dfs"},
 	{mutation.ClearWrite, []uint64{5, 7}, "--reduce dead --search bfs"},
 	{mutation.StubEntry, []uint64{367}, "--reduce dead --search bfs"},
@@ -164,6 +168,7 @@ var goName = map[mutation.Fault]string{
 	mutation.JoinConcrete: "JoinConcrete", mutation.UnjoinOne: "UnjoinOne", mutation.PrescalerPhase: "PrescalerPhase",
 	mutation.TimingPOR: "TimingPOR", mutation.SourceBoundary: "SourceBoundary", mutation.CurrentReliance: "CurrentReliance",
 	mutation.ForgetLearned: "ForgetLearned",
+	mutation.BatchIRQ:      "BatchIRQ",
 }
 
 // TestMutationScan finds, for each fault, programs that catch it: those

@@ -55,11 +55,16 @@ type diffSetting struct {
 }
 
 // diffSettings are the settings compared with --reduce none --search
-// bfs: each reduction with each search and with the swarm, the default
-// reductions with each search cut by --max-states and resumed, the
-// parallel search, the hash-compact store, and the engines hmc and auto.
+// bfs --batch off: the batches alone, each reduction with each search
+// and with the swarm, the default reductions with each search cut by
+// --max-states and resumed, the parallel search, the hash-compact store,
+// and the engines hmc and auto (all but the first two with batches, the
+// default).
 func diffSettings() []diffSetting {
-	var ss []diffSetting
+	ss := []diffSetting{
+		{name: "--reduce none --search bfs (batches)", args: []string{"--reduce", "none", "--search", "bfs", "--all"}, all: true},
+		{name: "--reduce none --search dfs (batches)", args: []string{"--reduce", "none", "--search", "dfs", "--all"}, all: true},
+	}
 	for _, red := range []string{"por", "dead", "por,dead"} {
 		for _, s := range []string{"bfs", "dfs", "best"} {
 			ss = append(ss, diffSetting{name: "--reduce " + red + " --search " + s, args: []string{"--reduce", red, "--search", s, "--all"}, all: true})
@@ -226,9 +231,9 @@ type discrepancy struct {
 func diffOne(t *testing.T, seed uint64, dir string, st *diffStats, settings []diffSetting) (d *diffProgram, bad []discrepancy, ok bool) {
 	t.Helper()
 	d = writeProgram(t, seed, dir)
-	ref, code, _ := d.check("--reduce", "none", "--search", "bfs", "--all")
+	ref, code, _ := d.check("--reduce", "none", "--search", "bfs", "--all", "--batch", "off")
 	if code == ExitUsage || ref.Verdict == "bad-json" {
-		return d, []discrepancy{{"--reduce none --search bfs", "refused: " + ref.Limit}}, true
+		return d, []discrepancy{{"--reduce none --search bfs --batch off", "refused: " + ref.Limit}}, true
 	}
 	if ref.Verdict == "incomplete" {
 		if st != nil {
@@ -392,7 +397,7 @@ func TestRandomDifferential(t *testing.T) {
 		for _, x := range bad {
 			fmt.Fprintf(&b, "  %s: %s\n", x.setting, x.what)
 		}
-		t.Errorf("program %d disagrees with --reduce none --search bfs:\n%s%s", seed, b.String(), d.p)
+		t.Errorf("program %d disagrees with --reduce none --search bfs --batch off:\n%s%s", seed, b.String(), d.p)
 		if failed >= 5 {
 			t.Fatalf("stopping after %d programs that disagree", failed)
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/bench"
+	"github.com/hc11mc/hc11mc/sim"
 )
 
 // A flag that a command would ignore is refused, with the reason, rather
@@ -22,11 +23,13 @@ type ignoredFlag struct{ name, why string }
 var runIgnores = []ignoredFlag{
 	{"preempt", "run follows one schedule (see hc11mc run --help); scheduling points shape the transitions of a search (check)"},
 	{"max-run", "run follows one schedule, an instruction at a time; --max-run bounds the transitions of a search (check)"},
+	{"batch", "run executes in batches of its own between the environment's events; --batch shapes the transitions of a search (check)"},
 }
 
 var estimateIgnores = []ignoredFlag{
 	{"preempt", "estimate follows one schedule, as run does; scheduling points shape the transitions of a search (check)"},
 	{"max-run", "estimate follows one schedule, an instruction at a time; --max-run bounds the transitions of a search (check)"},
+	{"batch", "estimate follows one schedule, as run does; --batch shapes the transitions of a search (check)"},
 	{"reach", "estimate stops where --break says; a --reach goal would stop the run elsewhere"},
 }
 
@@ -77,7 +80,7 @@ func (o *checkOptions) refuseIdle(fs *pflag.FlagSet) error {
 	case fs.Changed("goal-mem") && !(guided && o.heuristic == "hamming"):
 		return usagef("--goal-mem: the memory valuation to aim at belongs to --heuristic hamming under --search best or astar (%s)", here)
 	case fs.Changed("max-run") && o.machine.Preempt == "every":
-		return usagef("--max-run: with --preempt every each transition is one instruction; --max-run bounds the longer transitions of --preempt calls and yield")
+		return usagef("--max-run: with --preempt every each instruction is a scheduling point; --max-run bounds the runs between scheduling points of --preempt calls and yield (a batch runs at most %d instructions)", sim.BatchCap)
 	}
 	return nil
 }

@@ -384,10 +384,13 @@ func TestSwarmRunModels(t *testing.T) {
 
 // The swarm's result says, as a single search's does, when a thread broke
 // the privacy of another's stack and the search ran again without it.
+// Without batches of steps: with them the swarm's deciding member
+// (best-first) reaches the intrusion before any transition followed
+// alone relied on the byte, and has nothing to withdraw.
 func TestSwarmStackPrivacy(t *testing.T) {
 	for _, args := range [][]string{{"--search", "bfs"}, {"--workers", "2"}} {
 		var out, errb bytes.Buffer
-		Main(append([]string{"check", "../../testdata/soundness/stack_escape_ok.elf", "--json"}, args...), nil, &out, &errb)
+		Main(append([]string{"check", "../../testdata/soundness/stack_escape_ok.elf", "--json", "--batch", "off"}, args...), nil, &out, &errb)
 		var r struct {
 			Verdict      string `json:"verdict"`
 			StackPrivacy string `json:"stack_privacy"`

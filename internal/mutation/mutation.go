@@ -37,7 +37,8 @@ type Fault int32
 // learned stack privacy (sim/private.go), and ForgetLearned drops what
 // the reductions learned from a saved frontier (package search);
 // DeepClaim and ResumeClaim overstate the depth a stopped search proved
-// (package search, levels.go).
+// (package search, levels.go); BatchIRQ breaks the batches of steps
+// (package sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -179,6 +180,10 @@ const (
 	// order claims a depth from that frontier's depths as if they were
 	// distances (package search, levels.go).
 	ResumeClaim
+	// BatchIRQ: a batch of steps (package sim, batch.go) runs on through
+	// points at which a thread could take an interrupt, as if only the
+	// running thread could move there.
+	BatchIRQ
 	numFaults
 )
 
@@ -189,7 +194,7 @@ var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch"
 	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
 	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary",
 	"current-reliance", "forget-learned", "rom-by-image",
-	"deep-claim", "resume-claim"}
+	"deep-claim", "resume-claim", "batch-irq"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
