@@ -73,6 +73,11 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// batch forms; the batches' own programs run one thread through
 	// interrupt windows.
 	mutation.BatchIRQ: "search.TestBatchDifferentialCatches",
+	// A saved frontier without what the machine learned: the generator's
+	// programs are too small for a cut between what is learned and what it
+	// guards once batches run their stretches; the soundness models are
+	// written for it.
+	mutation.ForgetLearned: "cli.TestForgetLearnedCatches (testdata/soundness/resume_escape, resume_masked)",
 }
 
 // mutationCatch is a fault and the programs that catch it.
@@ -89,7 +94,7 @@ type mutationCatch struct {
 var mutationCatches = []mutationCatch{
 	{mutation.ExitAlone, []uint64{29, 73}, "--reduce por --search best"},
 	{mutation.ImageCode, []uint64{4, 22}, "--reduce por --search bfs"},
-	{mutation.UnseenFetch, []uint64{116}, "--reduce dead --search dfs"},
+	{mutation.UnseenFetch, []uint64{292}, "--reduce dead --search bfs"},
 	{mutation.UnseenOther, []uint64{496}, "--reduce dead --search dfs"},
 	{mutation.ClearWrite, []uint64{5, 7}, "--reduce dead --search bfs"},
 	{mutation.StubEntry, []uint64{367}, "--reduce dead --search bfs"},
@@ -98,7 +103,6 @@ var mutationCatches = []mutationCatch{
 	{mutation.NoProviso, []uint64{15, 25}, "--reduce por --search bfs"},
 	{mutation.IgnoreReliance, []uint64{63, 78}, "--reduce por --search best"},
 	{mutation.CurrentReliance, []uint64{195, 263}, "resumed --search bfs --all"},
-	{mutation.ForgetLearned, []uint64{7, 195}, "resumed --search bfs --all"},
 	{mutation.ROMByImage, []uint64{22, 43}, "--reduce por --search bfs"},
 }
 

@@ -72,8 +72,9 @@ func diffSettings() []diffSetting {
 		ss = append(ss, diffSetting{name: "--reduce " + red + " (swarm)", args: []string{"--reduce", red, "--workers", "3"}})
 	}
 	// Cut, saved and resumed: one worker, as a search that saves its
-	// frontier runs.
-	for _, a := range [][]string{{"--search", "bfs", "--all"}, {"--search", "dfs", "--all"}, {"--search", "best"}, {"--search", "random", "--seed", "3"}} {
+	// frontier runs; once without batches, whose cuts fall between the
+	// instructions of a stretch a batch would run through.
+	for _, a := range [][]string{{"--search", "bfs", "--all"}, {"--search", "bfs", "--all", "--batch", "off"}, {"--search", "dfs", "--all"}, {"--search", "best"}, {"--search", "random", "--seed", "3"}} {
 		ss = append(ss, diffSetting{name: "resumed " + strings.Join(a, " "), args: a, all: slices.Contains(a, "--all"), resume: true})
 	}
 	return append(ss,

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/bench"
+	"github.com/hc11mc/hc11mc/internal/mutation"
 )
 
 // soundnessModel is an entry of testdata/soundness/manifest.json: a bench
@@ -196,5 +197,50 @@ func TestPreemptSharedRemoved(t *testing.T) {
 	}
 	if bytes.Contains(out.Bytes(), []byte("shared (")) || bytes.Contains(out.Bytes(), []byte("|shared")) {
 		t.Errorf("check --help still offers --preempt shared")
+	}
+}
+
+// TestForgetLearnedCatches: with mutation.ForgetLearned (a saved frontier
+// without what the machine learned: relied-on stack bytes, region bounds,
+// the masking's low mark) the searches of resume_escape and resume_masked
+// cut by --max-states and resumed say verified, where TestSoundness
+// requires the manifest's violation. The generator's programs are too
+// small for a cut to fall between what is learned and what it guards, once
+// batches of steps run their stretches in one transition.
+func TestForgetLearnedCatches(t *testing.T) {
+	defer mutation.Set(mutation.ForgetLearned)()
+	dir := filepath.Join("..", "..", "testdata", "soundness")
+	caught := map[string]string{}
+	for _, c := range []struct {
+		name  string
+		flags []string
+	}{
+		{"resume_escape", []string{"--preempt", "every"}},
+		{"resume_masked", []string{"--preempt", "every", "--peripherals", "on"}},
+	} {
+		for _, k := range []int{20, 40} {
+			for _, search := range []string{"bfs", "dfs"} {
+				for _, batch := range []string{"on", "off"} {
+					saved := filepath.Join(t.TempDir(), "frontier")
+					flags := append([]string{"--search", search, "--workers", "1", "--batch", batch}, c.flags...)
+					file := filepath.Join(dir, c.name+".elf")
+					r, _ := runJSON(t, append([]string{"check", file, "--json", "--max-states", fmt.Sprint(k), "--save-frontier", saved}, flags...)...)
+					if r.Verdict != "incomplete" {
+						continue
+					}
+					r, _ = runJSON(t, append([]string{"check", file, "--json", "--resume", saved, "--max-states", "200000"}, flags...)...)
+					if r.Verdict == "verified" && caught[c.name] == "" {
+						caught[c.name] = fmt.Sprintf("cut at %d, --search %s --batch %s", k, search, batch)
+					}
+				}
+			}
+		}
+	}
+	for _, name := range []string{"resume_escape", "resume_masked"} {
+		if caught[name] == "" {
+			t.Errorf("forget-learned: %s, cut and resumed, still finds its violation in every setting", name)
+		} else {
+			t.Logf("forget-learned: %s says verified (%s)", name, caught[name])
+		}
 	}
 }
