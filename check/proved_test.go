@@ -25,13 +25,16 @@ const (
 func heaterConfig(maxStates int) Config {
 	zero := 0
 	return Config{Strategy: search.BFS, MaxStates: maxStates,
-		Machine: Machine{SCIInput: []byte("L4"), SCIIdle: true, MaxTimerEvents: &zero}}
+		Machine: Machine{SCIInput: []byte("L4"), SCIIdle: true, MaxTimerEvents: &zero, Unbatched: true}}
 }
 
 // TestProvedDepthHolds: a breadth-first check of the heater stopped by
 // --max-states says how deep it proved the firmware free of violations,
 // and the claim holds: the shortest counterexample the whole search
-// finds (every kind's, --all) is longer.
+// finds (every kind's, --all) is longer. The search runs without batches
+// (--batch off), so that its levels and the counterexample's listing
+// count the same transitions and the claim's strength can be judged;
+// TestProvedDepthBatches checks the claim with batches.
 func TestProvedDepthHolds(t *testing.T) {
 	full := heaterConfig(0)
 	full.All = true
@@ -186,5 +189,36 @@ func TestRunCovered(t *testing.T) {
 	}
 	if total == 0 {
 		t.Error("the table counts none of the run's instructions")
+	}
+}
+
+// TestProvedDepthBatches: with batches of steps (the default) a level of
+// breadth-first search is a batch, at least one transition of the
+// listing, so a claim of D levels is a claim of at least D transitions
+// and must still fall short of the shortest counterexample's listing.
+func TestProvedDepthBatches(t *testing.T) {
+	full := heaterConfig(0)
+	full.All, full.Machine.Unbatched = true, false
+	_, res := run(t, heaterELF, full)
+	shortest := math.MaxInt
+	for _, f := range res.Found {
+		shortest = min(shortest, len(f.Trace))
+	}
+	if res.Verdict != Violated || shortest == math.MaxInt {
+		t.Fatalf("the whole search: %v, %d violations", res.Verdict, len(res.Found))
+	}
+	first := heaterConfig(0)
+	first.Machine.Unbatched = false
+	_, r := run(t, heaterELF, first)
+	for _, frac := range []int{5, 30, 70, 95} {
+		cfg := heaterConfig(r.Stats.StatesStored * frac / 100)
+		cfg.Machine.Unbatched = false
+		c, part := run(t, heaterELF, cfg)
+		if part.Verdict != Incomplete {
+			continue
+		}
+		if p := part.Proved(c.Machine, c.Properties); p == nil || p.Depth == nil || *p.Depth >= shortest {
+			t.Errorf("%d%% of the states: claim %+v, the counterexample %d transitions", frac, p, shortest)
+		}
 	}
 }

@@ -29,6 +29,14 @@ import (
 // the unlock stub, at thread 1's entry, and from one entry of the handler
 // to the next.
 func oracleMachine(t *testing.T, seed uint64, bounds [3]uint32) (*sim.Machine, string) {
+	return oracleMachineBatched(t, seed, bounds, false)
+}
+
+// oracleMachineBatched is oracleMachine with batches of steps on or off:
+// the oracle's walks go one scheduling point at a time (a batch may run
+// millions of instructions, each walked cycle by cycle), the searches
+// whose counterexamples it checks run with batches, as check does.
+func oracleMachineBatched(t *testing.T, seed uint64, bounds [3]uint32, batched bool) (*sim.Machine, string) {
 	b := func(n uint32) sim.TimingBound { return sim.TimingBound{Track: true, Bounded: n > 0, N: n} }
 	tm := &sim.Timing{Cap: 1 << 20, Masked: b(bounds[0])}
 	var img *loader.Image
@@ -63,6 +71,7 @@ func oracleMachine(t *testing.T, seed uint64, bounds [3]uint32) (*sim.Machine, s
 		tm.Latencies = append(tm.Latencies, sim.Latency{IRQ: v, TimingBound: b(bounds[2])})
 	}
 	cfg.Timing = tm
+	cfg.Unbatched = !batched
 	m, err := sim.NewMachine(img, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +186,7 @@ func oracleViolations(t *testing.T, seed uint64, bounds [3]uint32) (bad []string
 	for k := range 3 {
 		var bs [3]uint32
 		bs[k] = bounds[k]
-		m, desc := oracleMachine(t, seed, bs)
+		m, desc := oracleMachineBatched(t, seed, bs, true)
 		ig := ignoreAll()
 		for _, kind := range []sim.Kind{sim.KindMasked, sim.KindDeadline, sim.KindLatency} {
 			ig[kind] = false

@@ -214,8 +214,13 @@ func (m *Machine) distinguished(s *State, i int) bool {
 	return h%distinguishedOne == 0
 }
 
-// batching reports whether transitions run on through forced points.
-func (m *Machine) batching() bool { return !m.Config.Unbatched }
+// batching reports whether transitions run on through forced points: not
+// with --batch off, and not with timing properties, whose counters change
+// at every instruction, so that a deterministic loop comes back to no
+// state before they saturate and its batch runs to BatchCap (as partial-
+// order reduction, batches are then off: the search is the unbatched one,
+// whose timing values the timing oracle checks).
+func (m *Machine) batching() bool { return !m.Config.Unbatched && m.timing == nil }
 
 // BatchCap is the most instructions a batch runs: it is cut there and
 // its state stored (Stats.RunBoundHits counts the cuts, with those of

@@ -547,7 +547,10 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 			// what a state stored here would show.
 			if m.dev != nil {
 				v := m.elapse(s, i, t.Cycles-tl.c0, fx)
-				tl.c0, tl.done = t.Cycles, true
+				// The stepper dates the device's view at a register
+				// access from x.c0 (block's Elapsed): the device has been
+				// told up to here.
+				tl.c0, tl.done, x.c0 = t.Cycles, true, t.Cycles
 				if v != nil {
 					return steps, choices, evViolation, v
 				}

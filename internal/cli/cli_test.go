@@ -147,9 +147,12 @@ func TestSaveResume(t *testing.T) {
 // breadth-first the claim grows, and both go on to the counterexample
 // the heater has (unmapped, 99 transitions from reset:
 // testdata/firmware/README.md); --engine auto does not resume it (exit 2).
+// Without batches (--batch off), so that the levels are the listing's
+// transitions (with batches the search reaches the violation within the
+// cut).
 func TestResumeOtherSearchClaim(t *testing.T) {
 	img := "../../testdata/firmware/heater.elf"
-	flags := []string{"--sci-input", "L,4", "--sci-timing", "idle", "--max-timer-events", "0", "--reduce", "none", "--workers", "1", "--json"}
+	flags := []string{"--sci-input", "L,4", "--sci-timing", "idle", "--max-timer-events", "0", "--reduce", "none", "--workers", "1", "--batch", "off", "--json"}
 	fr := filepath.Join(t.TempDir(), "frontier")
 	first, code := runJSON(t, append([]string{"check", img, "--search", "bfs", "--max-states", "500", "--save-frontier", fr}, flags...)...)
 	if code != ExitIncomplete || first.Proved == nil || first.Proved.Depth == nil || *first.Proved.Depth >= 99 {
