@@ -66,6 +66,12 @@ func TestEngineExplicitSwarm(t *testing.T) {
 			t.Errorf("--engine explicit: member %s, %s", m.Member, m.Verdict)
 		}
 	}
+	// A loaded machine can starve a member until the race ends
+	// incomplete (TestDefaultManifests): once more, then it must decide.
+	var first, firstErr bytes.Buffer
+	if c := Main([]string{"check", secret4, "--workers", "2", "--json"}, nil, &first, &firstErr); c == ExitIncomplete {
+		t.Logf("--workers 2 ended incomplete once (a loaded machine); again: %s", lastLines(first.String()))
+	}
 	r = swarmRun(t, ExitViolation, "check", secret4, "--workers", "2", "--json")
 	if r.Member != "1/2 (hmc)" || len(r.Members) != 2 || r.Members[0].Member != "0/2 (best+efsm k=1)" {
 		t.Errorf("--workers 2: member %q of %v", r.Member, r.Members)
