@@ -190,8 +190,11 @@ type Machine struct {
 	// With a device: the pages of the register block and of the hidden
 	// device state, the on-chip RAM after reset, and the layouts by INIT
 	// value, built when first needed.
-	dev      devices.Device
-	timing   *timing // the timing properties (timing.go), nil for none: beside dev, which the same paths read
+	dev    devices.Device
+	timing *timing // the timing properties (timing.go), nil for none: beside dev, which the same paths read
+	// env is the one door through which the core of the simulator sees
+	// dev and timing (env.go): nil when there is neither.
+	env      *env
 	regPage  int
 	regPages int
 	hidPage  int
@@ -322,6 +325,7 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 	if err := m.setTiming(cfg.Timing); err != nil {
 		return nil, err
 	}
+	m.env = newEnv(m)
 	m.stacks = cfg.Stacks
 	m.setTraps()
 	m.hasGoals = len(cfg.Reach) > 0

@@ -53,243 +53,316 @@ type RunResult struct {
 // threads have exited, at a deadlock, at an infeasible __mc_assume, after
 // opts.Steps instructions, or, with a device, when the firmware waits
 // with nothing left to come (runEnv).
-func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
-	for i := range s.Threads {
-		res.Cycles += s.Threads[i].Cycles
-	}
-	var fx []Output
-	x := stepper{m: m, s: s, lay: m.layoutOf(s)}
-	var env *runEnv
+func (m *Machine) Run(s *State, opts RunOptions) RunResult {
+	r := runner{m: m, s: s, opts: opts}
+	r.x = stepper{m: m, s: s, lay: m.layoutOf(s)}
+	r.res.Cycles = threadCycles(s)
 	if m.dev != nil {
-		x.fx = &fx
-		env = m.newRunEnv(s, opts, res.Cycles)
+		r.x.fx = &r.fx
+		r.env = m.newRunEnv(s, opts, r.res.Cycles)
 	}
-	flush := func() {
-		if env != nil && len(fx) > 0 {
-			env.saw(s, fx, res.Cycles)
-		}
-		if opts.Output != nil {
-			for _, o := range fx {
-				opts.Output(o)
-			}
-		}
-		fx = fx[:0]
+	r.loop()
+	if r.env != nil {
+		r.res.Received = r.env.received
 	}
-	defer func() {
-		if env != nil {
-			res.Received = env.received
+	if v := r.res.Violation; v != nil && v.Kind != KindWatchdog && m.dev != nil && opts.Output != nil {
+		// The transmitter goes on after the CPU stops: the byte
+		// waiting in TDR still leaves on the line. Not after the
+		// COP's timeout, a reset: it resets the SCI (TE clears) and
+		// the byte is lost.
+		for _, v := range m.QueuedOutput(s) {
+			opts.Output(Output{Kind: OutSCI, Value: v})
 		}
-		if res.Violation != nil && res.Violation.Kind != KindWatchdog && m.dev != nil && opts.Output != nil {
-			// The transmitter goes on after the CPU stops: the byte
-			// waiting in TDR still leaves on the line. Not after the
-			// COP's timeout, a reset: it resets the SCI (TE clears) and
-			// the byte is lost.
-			for _, v := range m.QueuedOutput(s) {
-				opts.Output(Output{Kind: OutSCI, Value: v})
-			}
-		}
-	}()
-	cur := 0
-	var order []int
-	var askStop uint64
-	for opts.Steps == 0 || res.Steps < opts.Steps {
-		if opts.Stop != nil && res.Steps >= askStop {
-			askStop = res.Steps + 1024
+	}
+	return r.res
+}
+
+// runner is one Run: the state it changes, the stepper that runs its
+// threads, the outputs of the step not yet told, and, with a device, the
+// environment of the run (nil without).
+type runner struct {
+	m       *Machine
+	s       *State
+	opts    RunOptions
+	x       stepper
+	fx      []Output
+	env     *runEnv
+	res     RunResult
+	cur     int   // the thread that ran last
+	order   []int // scratch for runOrder
+	askStop uint64
+}
+
+// loop runs rounds until the run ends: in each the environment moves,
+// then one thread steps, or, when none can, an interrupt is taken or
+// time passes while every thread sleeps.
+func (r *runner) loop() {
+	m, s, opts := r.m, r.s, &r.opts
+	for opts.Steps == 0 || r.res.Steps < opts.Steps {
+		if opts.Stop != nil && r.res.Steps >= r.askStop {
+			r.askStop = r.res.Steps + 1024
 			if opts.Stop() {
-				res.Reason = "stopped by an interrupt"
-				m.finalLine(opts.Trace, s, cur, res.Cycles)
-				return res
+				r.end(r.cur, "stopped by an interrupt")
+				return
 			}
 		}
-		if m.dev != nil {
-			v := env.due(s, &fx, res.Steps, res.Cycles)
-			flush()
-			if v == nil {
-				c := threadCycles(s)
-				v = m.runDeviceInterrupt(s, &fx)
-				res.Cycles += threadCycles(s) - c // the entry's cycles
-				flush()
-			}
-			if v != nil {
-				res.Violation = v
-				m.finalLine(opts.Trace, s, cur, res.Cycles)
-				return res
-			}
-			x.lay = m.layoutOf(s)
+		if r.env != nil && r.before() {
+			return
 		}
 		if opts.Rand != nil && len(m.irqs) > 0 && opts.Rand.IntN(16) == 0 {
 			c := threadCycles(s)
-			taken := m.randomInterrupt(s, opts.Rand, &res)
-			res.Cycles += threadCycles(s) - c
+			taken := m.randomInterrupt(s, opts.Rand, &r.res)
+			r.res.Cycles += threadCycles(s) - c
 			if taken {
 				continue
 			}
 		}
-		// Pick the thread: the current one while it can run (without a
-		// random source it is the lowest-numbered that can), else the next.
-		moved := false
-		order = m.runOrder(s, opts.Rand, cur, order[:0])
-		for _, i := range order {
-			x.t, x.tid = &s.Threads[i], i
-			x.radix, x.choice = 1, 0
-			if opts.Rand != nil {
-				x.choice = opts.Rand.Uint64()
-			}
-			if opts.Trace != nil {
-				m.traceLine(opts.Trace, s, i, res.Cycles)
-			}
-			if opts.Visit != nil {
-				opts.Visit(s.Threads[i].PC)
-			}
-			before, ccr := x.t.Cycles, x.t.CCR
-			x.c0 = before
-			ev := x.step()
-			res.Steps++
-			if ev == evOK && m.dev != nil && !x.io && (ccr&^x.t.CCR)&isa.FlagI == 0 && opts.Trace == nil && opts.Visit == nil && opts.Rand == nil &&
-				!m.hasGoals && m.fastOK(s, i) {
-				// The device changes only by the firmware's accesses to
-				// its registers, by the environment's events and, while
-				// it counts cycles, at its horizon: until the next event
-				// is due, run instructions back to back, up to one that
-				// accesses a register or may clear I (runEnv.batch). The
-				// cycles are counted at a register access (catchUp) and
-				// after the batch.
-				limit := env.batch(res.Steps, res.Cycles+x.t.Cycles-before, opts.Steps)
-				if m.clocked(s) {
-					h, spent := m.horizon(s), x.t.Cycles-before
-					limit = min(limit, (h-min(h, spent))/maxInstCycles)
-				}
-				if limit > 0 {
-					var n uint64
-					x.batch = m.clocked(s)
-					n, ev = x.steps(limit)
-					x.batch = false
-					res.Steps += n
-				}
-			}
-			if ev == evOK && opts.Trace == nil && opts.Visit == nil && opts.Rand == nil && m.dev == nil && m.fastOK(s, i) {
-				// Nothing but this thread's own instructions can change
-				// the schedule until the next call, harness call or
-				// violation: run them back to back.
-				limit := ^uint64(0)
-				if opts.Steps != 0 {
-					limit = opts.Steps - res.Steps
-				}
-				var n uint64
-				if m.hasGoals {
-					for ev == evOK && n < limit && !m.isGoal(x.t.PC) {
-						ev = x.step()
-						n++
-					}
-				} else {
-					n, ev = x.steps(limit)
-				}
-				res.Steps += n
-			}
-			t := &s.Threads[i]
-			res.Cycles += t.Cycles - before
-			if ev != evBlocked && (t.Inhibit != 0 || ccr&^t.CCR&isa.FlagI != 0) {
-				m.inhibitAfter(s, t, ccr)
-			}
-			if m.dev != nil {
-				if ev != evBlocked && ev != evViolation && ev != evInfeasible && m.clocked(s) {
-					if v := m.elapse(s, i, t.Cycles-x.c0, &fx); v != nil {
-						x.viol, ev = *v, evViolation
-					}
-					if !m.clocked(s) {
-						// The device stopped counting cycles (the first
-						// 64 are over, the COP is off): a state kept to
-						// find a loop still counted them, and instructions
-						// now run in batches, a state seen after each.
-						env.cf.reset()
-					}
-				}
-				io := x.io
-				x.io = false
-				x.lay = m.layoutOf(s)
-				flush()
-				if ev == evOK || ev == evSched {
-					env.cf.obs |= x.obs
-					env.cf.choice = env.cf.choice || x.radix > 1
-					x.obs = 0
-					if (io || res.Steps%1024 == 1023) && env.cf.sample(m, s) {
-						stop, v := env.waiting(s, i, &fx)
-						flush()
-						if stop {
-							res.Violation = v
-							if v == nil {
-								res.Reason = env.reason
-							}
-							m.finalLine(opts.Trace, s, i, res.Cycles)
-							return res
-						}
-					}
-				}
-			}
-			switch ev {
-			case evBlocked:
-				res.Steps--
-				continue
-			case evViolation:
-				res.Violation = x.violation()
-				m.finalLine(opts.Trace, s, i, res.Cycles)
-				return res
-			case evInfeasible:
-				res.Reason = fmt.Sprintf("thread %d called __mc_assume with A = 0: the path is infeasible", i)
-				m.finalLine(opts.Trace, s, i, res.Cycles)
-				return res
-			}
-			if m.hasGoals && m.isGoal(t.PC) {
-				x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
-				res.Violation = x.violation()
-				m.finalLine(opts.Trace, s, i, res.Cycles)
-				return res
-			}
-			cur = i
-			moved = true
-			break
+		moved, done := r.pick()
+		if done {
+			return
 		}
-		if moved {
+		if moved || m.anyInterrupt(s, opts.Rand, &r.res) {
 			continue
 		}
-		if m.anyInterrupt(s, opts.Rand, &res) {
-			continue
+		if r.idle() {
+			return
 		}
-		if m.dev != nil {
-			// Every thread sleeps (WAI, STOP): time passes until the
-			// transmitter finishes, the next byte arrives, or a timer
-			// source fires.
-			woke, v := env.sleep(s, &fx, &res.Cycles)
-			flush()
-			if v != nil {
-				res.Violation = v
-				m.finalLine(opts.Trace, s, cur, res.Cycles)
-				return res
-			}
-			if woke {
-				continue
-			}
-		}
-		live := false
-		for i := range s.Threads {
-			live = live || s.Threads[i].Status != Exited
-		}
-		if live && m.events(s) > 0 {
-			res.Reason = "the firmware waits in WAI or STOP: " + env.left(s) + env.quietNote()
-			m.finalLine(opts.Trace, s, cur, res.Cycles)
-			return res
-		}
-		if live {
-			res.Violation = m.deadlock(s)
-		} else {
-			res.Reason = "every thread has exited"
-		}
-		m.finalLine(opts.Trace, s, cur, res.Cycles)
-		return res
 	}
-	res.Reason = "stopped at the --steps bound"
-	m.finalLine(opts.Trace, s, cur, res.Cycles)
-	return res
+	r.end(r.cur, "stopped at the --steps bound")
+}
+
+// end ends the run after thread i's move, for reason unless it is
+// empty (at a violation).
+func (r *runner) end(i int, reason string) {
+	if reason != "" {
+		r.res.Reason = reason
+	}
+	r.m.finalLine(r.opts.Trace, r.s, i, r.res.Cycles)
+}
+
+// flush tells the environment and the caller of the outputs so far.
+func (r *runner) flush() {
+	if r.env != nil && len(r.fx) > 0 {
+		r.env.saw(r.s, r.fx, r.res.Cycles)
+	}
+	if r.opts.Output != nil {
+		for _, o := range r.fx {
+			r.opts.Output(o)
+		}
+	}
+	r.fx = r.fx[:0]
+}
+
+// before is the device's move ahead of a round: the events due, then its
+// pending interrupt; true when the run ends at a violation.
+func (r *runner) before() bool {
+	m, s := r.m, r.s
+	v := r.env.due(s, &r.fx, r.res.Steps, r.res.Cycles)
+	r.flush()
+	if v == nil {
+		c := threadCycles(s)
+		v = m.runDeviceInterrupt(s, &r.fx)
+		r.res.Cycles += threadCycles(s) - c // the entry's cycles
+		r.flush()
+	}
+	if v != nil {
+		r.res.Violation = v
+		r.end(r.cur, "")
+		return true
+	}
+	r.x.lay = m.layoutOf(s)
+	return false
+}
+
+// pick runs the thread the schedule picks: the current one while it can
+// run (without a random source it is the lowest-numbered that can), else
+// the next; moved is false when none could, done true when the run ends.
+func (r *runner) pick() (moved, done bool) {
+	m, s, opts, x := r.m, r.s, &r.opts, &r.x
+	r.order = m.runOrder(s, opts.Rand, r.cur, r.order[:0])
+	for _, i := range r.order {
+		x.t, x.tid = &s.Threads[i], i
+		x.radix, x.choice = 1, 0
+		if opts.Rand != nil {
+			x.choice = opts.Rand.Uint64()
+		}
+		if opts.Trace != nil {
+			m.traceLine(opts.Trace, s, i, r.res.Cycles)
+		}
+		if opts.Visit != nil {
+			opts.Visit(s.Threads[i].PC)
+		}
+		before, ccr := x.t.Cycles, x.t.CCR
+		x.c0 = before
+		ev := r.steps(i, before, ccr)
+		t := &s.Threads[i]
+		r.res.Cycles += t.Cycles - before
+		if ev != evBlocked && (t.Inhibit != 0 || ccr&^t.CCR&isa.FlagI != 0) {
+			m.inhibitAfter(s, t, ccr)
+		}
+		if r.env != nil {
+			var stop bool
+			if ev, stop = r.after(i, ev); stop {
+				return true, true
+			}
+		}
+		switch ev {
+		case evBlocked:
+			r.res.Steps--
+			continue
+		case evViolation:
+			r.res.Violation = x.violation()
+			r.end(i, "")
+			return true, true
+		case evInfeasible:
+			r.end(i, fmt.Sprintf("thread %d called __mc_assume with A = 0: the path is infeasible", i))
+			return true, true
+		}
+		if m.hasGoals && m.isGoal(t.PC) {
+			x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
+			r.res.Violation = x.violation()
+			r.end(i, "")
+			return true, true
+		}
+		r.cur = i
+		return true, false
+	}
+	return false, false
+}
+
+// steps runs thread i (its cycles before and CCR ccr at the start) one
+// step, and then, where nothing else can change the schedule and nothing
+// watches each instruction, on back to back.
+func (r *runner) steps(i int, before uint64, ccr uint8) event {
+	m, s, opts, x := r.m, r.s, &r.opts, &r.x
+	ev := x.step()
+	r.res.Steps++
+	if ev != evOK || opts.Trace != nil || opts.Visit != nil || opts.Rand != nil {
+		return ev
+	}
+	if m.dev != nil {
+		if x.io || (ccr&^x.t.CCR)&isa.FlagI != 0 || m.hasGoals || !m.fastOK(s, i) {
+			return ev
+		}
+		// The device changes only by the firmware's accesses to its
+		// registers, by the environment's events and, while it counts
+		// cycles, at its horizon: until the next event is due, run
+		// instructions back to back, up to one that accesses a register
+		// or may clear I (runEnv.batch). The cycles are counted at a
+		// register access (catchUp) and after the batch.
+		limit := r.env.batch(r.res.Steps, r.res.Cycles+x.t.Cycles-before, opts.Steps)
+		if m.clocked(s) {
+			h, spent := m.horizon(s), x.t.Cycles-before
+			limit = min(limit, (h-min(h, spent))/maxInstCycles)
+		}
+		if limit > 0 {
+			var n uint64
+			x.batch = m.clocked(s)
+			n, ev = x.steps(limit)
+			x.batch = false
+			r.res.Steps += n
+		}
+		return ev
+	}
+	if !m.fastOK(s, i) {
+		return ev
+	}
+	// Nothing but this thread's own instructions can change the schedule
+	// until the next call, harness call or violation: run them back to
+	// back.
+	limit := ^uint64(0)
+	if opts.Steps != 0 {
+		limit = opts.Steps - r.res.Steps
+	}
+	var n uint64
+	if m.hasGoals {
+		for ev == evOK && n < limit && !m.isGoal(x.t.PC) {
+			ev = x.step()
+			n++
+		}
+	} else {
+		n, ev = x.steps(limit)
+	}
+	r.res.Steps += n
+	return ev
+}
+
+// after is the device's side of thread i's move that ended in ev: it
+// learns the cycles, its outputs are told, and a firmware that waits
+// (wait.go) gets what it waits for, or the run stops (stop).
+func (r *runner) after(i int, ev event) (_ event, stop bool) {
+	m, s, x, env := r.m, r.s, &r.x, r.env
+	t := &s.Threads[i]
+	if ev != evBlocked && ev != evViolation && ev != evInfeasible && m.clocked(s) {
+		if v := m.elapse(s, i, t.Cycles-x.c0, &r.fx); v != nil {
+			x.viol, ev = *v, evViolation
+		}
+		if !m.clocked(s) {
+			// The device stopped counting cycles (the first 64 are
+			// over, the COP is off): a state kept to find a loop still
+			// counted them, and instructions now run in batches, a
+			// state seen after each.
+			env.cf.reset()
+		}
+	}
+	io := x.io
+	x.io = false
+	x.lay = m.layoutOf(s)
+	r.flush()
+	if ev != evOK && ev != evSched {
+		return ev, false
+	}
+	env.cf.obs |= x.obs
+	env.cf.choice = env.cf.choice || x.radix > 1
+	x.obs = 0
+	if (io || r.res.Steps%1024 == 1023) && env.cf.sample(m, s) {
+		stop, v := env.waiting(s, i, &r.fx)
+		r.flush()
+		if stop {
+			r.res.Violation = v
+			reason := ""
+			if v == nil {
+				reason = env.reason
+			}
+			r.end(i, reason)
+			return ev, true
+		}
+	}
+	return ev, false
+}
+
+// idle is the run's move when no thread can move and no interrupt is
+// taken: with a device, time passes while every thread sleeps (WAI,
+// STOP) until the transmitter finishes, the next byte arrives, or a
+// timer source fires; otherwise the run ends (true).
+func (r *runner) idle() bool {
+	m, s := r.m, r.s
+	if r.env != nil {
+		woke, v := r.env.sleep(s, &r.fx, &r.res.Cycles)
+		r.flush()
+		if v != nil {
+			r.res.Violation = v
+			r.end(r.cur, "")
+			return true
+		}
+		if woke {
+			return false
+		}
+	}
+	live := false
+	for i := range s.Threads {
+		live = live || s.Threads[i].Status != Exited
+	}
+	switch {
+	case live && m.events(s) > 0:
+		r.end(r.cur, "the firmware waits in WAI or STOP: "+r.env.left(s)+r.env.quietNote())
+	case live:
+		r.res.Violation = m.deadlock(s)
+		r.end(r.cur, "")
+	default:
+		r.end(r.cur, "every thread has exited")
+	}
+	return true
 }
 
 // threadCycles is the E cycles the threads of s have run, interrupt

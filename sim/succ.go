@@ -190,139 +190,28 @@ func (e *Expander) Expand(s *State, st *Stats, visit func(next *State, l Label, 
 func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadlock *Violation) {
 	m := e.m
 	s.Freeze()
-	b := e.batch[:0]
+	x := expansion{e: e, b: e.batch[:0], st: st, flush: flush}
 	e.wide = e.wide[:0]
-	any, infeasible := false, false
-	emit := func() {
-		if len(b) == batchMax {
-			flush(b)
-			b = b[:0]
-		}
+	env := m.env
+	late, pend := false, -1 // only the environment may move; the device's pending interrupt
+	if env != nil {
+		late, pend = env.late(s), env.pending(s)
 	}
-	pend := -1
-	if m.dev != nil && s.Atomic == 0 {
-		pend = m.pending(s)
-	}
-	late := m.overdue(s) // only the environment may move
-	for i := range s.Threads {
-		if late {
-			break
-		}
-		dev := pend >= 0 && devTakes(&s.Threads[i], pend)
-		req := -1
-		if m.timing != nil {
-			req = m.requested(s, &s.Threads[i])
-		}
-		if dev {
-			// The pending interrupt is the thread's move: it runs no
-			// instruction.
-			ns := e.slot(len(b), s)
-			viol := m.interrupt(ns, i, pend)
-			any = true
-			b = append(b, Succ{ns, Label{Thread: i, IRQ: pend}, viol})
-			emit()
-		}
-		if req >= 0 && !(dev && req == pend) {
-			// So is the requested harness interrupt of the highest
-			// priority that the thread can take (timing.go).
-			ns := e.slot(len(b), s)
-			viol := m.interrupt(ns, i, req)
-			any = true
-			b = append(b, Succ{ns, Label{Thread: i, IRQ: req}, viol})
-			emit()
-		}
-		if dev || req >= 0 {
-			continue
-		}
-		if !s.mayRun(i) {
-			continue
-		}
-		var total uint64 = 1
-		for c := uint64(0); c < total; c++ {
-			ns := e.slot(len(b), s)
-			steps, choices, ev, v := m.runFrom(s, ns, i, c, 0, st, nil, nil, nil, true)
-			if c == 0 {
-				total = choices
-				if m.Config.MaxBranch > 0 && choices > uint64(m.Config.MaxBranch) {
-					// A choice this wide is not enumerated but named
-					// (Wide). The thread moves, so s is no deadlock.
-					e.wide = append(e.wide, i)
-					any = true
-					break
-				}
-			}
-			if ev == evInfeasible {
-				infeasible = true
-			}
-			if ev == evBlocked || ev == evInfeasible {
-				continue
-			}
-			any = true
-			b = append(b, Succ{ns, Label{Thread: i, IRQ: -1, Steps: steps, Choice: c}, v})
-			emit()
-		}
-	}
-	if s.Atomic == 0 && !late {
+	if !late {
 		for i := range s.Threads {
-			t := &s.Threads[i]
-			if t.Status == Exited {
-				continue
-			}
-			req := -1
-			if m.timing != nil {
-				req = m.requested(s, t)
-			}
-			for _, v := range m.irqs {
-				if !m.canTake(t, v) || m.timing != nil && (m.isRequestable(v) || !m.outranks(s, v, req)) {
-					continue
-				}
-				ns := e.slot(len(b), s)
-				viol := m.interrupt(ns, i, v)
-				any = true
-				b = append(b, Succ{ns, Label{Thread: i, IRQ: v}, viol})
-				emit()
-			}
+			x.thread(s, i, pend)
+		}
+		if s.Atomic == 0 {
+			x.interrupts(s)
 		}
 	}
-	if m.timing != nil && !late {
-		nd := uint32(m.events(s))
-		for _, k := range m.requests(s, nil) {
-			ns := e.slot(len(b), s)
-			m.request(ns, k)
-			// A request is a move where the plain --irq model has one:
-			// where some thread can take the interrupt now.
-			for i := range s.Threads {
-				t := &s.Threads[i]
-				any = any || t.Status != Exited && m.canTake(t, m.timing.cfg.Latencies[k].IRQ)
-			}
-			b = append(b, Succ{ns, Label{Thread: 0, IRQ: -1, Event: nd + uint32(k) + 1}, nil})
-			emit()
-		}
+	if env != nil {
+		env.moves(&x, s, late)
 	}
-	var g gate
-	for k, n := 0, m.events(s); k < n; k++ {
-		if k == 0 {
-			g = m.gateOf(s)
-		}
-		if !g.allows(m.EventInfo(s, k).Kind) {
-			continue
-		}
-		ns := e.slot(len(b), s)
-		viol := m.event(ns, k, nil)
-		any = true
-		b = append(b, Succ{ns, Label{Thread: 0, IRQ: -1, Event: uint32(k + 1)}, viol})
-		emit()
-	}
-	if len(b) > 0 {
-		flush(b)
-	}
-	for i := range b {
-		b[i] = Succ{}
-	}
-	e.batch = b[:0]
+	x.done()
 	// A thread stuck at __mc_assume(0) makes every execution through s
 	// infeasible: no deadlock is reported for it (DESIGN: "dropped, silently").
-	if !any && !infeasible && !m.bounded(s) {
+	if !x.any && !x.infeasible && !m.bounded(s) {
 		for i := range s.Threads {
 			if s.Threads[i].Status != Exited {
 				return m.deadlock(s)
@@ -330,6 +219,120 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 		}
 	}
 	return nil
+}
+
+// expansion is one ExpandBatch: the batch being filled, and whether some
+// transition moved (any) or was infeasible.
+type expansion struct {
+	e               *Expander
+	b               []Succ
+	st              *Stats
+	flush           func([]Succ)
+	any, infeasible bool
+}
+
+// slot returns the scratch state of the batch's next transition, a copy
+// of s.
+func (x *expansion) slot(s *State) *State { return x.e.slot(len(x.b), s) }
+
+// add appends a transition to the batch, handing a full batch over;
+// moved says it counts as a move of s (no deadlock).
+func (x *expansion) add(sc Succ, moved bool) {
+	x.any = x.any || moved
+	x.b = append(x.b, sc)
+	if len(x.b) == batchMax {
+		x.flush(x.b)
+		x.b = x.b[:0]
+	}
+}
+
+// interrupt adds thread i of s taking interrupt v.
+func (x *expansion) interrupt(s *State, i, v int) {
+	ns := x.slot(s)
+	viol := x.e.m.interrupt(ns, i, v)
+	x.add(Succ{ns, Label{Thread: i, IRQ: v}, viol}, true)
+}
+
+// thread adds thread i's moves out of s: the interrupts of the
+// environment it must take (the device's pending interrupt pend, a
+// requested one), which are then its only moves; otherwise its
+// transition, once per choice its last step offers.
+func (x *expansion) thread(s *State, i, pend int) {
+	m := x.e.m
+	if env := m.env; env != nil {
+		dev, req := env.mustTake(s, i, pend)
+		if dev {
+			// The pending interrupt is the thread's move: it runs no
+			// instruction.
+			x.interrupt(s, i, pend)
+		}
+		if req >= 0 && !(dev && req == pend) {
+			// So is the requested harness interrupt of the highest
+			// priority that the thread can take (timing.go).
+			x.interrupt(s, i, req)
+		}
+		if dev || req >= 0 {
+			return
+		}
+	}
+	if !s.mayRun(i) {
+		return
+	}
+	var total uint64 = 1
+	for c := uint64(0); c < total; c++ {
+		ns := x.slot(s)
+		steps, choices, ev, v := m.runFrom(s, ns, i, c, 0, x.st, nil, nil, nil, true)
+		if c == 0 {
+			total = choices
+			if m.Config.MaxBranch > 0 && choices > uint64(m.Config.MaxBranch) {
+				// A choice this wide is not enumerated but named
+				// (Wide). The thread moves, so s is no deadlock.
+				x.e.wide = append(x.e.wide, i)
+				x.any = true
+				return
+			}
+		}
+		if ev == evInfeasible {
+			x.infeasible = true
+		}
+		if ev == evBlocked || ev == evInfeasible {
+			continue
+		}
+		x.add(Succ{ns, Label{Thread: i, IRQ: -1, Steps: steps, Choice: c}, v}, true)
+	}
+}
+
+// interrupts adds every listed interrupt (--irq) that a thread of s can
+// take, where the environment allows it.
+func (x *expansion) interrupts(s *State) {
+	m := x.e.m
+	for i := range s.Threads {
+		t := &s.Threads[i]
+		if t.Status == Exited {
+			continue
+		}
+		req := -1
+		if m.env != nil {
+			_, req = m.env.mustTake(s, i, -1)
+		}
+		for _, v := range m.irqs {
+			if !m.canTake(t, v) || m.env != nil && !m.env.allows(s, v, req) {
+				continue
+			}
+			x.interrupt(s, i, v)
+		}
+	}
+}
+
+// done hands the last batch over and clears it for the next expansion.
+func (x *expansion) done() {
+	if len(x.b) > 0 {
+		x.flush(x.b)
+	}
+	for i := range x.b {
+		x.b[i] = Succ{}
+	}
+	x.e.batch = x.b[:0]
 }
 
 func (m *Machine) canTake(t *Thread, v int) bool {
@@ -363,14 +366,11 @@ func (m *Machine) interruptObserved(s *State, i int, v int, fx *[]Output) *Viola
 	if len(m.stacks) > 0 {
 		x.checkStack(at)
 	}
-	if m.timing != nil && !x.bad {
-		m.timedInterrupt(&x, i, v, ccr, c)
+	if m.env != nil {
+		return m.env.interrupted(&x, i, v, ccr, c, c0)
 	}
 	if x.bad {
 		return x.violation()
-	}
-	if m.dev != nil {
-		return m.elapse(s, i, t.Cycles-c0, fx)
 	}
 	return nil
 }
@@ -408,43 +408,29 @@ func hex4(v uint16) string {
 	return string([]byte{d[v>>12], d[v>>8&15], d[v>>4&15], d[v&15]})
 }
 
-// run executes thread i of s (which it changes) for one transition with
-// choice c. maxSteps > 0 forces the number of steps (replay). It returns the
-// steps taken, the number of choices the last step offered, the last event
-// and the violation, if any.
-func (m *Machine) run(s *State, i int, c uint64, maxSteps uint32, st *Stats) (steps uint32, choices uint64, ev event, v *Violation) {
-	return m.runObserved(s, i, c, maxSteps, st, nil)
-}
-
-// runObserved is run recording the outputs of the transition in fx (nil:
-// nowhere). With a device, the device then learns the cycles the
-// transition took.
-func (m *Machine) runObserved(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output) (steps uint32, choices uint64, ev event, v *Violation) {
-	return m.runGuarded(s, i, c, maxSteps, st, fx, nil, nil)
-}
-
-// runGuarded is runObserved reporting, in pu (unless nil), whether the
-// transition touched a byte that is not private to it (private.go; true
-// when privacy is not checked) and the lowest byte of its own region it
-// touched.
-func (m *Machine) runGuarded(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse, ph *Placeholders) (steps uint32, choices uint64, ev event, v *Violation) {
-	return m.runFrom(nil, s, i, c, maxSteps, st, fx, pu, ph, true)
-}
-
-// runFrom is runGuarded on s, a copy of from (nil: unknown), which a
-// batch compares the states it passes with to find a loop (batch.go);
-// batch false ends the transition at the first scheduling point, as
-// without batches (a lone transition of partial-order reduction). With
-// ph (the symbolic engine's step, placeholder.go) there is no batch: the
-// engine steps one instruction at a time.
+// runFrom executes thread i of s (which it changes) for one transition
+// with choice c, and returns the steps taken, the number of choices the
+// last step offered, the last event and the violation, if any. from is
+// the state s is a copy of (nil: unknown), which a batch compares the
+// states it passes with to find a loop (batch.go). maxSteps > 0 forces
+// the number of steps (replay). st, if not nil, accumulates counts; fx,
+// if not nil, records the transition's outputs; pu, if not nil, is told
+// whether the transition touched a byte that is not private to it
+// (private.go; true when privacy is not checked) and the lowest byte of
+// its own region it touched; ph, if not nil, is the rule that no
+// placeholder is read (placeholder.go), under which the engine steps one
+// instruction at a time: no batch. batch false ends the transition at the
+// first scheduling point, as without batches (a lone transition of
+// partial-order reduction).
 func (m *Machine) runFrom(from, s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse, ph *Placeholders, batch bool) (steps uint32, choices uint64, ev event, v *Violation) {
 	// The device has been told of the thread's cycles up to tl.c0: a
 	// batch tells it at every point it runs on through (batch.go), the
 	// rest is told here.
 	tl := told{c0: s.Threads[i].Cycles, from: from, single: !batch || ph != nil}
 	steps, choices, ev, v = m.runThread(s, i, c, maxSteps, st, fx, pu, ph, &tl)
-	if m.dev != nil && v == nil && ev != evBlocked && ev != evInfeasible && ev != evMismatch && !tl.done {
-		if v = m.elapse(s, i, s.Threads[i].Cycles-tl.c0, fx); v != nil {
+	tl.release()
+	if m.env != nil && v == nil {
+		if v = m.env.ended(s, i, ev, &tl, fx); v != nil {
 			ev = evViolation
 		}
 	}
@@ -453,17 +439,19 @@ func (m *Machine) runFrom(from, s *State, i int, c uint64, maxSteps uint32, st *
 
 // told is what the device has been told of a transition's cycles: the
 // thread's cycle count up to which it has, and whether that is the count
-// after the last step (nothing is left to tell).
+// after the last step (nothing is left to tell); and what a batch needs
+// to find a loop.
 type told struct {
 	c0     uint64
 	done   bool
-	from   *State // the state the transition starts from, when known
-	single bool   // no batch: the transition ends at its first scheduling point
+	from   *State      // the state the transition starts from, when known
+	single bool        // no batch: the transition ends at its first scheduling point
+	lf     *loopFinder // the batch's loop finder, once it looks for a loop
 }
 
-// runThread executes thread i of s for one transition (see run); with a
-// device, tl says what the device has been told of the transition's
-// cycles, which a batch tells it at every point it runs on through.
+// runThread executes thread i of s for one transition (see runFrom); tl
+// says what the device has been told of the transition's cycles, which a
+// batch tells it at every point it runs on through.
 func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stats, fx *[]Output, pu *privUse, ph *Placeholders, tl *told) (steps uint32, choices uint64, ev event, v *Violation) {
 	x := stepper{m: m, s: s, t: &s.Threads[i], tid: i, lay: m.layoutOf(s), fx: fx}
 	if m.priv.Load() == privOn {
@@ -475,18 +463,16 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 		defer func() { pu.public, pu.low, pu.top = !x.g.on || x.g.public, x.g.low, x.g.own.hi }()
 	}
 	x.c0 = x.t.Cycles
+	env := m.env
 	choices = 1
-	var lf *loopFinder
 	var since uint32 // steps since the transition's start or the last point it passed
 	for {
 		x.radix = 1
-		x.choice = 0
 		x.choice = c
 		ccr := x.t.CCR
-		var cyc uint64
-		var nt int
-		if m.timing != nil {
-			cyc, nt = x.t.Cycles, len(s.Threads)
+		var mk stepMark
+		if env != nil {
+			mk = env.before(&x)
 		}
 		ev = x.step()
 		steps++
@@ -507,8 +493,8 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 		if t.Inhibit != 0 || ccr&^t.CCR&isa.FlagI != 0 {
 			m.inhibitAfter(s, t, ccr)
 		}
-		if m.timing != nil {
-			if m.timed(&x, i, ccr, t.Cycles-cyc, nt); x.bad {
+		if env != nil {
+			if env.after(&x, i, ccr, mk); x.bad {
 				return steps, choices, evViolation, x.violation()
 			}
 		}
@@ -524,53 +510,21 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 		hard := x.radix > 1 || t.Status != Running
 		point := m.Config.Preempt == PreemptEvery || m.schedPoint(s, t) || m.Config.ExactClock
 		io := x.io
-		if x.io || (ccr^t.CCR)&isa.FlagI != 0 && m.dev != nil {
+		if env != nil && env.accessed(&x, i, ccr) {
 			// An access of the peripherals, or a change of the I bit,
 			// may make an interrupt pending or takeable (or INIT may
 			// have moved the memory map): a scheduling point follows.
-			x.io = false
-			if lay := m.layoutOf(s); lay != x.lay {
-				if m.masking() {
-					// The masked bytes are addresses of the layout
-					// (deadstack.go): they moved without a write.
-					m.deadBroke(DeadBreak{What: "layout", Thread: i, PC: t.PrevPC})
-				}
-				x.lay = lay
-			}
 			point = true
 		}
 		if point && !hard && m.batching() && !tl.single {
 			// A scheduling point where nothing can choose is no point:
-			// the transition runs on through it (batch.go). The device
-			// is told of the cycles so far first, as it would be at
-			// the end of a transition, so that what it shows here is
-			// what a state stored here would show.
-			if m.dev != nil {
-				v := m.elapse(s, i, t.Cycles-tl.c0, fx)
-				// The stepper dates the device's view at a register
-				// access from x.c0 (block's Elapsed): the device has been
-				// told up to here.
-				tl.c0, tl.done, x.c0 = t.Cycles, true, t.Cycles
-				if v != nil {
-					return steps, choices, evViolation, v
-				}
+			// the transition runs on through it (batch.go).
+			pass, end, v := m.through(&x, i, steps, io, st, tl)
+			if v != nil {
+				return steps, choices, evViolation, v
 			}
-			if m.forced(s, i) {
-				point, since = false, 0
-				if st != nil && st.Through != nil {
-					st.Through.Add(t.PC)
-				}
-				if steps >= loopAfter && (io || t.PC <= t.PrevPC) {
-					// A long batch ends at a distinguished state, and
-					// where a state comes back: a loop nothing can
-					// leave (batch.go).
-					if lf == nil {
-						lf = loopPool.Get().(*loopFinder)
-						defer func() { lf.start(nil); clear(lf.kept.Pages); loopPool.Put(lf) }()
-						lf.start(tl.from)
-					}
-					point = m.distinguished(s, i) || lf.again(m, s)
-				}
+			if pass {
+				point, since = end, 0
 			}
 		}
 		stop := hard || point || bound
@@ -590,6 +544,49 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 			}
 			return steps, choices, ev, nil
 		}
+	}
+}
+
+// through decides, at a scheduling point after step number steps of
+// thread i's transition (io: the step accessed the register block) at
+// which nothing can choose, whether the transition runs on through it
+// (pass: thread i's step is the only move, Machine.forced) and, if so,
+// whether it ends there all the same (end: a long batch ends at a
+// distinguished state, and where a state comes back). The environment is
+// told of the cycles so far first, as it would be at the end of a
+// transition, so that what it shows here is what a state stored here
+// would show.
+func (m *Machine) through(x *stepper, i int, steps uint32, io bool, st *Stats, tl *told) (pass, end bool, v *Violation) {
+	if m.env != nil {
+		if v := m.env.told(x, i, tl); v != nil {
+			return false, false, v
+		}
+	}
+	s, t := x.s, x.t
+	if !m.forced(s, i) {
+		return false, false, nil
+	}
+	if st != nil && st.Through != nil {
+		st.Through.Add(t.PC)
+	}
+	if steps >= loopAfter && (io || t.PC <= t.PrevPC) {
+		// A loop nothing can leave (batch.go).
+		if tl.lf == nil {
+			tl.lf = loopPool.Get().(*loopFinder)
+			tl.lf.start(tl.from)
+		}
+		end = m.distinguished(s, i) || tl.lf.again(m, s)
+	}
+	return true, end, nil
+}
+
+// release gives the loop finder of a transition back.
+func (tl *told) release() {
+	if lf := tl.lf; lf != nil {
+		lf.start(nil)
+		clear(lf.kept.Pages)
+		loopPool.Put(lf)
+		tl.lf = nil
 	}
 }
 
@@ -643,42 +640,28 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Place
 		return nil, nil, false
 	}
 	s.Freeze()
-	if l.Event > 0 && m.timing != nil && int64(l.Event) > int64(m.events(s)) {
-		k := int(l.Event) - m.events(s) - 1
-		ok := false
-		for _, r := range m.requests(s, nil) {
-			ok = ok || r == k
-		}
-		if !ok || l.IRQ >= 0 || l.Steps != 0 || l.Choice != 0 || m.overdue(s) {
-			return nil, nil, false
-		}
-		ns = s.Clone()
-		m.request(ns, k)
-		return ns, nil, true
-	}
+	env := m.env
 	if l.Event > 0 {
-		if l.IRQ >= 0 || l.Steps != 0 || l.Choice != 0 || int64(l.Event) > int64(m.events(s)) || !m.eventAllowed(s, int(l.Event-1)) {
+		if env == nil {
 			return nil, nil, false
 		}
-		ns = s.Clone()
-		return ns, m.event(ns, int(l.Event-1), fx), true
+		return env.replay(s, l, fx)
 	}
-	if m.overdue(s) {
-		return nil, nil, false // only the environment may move
+	pend, dev, req := -1, false, -1
+	if env != nil {
+		if env.late(s) {
+			return nil, nil, false // only the environment may move
+		}
+		pend = env.pending(s)
+		dev, req = env.mustTake(s, l.Thread, pend)
 	}
-	pend := -1
-	if m.dev != nil && s.Atomic == 0 {
-		pend = m.pending(s)
-	}
-	dev := pend >= 0 && devTakes(&s.Threads[l.Thread], pend)
-	req := m.requested(s, &s.Threads[l.Thread])
 	devIRQ := dev || req >= 0
 	ns = s.Clone()
 	if l.IRQ >= 0 {
 		if dev && l.IRQ == pend || req >= 0 && l.IRQ == req {
 			return ns, m.interruptObserved(ns, l.Thread, l.IRQ, fx), true
 		}
-		if m.isRequestable(l.IRQ) || !m.outranks(s, l.IRQ, req) {
+		if env != nil && !env.allows(s, l.IRQ, req) {
 			return nil, nil, false
 		}
 		listed := false
