@@ -539,309 +539,399 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 	if nw := parallelWorkers(&opts); nw > 1 && m.Config.MaxBranch == 0 {
 		return runParallel(ctx, m, opts, nw, start)
 	}
-	res := &Result{Covered: map[uint16]bool{}}
-	st := newStore(opts.Compact)
-	st.view = keyView(m)
-	f := newFrontier(&opts)
-	var seq uint64
-	reported := map[sim.Kind]bool{}
+	x := newSearcher(ctx, m, opts, start)
+	for x.f.len() > 0 {
+		if res := x.expand(); res != nil {
+			return res
+		}
+		if res := x.limits(); res != nil {
+			return res
+		}
+	}
+	if len(x.res.Found) > 0 {
+		return x.finish(Violated, "")
+	}
+	return x.finish(Verified, "")
+}
+
+// searcher is one search of one worker (run), in the shape of the
+// parallel search's workers (parallel.go): it expands the frontier's
+// states one by one (expand), inserts their successors into the store
+// and the frontier (insert, push), reports the violations found (report),
+// checks its limits after each state (limits) and makes the result
+// (finish).
+type searcher struct {
+	ctx      context.Context
+	m        *sim.Machine
+	opts     Options
+	start    time.Time
+	res      *Result
+	st       *store
+	f        *frontier
+	seq      uint64
+	reported map[sim.Kind]bool
 	// earlier is the time of the runs before a resume, resumed the states
 	// they stored: neither counts against this run's limits.
-	var earlier float64
-	var resumed int
-	key := func(s *sim.State, depth int) int { return frontierKey(&opts, s, depth) }
+	earlier float64
+	resumed int
 	// lv follows what the search proves of the levels it expanded
 	// (levels.go).
-	lv := newLevels(&opts)
-	if opts.Resume != nil {
-		sn := opts.resumed.sn
-		st, f = opts.resumed.st, opts.resumed.f
-		opts.resumed = nil // taken over by this run
-		seq = sn.Seq
-		res.Stats = sn.Stats
-		for _, pc := range sn.Covered {
-			res.Covered[pc] = true
-		}
-		for _, k := range sn.Reported {
-			reported[k] = true
-		}
-		res.Found = append(res.Found, sn.Found...)
-		lv.resume(sn)
-		earlier = sn.Stats.SecondsTotal
-		if earlier == 0 {
-			earlier = sn.Stats.Seconds // saved when Seconds was the total
-		}
-		resumed = st.n
-		// The load leaves garbage (the file's pieces, the pages it
-		// copied into the store): collect it, so that the memory limit
-		// measures what the search holds.
-		runtime.GC()
-		st.canon = m.CanonicalKey
-	} else {
-		st.canon = m.CanonicalKey
-		init := m.Initial()
-		id, _ := st.insert(init, 0, sim.Label{})
-		f.push(node{s: init, id: id, key: key(init, 0)})
-	}
-	// Through collects the PCs of the states batches passed without
-	// storing them (sim/batch.go): covered too.
-	simStats := sim.Stats{Through: new(sim.PCSet)}
-	exp := m.NewExpander()
-	var par sim.ParentKey
-	par.View = st.view
-	var covered coverage
-	var peak int64
-	mw := memWatch{save: opts.SaveReserve}
-	mw.start(st, f)
-	lastCheck := time.Now()
-	var deadline time.Time
-	if opts.Timeout > 0 {
-		deadline = start.Add(opts.Timeout)
-	}
-	finish := func(v Verdict, limit string) *Result {
-		simStats.Through.Each(covered.add)
-		covered.into(res.Covered)
-		res.Verdict = v
-		res.Limit = limit
-		res.Stats.StatesStored = st.n
-		res.Stats.Seconds = time.Since(start).Seconds()
-		res.Stats.SecondsTotal = earlier + res.Stats.Seconds
-		res.Stats.Frontier = f.len()
-		res.Stats.Instructions = simStats.Instructions
-		res.Stats.RunBoundHits = simStats.RunBoundHits
-		res.Stats.Private = int(simStats.Private)
-		res.Stats.StoreBytes = st.usedBytes()
-		if b := st.bytes(); b > peak {
-			peak = b
-		}
-		mem, _ := memoryInUse()
-		res.Stats.PeakMemory = max(peak, mem)
-		if opts.Compact {
-			n := float64(st.n)
-			res.Omission = n * n / 2 / math.Pow(2, 64)
-		}
-		if len(res.Found) > 0 && v != Incomplete {
-			res.Verdict = Violated
-		}
-		if res.Verdict == Verified && len(res.Handed) > 0 {
-			res.Verdict, res.Limit = Incomplete, LimitHanded
-		}
-		if res.Verdict == Incomplete {
-			res.Levels, res.LevelsNote = lv.proved(f)
-			res.Frontier = frontierPCs(m, st, f)
-		}
-		if v == Incomplete {
-			stats := res.Stats
-			cov := res.Covered
-			lvs := lv.snap(res.Levels)
-			// What the machine learned, and the notes Run makes on res,
-			// as they are when the frontier is saved.
-			res.save = func(w io.Writer) error {
-				return save(w, opts.Key, &opts, st, f, stats, seq, reported, cov, m.Learned(), res.Privacy, res.Dead, res.Found, lvs)
-			}
-		}
-		return res
-	}
-	report := func(v *sim.Violation, from *node, l *sim.Label) bool {
-		if opts.Ignore[v.Kind] || reported[v.Kind] {
-			return false
-		}
-		reported[v.Kind] = true
-		var tr []sim.Label
-		if opts.Compact {
-			tr = from.trail.path()
-		} else {
-			tr = st.path(from.id)
-		}
-		if l != nil {
-			tr = append(tr, *l)
-		}
-		res.Found = append(res.Found, Found{Violation: TrueInterval(m, tr, v), Trace: tr})
-		return !opts.All
-	}
+	lv *levels
+	// simStats.Through collects the PCs of the states batches passed
+	// without storing them (sim/batch.go): covered too.
+	simStats  sim.Stats
+	exp       *sim.Expander
+	par       sim.ParentKey
+	covered   coverage
+	peak      int64
+	mw        memWatch
+	lastCheck time.Time
+	deadline  time.Time
 	// Frontiers other than depth-first ones can grow wide: once one holds
 	// packAt states, new states are kept packed, and unpacked into cur
 	// when their turn comes. Packing costs about a tenth of the search's
 	// time; below the threshold the frontier's memory does not matter.
-	packing := opts.Strategy != DFS
-	packAt := packFrom(m.Initial())
-	cur := &sim.State{}
-	var packBuf []byte
-	var shuffle *rand.Rand
-	var order []int
-	made := 0 // successors made since the collector's hold was last looked at
+	packing bool
+	packAt  int
+	cur     *sim.State
+	packBuf []byte
+	shuffle *rand.Rand
+	order   []int
+	made    int // successors made since the collector's hold was last looked at
+
+	// The state being expanded, and whether a violation found in its
+	// successors ends the search.
+	n    node
+	stop bool
+	// insertFn and ampleFn are insert and ample as function values, made
+	// once.
+	insertFn func([]sim.Succ)
+	ampleFn  func(*sim.State, sim.Label) bool
+}
+
+// newSearcher starts a search of m: from the initial state, or from the
+// saved frontier opts resumes.
+func newSearcher(ctx context.Context, m *sim.Machine, opts Options, start time.Time) *searcher {
+	x := &searcher{ctx: ctx, m: m, opts: opts, start: start, res: &Result{Covered: map[uint16]bool{}},
+		st: newStore(opts.Compact), reported: map[sim.Kind]bool{}}
+	x.st.view = keyView(m)
+	x.f = newFrontier(&x.opts)
+	x.lv = newLevels(&x.opts)
+	if x.opts.Resume != nil {
+		x.resume()
+	} else {
+		x.st.canon = m.CanonicalKey
+		init := m.Initial()
+		id, _ := x.st.insert(init, 0, sim.Label{})
+		x.f.push(node{s: init, id: id, key: x.key(init, 0)})
+	}
+	x.simStats = sim.Stats{Through: new(sim.PCSet)}
+	x.exp = m.NewExpander()
+	x.par.View = x.st.view
+	x.mw = memWatch{save: opts.SaveReserve}
+	x.mw.start(x.st, x.f)
+	x.lastCheck = time.Now()
+	if opts.Timeout > 0 {
+		x.deadline = start.Add(opts.Timeout)
+	}
+	x.packing = opts.Strategy != DFS
+	x.packAt = packFrom(m.Initial())
+	x.cur = &sim.State{}
 	if opts.Shuffle != 0 {
-		shuffle = rand.New(rand.NewPCG(opts.Shuffle, opts.Shuffle^0x2545f4914f6cdd1d))
+		x.shuffle = rand.New(rand.NewPCG(opts.Shuffle, opts.Shuffle^0x2545f4914f6cdd1d))
 	}
-	for f.len() > 0 {
-		n := f.pop()
-		if n.packed != nil {
-			st.unpack(cur, n.packed)
-			n.s = cur
-		}
-		// The state after this one (most likely) is fetched while this
-		// one is expanded.
-		if nx := f.next(); nx != nil && nx.packed != nil {
-			prefetch.Slice(nx.packed)
-		} else if nx != nil {
-			prefetch.Value(nx.s)
-		}
-		res.Stats.StatesExpanded++
-		if n.depth > res.Stats.MaxDepth {
-			res.Stats.MaxDepth = n.depth
-		}
-		for i := range n.s.Threads {
-			if n.s.Threads[i].Status != sim.Exited {
-				covered.add(n.s.Threads[i].PC)
-			}
-		}
-		stop := false
-		par.Set(n.s, st)
-		// push stores the new state sc, the successor of n by l with id
-		// cid, in the frontier.
-		push := func(sc *sim.State, l sim.Label, cid uint32) {
-			seq++
-			nn := node{id: cid, depth: n.depth + 1, key: key(sc, n.depth+1), seq: seq}
-			if packing && f.len() >= packAt {
-				packBuf = st.pack(packBuf[:0], sc)
-				nn.packed = bytes.Clone(packBuf)
-			} else {
-				nn.s = exp.Keep(sc)
-			}
-			if opts.Compact {
-				nn.trail = &trail{parent: n.trail, label: l}
-			}
-			f.push(nn)
-		}
-		var fl *uint8
-		if opts.Reduce && !opts.Compact {
-			fl = st.flags(n.id)
-		}
-		if opts.Reduce && proviso.Try(fl) && exp.AmpleCandidates(n.s, &simStats, func(next *sim.State, l sim.Label) bool {
-			st.prepareFrom(0, next, &par, l.Thread)
-			cid, isNew := st.insertKey(0, n.id, l)
-			if isNew {
-				push(next, l, cid)
-				return true
-			}
-			return acceptAmple(st, cid)
-		}) {
-			res.Stats.Transitions++
-			res.Stats.Reduced++
-		} else {
-			proviso.Expand(fl)
-			dl := exp.ExpandBatch(n.s, &simStats, func(b []sim.Succ) {
-				if stop {
-					return
-				}
-				if made += len(b); made >= 1024 && gcHeld() {
-					// One expansion can make more than the hold allows
-					// (a choice among 65536 values), before the check
-					// every 1024 expansions would release it.
-					made = 0
-					mem, _ := memoryInUse()
-					gcGrown(mem)
-				}
-				st.reserve(len(b))
-				for i := range b {
-					if b[i].Violation == nil {
-						st.prepareFrom(i, b[i].State, &par, b[i].Label.Thread)
-					}
-				}
-				if shuffle != nil {
-					order = order[:0]
-					for i := range b {
-						order = append(order, i)
-					}
-					shuffle.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-				}
-				for k := range b {
-					i := k
-					if shuffle != nil {
-						i = order[k]
-					}
-					sc := &b[i]
-					res.Stats.Transitions++
-					if sc.Violation != nil {
-						if stop = report(sc.Violation, &n, &sc.Label); stop {
-							return
-						}
-						continue
-					}
-					cid, isNew := st.insertKey(i, n.id, sc.Label)
-					if isNew {
-						push(sc.State, sc.Label, cid)
-					}
-				}
-			})
-			if stop || dl != nil && report(dl, &n, nil) {
-				return finish(Violated, "")
-			}
-			if w := exp.Wide(); len(w) > 0 {
-				var tr []sim.Label
-				if opts.Compact {
-					tr = n.trail.path()
-				} else {
-					tr = st.path(n.id)
-				}
-				res.Handed = append(res.Handed, Handed{State: n.s.Clone(), Trace: tr, Threads: slices.Clone(w)})
-				lv.handed(n.depth)
-			}
-		}
-		if nx := f.next(); nx != nil && nx.s != nil {
-			prefetch.Slice(nx.s.Threads)
-			prefetch.Slice(nx.s.Pages)
-		}
-		// Nothing refers to an expanded state any more: its memory can
-		// hold a successor (or the next state unpacked).
-		if n.s != cur {
-			exp.Release(n.s)
-		}
-		if st.full {
-			return finish(Incomplete, fullLimit)
-		}
-		if opts.Pause != nil && opts.Pause() {
-			return finish(Incomplete, "interrupted")
-		}
-		if opts.private && m.Intrusion() != nil {
-			return finish(Incomplete, "stack privacy broken")
-		}
-		if opts.dead && m.DeadBroken() != nil {
-			return finish(Incomplete, "dead-data elimination broken")
-		}
-		if res.Stats.StatesExpanded&1023 == 0 {
-			if ctx.Err() != nil {
-				return finish(Incomplete, "interrupted")
-			}
-			if opts.MaxStates > 0 && st.n-resumed >= opts.MaxStates {
-				return finish(Incomplete, fmt.Sprintf("--max-states %d", opts.MaxStates))
-			}
-			now := time.Now()
-			if !deadline.IsZero() && now.After(deadline) {
-				return finish(Incomplete, fmt.Sprintf("--timeout %v", opts.Timeout))
-			}
-			progress := now.Sub(lastCheck) >= time.Second
-			if progress || opts.MaxMemory > 0 || gcHeld() {
-				mem, free := memoryInUse()
-				gcGrown(mem)
-				peak = max(peak, mem)
-				if opts.MaxMemory > 0 && mw.need(st, f, mem-free) > opts.MaxMemory {
-					return finish(Incomplete, fmt.Sprintf("--max-memory %d bytes", opts.MaxMemory))
-				}
-				if progress {
-					lastCheck = now
-					if opts.Progress != nil {
-						opts.Progress(Progress{Stored: st.n, Expanded: res.Stats.StatesExpanded, Depth: res.Stats.MaxDepth,
-							Frontier: f.len(), Memory: mem, Elapsed: now.Sub(start)})
-					}
-				}
-			}
-		} else if opts.MaxStates > 0 && st.n-resumed >= opts.MaxStates {
-			return finish(Incomplete, fmt.Sprintf("--max-states %d", opts.MaxStates))
+	x.insertFn, x.ampleFn = x.insert, x.ample
+	return x
+}
+
+// resume takes over the saved search opts.resumed loaded.
+func (x *searcher) resume() {
+	res := x.res
+	sn := x.opts.resumed.sn
+	x.st, x.f = x.opts.resumed.st, x.opts.resumed.f
+	x.opts.resumed = nil // taken over by this run
+	x.seq = sn.Seq
+	res.Stats = sn.Stats
+	for _, pc := range sn.Covered {
+		res.Covered[pc] = true
+	}
+	for _, k := range sn.Reported {
+		x.reported[k] = true
+	}
+	res.Found = append(res.Found, sn.Found...)
+	x.lv.resume(sn)
+	x.earlier = sn.Stats.SecondsTotal
+	if x.earlier == 0 {
+		x.earlier = sn.Stats.Seconds // saved when Seconds was the total
+	}
+	x.resumed = x.st.n
+	// The load leaves garbage (the file's pieces, the pages it copied
+	// into the store): collect it, so that the memory limit measures
+	// what the search holds.
+	runtime.GC()
+	x.st.canon = x.m.CanonicalKey
+}
+
+// key is the frontier's key of s at depth.
+func (x *searcher) key(s *sim.State, depth int) int { return frontierKey(&x.opts, s, depth) }
+
+// expand expands the frontier's next state: its ample transition, or
+// every transition out of it; a result when the search ends there.
+func (x *searcher) expand() *Result {
+	res, st, f, exp := x.res, x.st, x.f, x.exp
+	x.n = f.pop()
+	n := &x.n
+	if n.packed != nil {
+		st.unpack(x.cur, n.packed)
+		n.s = x.cur
+	}
+	// The state after this one (most likely) is fetched while this
+	// one is expanded.
+	if nx := f.next(); nx != nil && nx.packed != nil {
+		prefetch.Slice(nx.packed)
+	} else if nx != nil {
+		prefetch.Value(nx.s)
+	}
+	res.Stats.StatesExpanded++
+	if n.depth > res.Stats.MaxDepth {
+		res.Stats.MaxDepth = n.depth
+	}
+	for i := range n.s.Threads {
+		if n.s.Threads[i].Status != sim.Exited {
+			x.covered.add(n.s.Threads[i].PC)
 		}
 	}
-	if len(res.Found) > 0 {
-		return finish(Violated, "")
+	x.stop = false
+	x.par.Set(n.s, st)
+	var fl *uint8
+	if x.opts.Reduce && !x.opts.Compact {
+		fl = st.flags(n.id)
 	}
-	return finish(Verified, "")
+	if x.opts.Reduce && proviso.Try(fl) && exp.AmpleCandidates(n.s, &x.simStats, x.ampleFn) {
+		res.Stats.Transitions++
+		res.Stats.Reduced++
+	} else {
+		proviso.Expand(fl)
+		dl := exp.ExpandBatch(n.s, &x.simStats, x.insertFn)
+		if x.stop || dl != nil && x.report(dl, n, nil) {
+			return x.finish(Violated, "")
+		}
+		if w := exp.Wide(); len(w) > 0 {
+			res.Handed = append(res.Handed, Handed{State: n.s.Clone(), Trace: x.trace(n), Threads: slices.Clone(w)})
+			x.lv.handed(n.depth)
+		}
+	}
+	if nx := f.next(); nx != nil && nx.s != nil {
+		prefetch.Slice(nx.s.Threads)
+		prefetch.Slice(nx.s.Pages)
+	}
+	// Nothing refers to an expanded state any more: its memory can
+	// hold a successor (or the next state unpacked).
+	if n.s != x.cur {
+		exp.Release(n.s)
+	}
+	return nil
+}
+
+// ample takes the ample transition to next by l, when it is new or the
+// cycle proviso accepts it.
+func (x *searcher) ample(next *sim.State, l sim.Label) bool {
+	st := x.st
+	st.prepareFrom(0, next, &x.par, l.Thread)
+	cid, isNew := st.insertKey(0, x.n.id, l)
+	if isNew {
+		x.push(next, l, cid)
+		return true
+	}
+	return acceptAmple(st, cid)
+}
+
+// insert stores the new states of a batch of transitions out of the
+// state being expanded, and reports their violations.
+func (x *searcher) insert(b []sim.Succ) {
+	if x.stop {
+		return
+	}
+	st := x.st
+	if x.made += len(b); x.made >= 1024 && gcHeld() {
+		// One expansion can make more than the hold allows (a choice
+		// among 65536 values), before the check every 1024 expansions
+		// would release it.
+		x.made = 0
+		mem, _ := memoryInUse()
+		gcGrown(mem)
+	}
+	st.reserve(len(b))
+	for i := range b {
+		if b[i].Violation == nil {
+			st.prepareFrom(i, b[i].State, &x.par, b[i].Label.Thread)
+		}
+	}
+	if x.shuffle != nil {
+		x.order = x.order[:0]
+		for i := range b {
+			x.order = append(x.order, i)
+		}
+		x.shuffle.Shuffle(len(x.order), func(i, j int) { x.order[i], x.order[j] = x.order[j], x.order[i] })
+	}
+	for k := range b {
+		i := k
+		if x.shuffle != nil {
+			i = x.order[k]
+		}
+		sc := &b[i]
+		x.res.Stats.Transitions++
+		if sc.Violation != nil {
+			if x.stop = x.report(sc.Violation, &x.n, &sc.Label); x.stop {
+				return
+			}
+			continue
+		}
+		cid, isNew := st.insertKey(i, x.n.id, sc.Label)
+		if isNew {
+			x.push(sc.State, sc.Label, cid)
+		}
+	}
+}
+
+// push stores the new state sc, the successor by l with id cid of the
+// state being expanded, in the frontier.
+func (x *searcher) push(sc *sim.State, l sim.Label, cid uint32) {
+	n := &x.n
+	x.seq++
+	nn := node{id: cid, depth: n.depth + 1, key: x.key(sc, n.depth+1), seq: x.seq}
+	if x.packing && x.f.len() >= x.packAt {
+		x.packBuf = x.st.pack(x.packBuf[:0], sc)
+		nn.packed = bytes.Clone(x.packBuf)
+	} else {
+		nn.s = x.exp.Keep(sc)
+	}
+	if x.opts.Compact {
+		nn.trail = &trail{parent: n.trail, label: l}
+	}
+	x.f.push(nn)
+}
+
+// trace is the path to n.
+func (x *searcher) trace(n *node) []sim.Label {
+	if x.opts.Compact {
+		return n.trail.path()
+	}
+	return x.st.path(n.id)
+}
+
+// report records violation v, found on the transition l out of from (nil:
+// at from itself), unless its kind is ignored or was reported; true when
+// the search stops there.
+func (x *searcher) report(v *sim.Violation, from *node, l *sim.Label) bool {
+	if x.opts.Ignore[v.Kind] || x.reported[v.Kind] {
+		return false
+	}
+	x.reported[v.Kind] = true
+	tr := x.trace(from)
+	if l != nil {
+		tr = append(tr, *l)
+	}
+	x.res.Found = append(x.res.Found, Found{Violation: TrueInterval(x.m, tr, v), Trace: tr})
+	return !x.opts.All
+}
+
+// limits checks the search's limits after a state's expansion; a result
+// when one ends it.
+func (x *searcher) limits() *Result {
+	opts, res, st, m := &x.opts, x.res, x.st, x.m
+	if st.full {
+		return x.finish(Incomplete, fullLimit)
+	}
+	if opts.Pause != nil && opts.Pause() {
+		return x.finish(Incomplete, "interrupted")
+	}
+	if opts.private && m.Intrusion() != nil {
+		return x.finish(Incomplete, "stack privacy broken")
+	}
+	if opts.dead && m.DeadBroken() != nil {
+		return x.finish(Incomplete, "dead-data elimination broken")
+	}
+	if res.Stats.StatesExpanded&1023 != 0 {
+		if opts.MaxStates > 0 && st.n-x.resumed >= opts.MaxStates {
+			return x.finish(Incomplete, fmt.Sprintf("--max-states %d", opts.MaxStates))
+		}
+		return nil
+	}
+	if x.ctx.Err() != nil {
+		return x.finish(Incomplete, "interrupted")
+	}
+	if opts.MaxStates > 0 && st.n-x.resumed >= opts.MaxStates {
+		return x.finish(Incomplete, fmt.Sprintf("--max-states %d", opts.MaxStates))
+	}
+	now := time.Now()
+	if !x.deadline.IsZero() && now.After(x.deadline) {
+		return x.finish(Incomplete, fmt.Sprintf("--timeout %v", opts.Timeout))
+	}
+	progress := now.Sub(x.lastCheck) >= time.Second
+	if progress || opts.MaxMemory > 0 || gcHeld() {
+		mem, free := memoryInUse()
+		gcGrown(mem)
+		x.peak = max(x.peak, mem)
+		if opts.MaxMemory > 0 && x.mw.need(st, x.f, mem-free) > opts.MaxMemory {
+			return x.finish(Incomplete, fmt.Sprintf("--max-memory %d bytes", opts.MaxMemory))
+		}
+		if progress {
+			x.lastCheck = now
+			if opts.Progress != nil {
+				opts.Progress(Progress{Stored: st.n, Expanded: res.Stats.StatesExpanded, Depth: res.Stats.MaxDepth,
+					Frontier: x.f.len(), Memory: mem, Elapsed: now.Sub(x.start)})
+			}
+		}
+	}
+	return nil
+}
+
+// finish makes the search's result, with verdict v and, for an
+// incomplete search, the limit that stopped it.
+func (x *searcher) finish(v Verdict, limit string) *Result {
+	res, st, f, opts, m := x.res, x.st, x.f, &x.opts, x.m
+	x.simStats.Through.Each(x.covered.add)
+	x.covered.into(res.Covered)
+	res.Verdict = v
+	res.Limit = limit
+	res.Stats.StatesStored = st.n
+	res.Stats.Seconds = time.Since(x.start).Seconds()
+	res.Stats.SecondsTotal = x.earlier + res.Stats.Seconds
+	res.Stats.Frontier = f.len()
+	res.Stats.Instructions = x.simStats.Instructions
+	res.Stats.RunBoundHits = x.simStats.RunBoundHits
+	res.Stats.Private = int(x.simStats.Private)
+	res.Stats.StoreBytes = st.usedBytes()
+	if b := st.bytes(); b > x.peak {
+		x.peak = b
+	}
+	mem, _ := memoryInUse()
+	res.Stats.PeakMemory = max(x.peak, mem)
+	if opts.Compact {
+		n := float64(st.n)
+		res.Omission = n * n / 2 / math.Pow(2, 64)
+	}
+	if len(res.Found) > 0 && v != Incomplete {
+		res.Verdict = Violated
+	}
+	if res.Verdict == Verified && len(res.Handed) > 0 {
+		res.Verdict, res.Limit = Incomplete, LimitHanded
+	}
+	if res.Verdict == Incomplete {
+		res.Levels, res.LevelsNote = x.lv.proved(f)
+		res.Frontier = frontierPCs(m, st, f)
+	}
+	if v == Incomplete {
+		stats := res.Stats
+		cov := res.Covered
+		lvs := x.lv.snap(res.Levels)
+		seq, reported := x.seq, x.reported
+		// What the machine learned, and the notes Run makes on res, as
+		// they are when the frontier is saved.
+		res.save = func(w io.Writer) error {
+			return save(w, opts.Key, opts, st, f, stats, seq, reported, cov, m.Learned(), res.Privacy, res.Dead, res.Found, lvs)
+		}
+	}
+	return res
 }
