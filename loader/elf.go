@@ -44,151 +44,27 @@ type placed struct {
 // ranges that are RAM by the file's own account (writable and NOBITS
 // sections).
 func loadELF(name string, data []byte, img *Image) ([]area, error) {
-	if !bytes.HasPrefix(data, elfMagic) {
-		return nil, offsetErr(name, 0, "not an ELF file: it does not start with \\x7fELF")
-	}
-	if len(data) < elfHeaderSize {
-		return nil, offsetErr(name, int64(len(data)), "truncated ELF header: the file has %d bytes, an ELF32 header needs %d", len(data), elfHeaderSize)
-	}
-	switch data[offClass] {
-	case byte(elf.ELFCLASS32):
-	case byte(elf.ELFCLASS64):
-		return nil, offsetErr(name, offClass, "64-bit ELF file: 68HC11 firmware is ELF32 (as m68hc11-ld writes it)")
-	default:
-		return nil, offsetErr(name, offClass, "bad ELF class %d", data[offClass])
-	}
-	switch data[offData] {
-	case byte(elf.ELFDATA2MSB):
-	case byte(elf.ELFDATA2LSB):
-		return nil, offsetErr(name, offData, "little-endian ELF file: 68HC11 ELF files are big-endian; is this firmware for another machine?")
-	default:
-		return nil, offsetErr(name, offData, "bad ELF data encoding %d", data[offData])
-	}
-	be := binary.BigEndian
-	if m := elf.Machine(be.Uint16(data[offMachine:])); m != elf.EM_68HC11 {
-		return nil, offsetErr(name, offMachine, "ELF file is for machine %v (%d), not the 68HC11 (EM_68HC11, %d)", m, uint16(m), uint16(elf.EM_68HC11))
-	}
-	switch t := elf.Type(be.Uint16(data[offType:])); t {
-	case elf.ET_EXEC:
-	case elf.ET_REL:
-		return nil, offsetErr(name, offType, "relocatable object file, not an executable: link it with m68hc11-ld first")
-	default:
-		return nil, offsetErr(name, offType, "ELF type %v is not an executable (ET_EXEC)", t)
+	if err := elfHeader(name, data); err != nil {
+		return nil, err
 	}
 	f, err := elf.NewFile(bytes.NewReader(data))
 	if err != nil {
 		return nil, elfErr(name, data, err)
 	}
-	shoff := int64(be.Uint32(data[offShoff:]))
-	shentsize := int64(be.Uint16(data[offShentsize:]))
-	phoff := int64(be.Uint32(data[offPhoff:]))
-	phentsize := int64(be.Uint16(data[offPhentsize:]))
-
-	var ram []area
-	var spans []placed
-	for i, s := range f.Sections {
-		if s.Flags&elf.SHF_ALLOC == 0 || s.Size == 0 || s.Type == elf.SHT_NULL {
-			continue
-		}
-		hdr := shoff + int64(i)*shentsize
-		if s.Addr+s.Size > 0x10000 {
-			return nil, offsetErr(name, hdr, "section %s at 0x%X-0x%X lies beyond 0xFFFF; the 68HC11 addresses 64 KiB", s.Name, s.Addr, s.Addr+s.Size-1)
-		}
-		lo, end := int(s.Addr), int(s.Addr+s.Size)
-		spans = append(spans, placed{lo, end, "section " + s.Name, hdr})
-		if s.Type == elf.SHT_NOBITS || s.Flags&elf.SHF_WRITE != 0 {
-			ram = append(ram, area{lo, end, s.Name})
-		}
-		if s.Type == elf.SHT_NOBITS {
-			continue
-		}
-		b, err := s.Data()
-		if err != nil {
-			return nil, offsetErr(name, hdr, "cannot read section %s: %v (is the file truncated?)", s.Name, err)
-		}
-		if uint64(len(b)) != s.Size {
-			return nil, offsetErr(name, hdr, "section %s holds %d bytes, its header says %d", s.Name, len(b), s.Size)
-		}
-		img.Segments = append(img.Segments, Segment{
-			Addr:     uint16(s.Addr),
-			Data:     b,
-			Name:     s.Name,
-			Writable: s.Flags&elf.SHF_WRITE != 0,
-			Exec:     s.Flags&elf.SHF_EXECINSTR != 0,
-		})
-		lma, ok := sectionLMA(f, s)
-		if !ok || lma == s.Addr {
-			continue
-		}
-		if lma+s.Size > 0x10000 {
-			return nil, offsetErr(name, hdr, "section %s has its load address 0x%X-0x%X beyond 0xFFFF", s.Name, lma, lma+s.Size-1)
-		}
-		spans = append(spans, placed{int(lma), int(lma + s.Size), "the load image of section " + s.Name, hdr})
-		img.Segments = append(img.Segments, Segment{
-			Addr: uint16(lma),
-			Data: append([]byte(nil), b...),
-			Name: s.Name + "@lma",
-		})
+	ram, spans, err := elfSections(name, data, f, img)
+	if err != nil {
+		return nil, err
 	}
 	if len(spans) == 0 {
 		// No allocated sections (section headers stripped): use the
 		// program headers.
-		for i, p := range f.Progs {
-			if p.Type != elf.PT_LOAD || p.Memsz == 0 {
-				continue
-			}
-			hdr := phoff + int64(i)*phentsize
-			what := fmt.Sprintf("load segment %d", i)
-			if p.Filesz > p.Memsz {
-				return nil, offsetErr(name, hdr, "%s has more bytes in the file (%d) than in memory (%d)", what, p.Filesz, p.Memsz)
-			}
-			if p.Vaddr+p.Memsz > 0x10000 {
-				return nil, offsetErr(name, hdr, "%s at 0x%X-0x%X lies beyond 0xFFFF; the 68HC11 addresses 64 KiB", what, p.Vaddr, p.Vaddr+p.Memsz-1)
-			}
-			lo, end := int(p.Vaddr), int(p.Vaddr+p.Memsz)
-			spans = append(spans, placed{lo, end, what, hdr})
-			if p.Flags&elf.PF_W != 0 {
-				ram = append(ram, area{lo, end, fmt.Sprintf("load%d", i)})
-			} else if p.Memsz > p.Filesz {
-				ram = append(ram, area{lo + int(p.Filesz), end, fmt.Sprintf("load%d", i)})
-			}
-			if p.Filesz == 0 {
-				continue
-			}
-			b := make([]byte, p.Filesz)
-			if _, err := p.ReadAt(b, 0); err != nil {
-				return nil, offsetErr(name, hdr, "cannot read %s: %v (is the file truncated?)", what, err)
-			}
-			img.Segments = append(img.Segments, Segment{
-				Addr:     uint16(p.Vaddr),
-				Data:     b,
-				Name:     fmt.Sprintf("load%d", i),
-				Writable: p.Flags&elf.PF_W != 0,
-				Exec:     p.Flags&elf.PF_X != 0,
-			})
-			if p.Paddr == p.Vaddr {
-				continue
-			}
-			if p.Paddr+p.Filesz > 0x10000 {
-				return nil, offsetErr(name, hdr, "%s has its load address 0x%X-0x%X beyond 0xFFFF", what, p.Paddr, p.Paddr+p.Filesz-1)
-			}
-			spans = append(spans, placed{int(p.Paddr), int(p.Paddr + p.Filesz), "the load image of " + what, hdr})
-			img.Segments = append(img.Segments, Segment{
-				Addr: uint16(p.Paddr),
-				Data: append([]byte(nil), b...),
-				Name: fmt.Sprintf("load%d@lma", i),
-			})
+		if ram, spans, err = elfProgs(name, data, f, img); err != nil {
+			return nil, err
 		}
 	}
-	sort.SliceStable(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
-	for i := 1; i < len(spans); i++ {
-		a, b := spans[i-1], spans[i]
-		if b.lo < a.end {
-			return nil, offsetErr(name, b.off, "%s (0x%04X-0x%04X) overlaps %s (0x%04X-0x%04X)",
-				b.what, b.lo, b.end-1, a.what, a.lo, a.end-1)
-		}
+	if err := noOverlap(name, spans); err != nil {
+		return nil, err
 	}
-
 	if f.Entry > 0xFFFF {
 		return nil, offsetErr(name, offEntry, "entry point 0x%X is beyond 0xFFFF", f.Entry)
 	}
@@ -207,6 +83,165 @@ func loadELF(name string, data []byte, img *Image) ([]area, error) {
 		img.Lines = lines
 	}
 	return ram, nil
+}
+
+// elfHeader checks the ELF header: a 32-bit big-endian executable for
+// the 68HC11.
+func elfHeader(name string, data []byte) error {
+	if !bytes.HasPrefix(data, elfMagic) {
+		return offsetErr(name, 0, "not an ELF file: it does not start with \\x7fELF")
+	}
+	if len(data) < elfHeaderSize {
+		return offsetErr(name, int64(len(data)), "truncated ELF header: the file has %d bytes, an ELF32 header needs %d", len(data), elfHeaderSize)
+	}
+	switch data[offClass] {
+	case byte(elf.ELFCLASS32):
+	case byte(elf.ELFCLASS64):
+		return offsetErr(name, offClass, "64-bit ELF file: 68HC11 firmware is ELF32 (as m68hc11-ld writes it)")
+	default:
+		return offsetErr(name, offClass, "bad ELF class %d", data[offClass])
+	}
+	switch data[offData] {
+	case byte(elf.ELFDATA2MSB):
+	case byte(elf.ELFDATA2LSB):
+		return offsetErr(name, offData, "little-endian ELF file: 68HC11 ELF files are big-endian; is this firmware for another machine?")
+	default:
+		return offsetErr(name, offData, "bad ELF data encoding %d", data[offData])
+	}
+	if m := elf.Machine(binary.BigEndian.Uint16(data[offMachine:])); m != elf.EM_68HC11 {
+		return offsetErr(name, offMachine, "ELF file is for machine %v (%d), not the 68HC11 (EM_68HC11, %d)", m, uint16(m), uint16(elf.EM_68HC11))
+	}
+	switch t := elf.Type(binary.BigEndian.Uint16(data[offType:])); t {
+	case elf.ET_EXEC:
+	case elf.ET_REL:
+		return offsetErr(name, offType, "relocatable object file, not an executable: link it with m68hc11-ld first")
+	default:
+		return offsetErr(name, offType, "ELF type %v is not an executable (ET_EXEC)", t)
+	}
+	return nil
+}
+
+// elfSections reads the allocated sections into img: the RAM they make
+// and the address ranges they occupy.
+func elfSections(name string, data []byte, f *elf.File, img *Image) (ram []area, spans []placed, err error) {
+	be := binary.BigEndian
+	shoff := int64(be.Uint32(data[offShoff:]))
+	shentsize := int64(be.Uint16(data[offShentsize:]))
+	for i, s := range f.Sections {
+		if s.Flags&elf.SHF_ALLOC == 0 || s.Size == 0 || s.Type == elf.SHT_NULL {
+			continue
+		}
+		hdr := shoff + int64(i)*shentsize
+		if s.Addr+s.Size > 0x10000 {
+			return nil, nil, offsetErr(name, hdr, "section %s at 0x%X-0x%X lies beyond 0xFFFF; the 68HC11 addresses 64 KiB", s.Name, s.Addr, s.Addr+s.Size-1)
+		}
+		lo, end := int(s.Addr), int(s.Addr+s.Size)
+		spans = append(spans, placed{lo, end, "section " + s.Name, hdr})
+		if s.Type == elf.SHT_NOBITS || s.Flags&elf.SHF_WRITE != 0 {
+			ram = append(ram, area{lo, end, s.Name})
+		}
+		if s.Type == elf.SHT_NOBITS {
+			continue
+		}
+		b, err := s.Data()
+		if err != nil {
+			return nil, nil, offsetErr(name, hdr, "cannot read section %s: %v (is the file truncated?)", s.Name, err)
+		}
+		if uint64(len(b)) != s.Size {
+			return nil, nil, offsetErr(name, hdr, "section %s holds %d bytes, its header says %d", s.Name, len(b), s.Size)
+		}
+		img.Segments = append(img.Segments, Segment{
+			Addr:     uint16(s.Addr),
+			Data:     b,
+			Name:     s.Name,
+			Writable: s.Flags&elf.SHF_WRITE != 0,
+			Exec:     s.Flags&elf.SHF_EXECINSTR != 0,
+		})
+		lma, ok := sectionLMA(f, s)
+		if !ok || lma == s.Addr {
+			continue
+		}
+		if lma+s.Size > 0x10000 {
+			return nil, nil, offsetErr(name, hdr, "section %s has its load address 0x%X-0x%X beyond 0xFFFF", s.Name, lma, lma+s.Size-1)
+		}
+		spans = append(spans, placed{int(lma), int(lma + s.Size), "the load image of section " + s.Name, hdr})
+		img.Segments = append(img.Segments, Segment{
+			Addr: uint16(lma),
+			Data: append([]byte(nil), b...),
+			Name: s.Name + "@lma",
+		})
+	}
+	return ram, spans, nil
+}
+
+// elfProgs reads the loaded program segments into img, for a file whose
+// section headers are stripped: the RAM they make and the address ranges
+// they occupy.
+func elfProgs(name string, data []byte, f *elf.File, img *Image) (ram []area, spans []placed, err error) {
+	be := binary.BigEndian
+	phoff := int64(be.Uint32(data[offPhoff:]))
+	phentsize := int64(be.Uint16(data[offPhentsize:]))
+	for i, p := range f.Progs {
+		if p.Type != elf.PT_LOAD || p.Memsz == 0 {
+			continue
+		}
+		hdr := phoff + int64(i)*phentsize
+		what := fmt.Sprintf("load segment %d", i)
+		if p.Filesz > p.Memsz {
+			return nil, nil, offsetErr(name, hdr, "%s has more bytes in the file (%d) than in memory (%d)", what, p.Filesz, p.Memsz)
+		}
+		if p.Vaddr+p.Memsz > 0x10000 {
+			return nil, nil, offsetErr(name, hdr, "%s at 0x%X-0x%X lies beyond 0xFFFF; the 68HC11 addresses 64 KiB", what, p.Vaddr, p.Vaddr+p.Memsz-1)
+		}
+		lo, end := int(p.Vaddr), int(p.Vaddr+p.Memsz)
+		spans = append(spans, placed{lo, end, what, hdr})
+		if p.Flags&elf.PF_W != 0 {
+			ram = append(ram, area{lo, end, fmt.Sprintf("load%d", i)})
+		} else if p.Memsz > p.Filesz {
+			ram = append(ram, area{lo + int(p.Filesz), end, fmt.Sprintf("load%d", i)})
+		}
+		if p.Filesz == 0 {
+			continue
+		}
+		b := make([]byte, p.Filesz)
+		if _, err := p.ReadAt(b, 0); err != nil {
+			return nil, nil, offsetErr(name, hdr, "cannot read %s: %v (is the file truncated?)", what, err)
+		}
+		img.Segments = append(img.Segments, Segment{
+			Addr:     uint16(p.Vaddr),
+			Data:     b,
+			Name:     fmt.Sprintf("load%d", i),
+			Writable: p.Flags&elf.PF_W != 0,
+			Exec:     p.Flags&elf.PF_X != 0,
+		})
+		if p.Paddr == p.Vaddr {
+			continue
+		}
+		if p.Paddr+p.Filesz > 0x10000 {
+			return nil, nil, offsetErr(name, hdr, "%s has its load address 0x%X-0x%X beyond 0xFFFF", what, p.Paddr, p.Paddr+p.Filesz-1)
+		}
+		spans = append(spans, placed{int(p.Paddr), int(p.Paddr + p.Filesz), "the load image of " + what, hdr})
+		img.Segments = append(img.Segments, Segment{
+			Addr: uint16(p.Paddr),
+			Data: append([]byte(nil), b...),
+			Name: fmt.Sprintf("load%d@lma", i),
+		})
+	}
+	return ram, spans, nil
+}
+
+// noOverlap refuses address ranges of the file that overlap, naming the
+// header of the later one.
+func noOverlap(name string, spans []placed) error {
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	for i := 1; i < len(spans); i++ {
+		a, b := spans[i-1], spans[i]
+		if b.lo < a.end {
+			return offsetErr(name, b.off, "%s (0x%04X-0x%04X) overlaps %s (0x%04X-0x%04X)",
+				b.what, b.lo, b.end-1, a.what, a.lo, a.end-1)
+		}
+	}
+	return nil
 }
 
 // elfErr turns an error from debug/elf into a FormatError.
