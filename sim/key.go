@@ -373,86 +373,118 @@ func (s *State) Unpack(b []byte, npages int, r Resolver) error {
 // thread's part, the scheduler bytes and each page's id start, then the
 // end (see ParentPacked).
 func (s *State) unpack(b []byte, npages int, r Resolver, off *[]int32) error {
-	at := 0
-	bad := false
-	next := func() uint64 {
-		v, k := binary.Uvarint(b[at:])
-		if k <= 0 {
-			bad = true
-			return 0
-		}
-		at += k
-		return v
-	}
-	n := next()
-	if bad || n == 0 || n > MaxThreads {
+	d := packed{b: b}
+	n := d.next()
+	if d.bad || n == 0 || n > MaxThreads {
 		return fmt.Errorf("%w: %d threads", ErrPacked, n)
 	}
 	s.Threads = s.Threads[:0]
 	for range n {
 		if off != nil {
-			*off = append(*off, int32(at))
+			*off = append(*off, int32(d.at))
 		}
 		s.Threads = append(s.Threads, Thread{})
-		t := &s.Threads[len(s.Threads)-1]
-		id := next()
-		if bad || id > 1<<32-1 || !r.LoadThread(t, uint32(id)) {
-			return fmt.Errorf("%w: thread %d has no context", ErrPacked, len(s.Threads)-1)
-		}
-		d0, d1 := next(), next()
-		if d0 != 0 || d1 != 0 {
-			tag, k := t.Tag, t.Key()
-			k = ThreadKey{k[0] ^ d0, k[1] ^ d1}
-			if bad || !k.Valid() {
-				return fmt.Errorf("%w: thread %d", ErrPacked, len(s.Threads)-1)
-			}
-			t.SetKey(k)
-			t.Tag = tag // the id is that of the key it is numbered by
-		}
-		if t.Status > Exited {
-			return fmt.Errorf("%w: thread %d has status %d", ErrPacked, len(s.Threads)-1, t.Status)
-		}
-		pc, cyc, drop := next(), next(), next()
-		if bad || at >= len(b) || pc > 0xFFFF || drop > 1<<32-1 {
-			return fmt.Errorf("%w: thread %d", ErrPacked, len(s.Threads)-1)
-		}
-		t.PrevPC, t.Cycles, t.Dropped = uint16(pc), cyc, uint32(drop)
-		t.NShadow = b[at]
-		at++
-		if t.NShadow > MaxShadow {
-			return fmt.Errorf("%w: thread %d has %d shadow frames", ErrPacked, len(s.Threads)-1, t.NShadow)
-		}
-		for j := range t.NShadow {
-			a := next()
-			if bad || a > 0xFFFF {
-				return fmt.Errorf("%w: thread %d's shadow stack", ErrPacked, len(s.Threads)-1)
-			}
-			t.Shadow[j] = uint16(a)
+		if err := d.thread(&s.Threads[len(s.Threads)-1], len(s.Threads)-1, r); err != nil {
+			return err
 		}
 	}
-	if at+2 > len(b) {
+	if d.at+2 > len(b) {
 		return fmt.Errorf("%w: truncated", ErrPacked)
 	}
 	if off != nil {
-		*off = append(*off, int32(at))
+		*off = append(*off, int32(d.at))
 	}
-	s.Atomic, s.AtomicDepth = b[at], b[at+1]
-	at += 2
+	s.Atomic, s.AtomicDepth = b[d.at], b[d.at+1]
+	d.at += 2
 	if int(s.Atomic) > len(s.Threads) {
 		return fmt.Errorf("%w: atomic section %d, depth %d", ErrPacked, s.Atomic, s.AtomicDepth)
 	}
-	np := next()
-	if bad || np > 1<<16/PageSize || npages >= 0 && np != uint64(npages) {
+	np := d.next()
+	if d.bad || np > 1<<16/PageSize || npages >= 0 && np != uint64(npages) {
 		return fmt.Errorf("%w: %d pages, the machine has %d", ErrPacked, np, npages)
 	}
-	s.Pages = s.Pages[:0]
-	g := groupSize(int(np))
-	for len(s.Pages) < int(np) {
-		if off != nil {
-			*off = append(*off, int32(at))
+	if err := d.pages(s, int(np), r, off); err != nil {
+		return err
+	}
+	if d.at != len(b) {
+		return fmt.Errorf("%w: %d bytes after the last page", ErrPacked, len(b)-d.at)
+	}
+	if off != nil {
+		*off = append(*off, int32(d.at))
+	}
+	s.Freeze()
+	return nil
+}
+
+// packed reads a packed state (State.unpack): the bytes, where the next
+// is, and whether a number ran past the end.
+type packed struct {
+	b   []byte
+	at  int
+	bad bool
+}
+
+// next reads a number.
+func (d *packed) next() uint64 {
+	v, k := binary.Uvarint(d.b[d.at:])
+	if k <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.at += k
+	return v
+}
+
+// thread reads thread number i into t.
+func (d *packed) thread(t *Thread, i int, r Resolver) error {
+	id := d.next()
+	if d.bad || id > 1<<32-1 || !r.LoadThread(t, uint32(id)) {
+		return fmt.Errorf("%w: thread %d has no context", ErrPacked, i)
+	}
+	d0, d1 := d.next(), d.next()
+	if d0 != 0 || d1 != 0 {
+		tag, k := t.Tag, t.Key()
+		k = ThreadKey{k[0] ^ d0, k[1] ^ d1}
+		if d.bad || !k.Valid() {
+			return fmt.Errorf("%w: thread %d", ErrPacked, i)
 		}
-		id := next()
-		if bad || id > 1<<32-1 {
+		t.SetKey(k)
+		t.Tag = tag // the id is that of the key it is numbered by
+	}
+	if t.Status > Exited {
+		return fmt.Errorf("%w: thread %d has status %d", ErrPacked, i, t.Status)
+	}
+	pc, cyc, drop := d.next(), d.next(), d.next()
+	if d.bad || d.at >= len(d.b) || pc > 0xFFFF || drop > 1<<32-1 {
+		return fmt.Errorf("%w: thread %d", ErrPacked, i)
+	}
+	t.PrevPC, t.Cycles, t.Dropped = uint16(pc), cyc, uint32(drop)
+	t.NShadow = d.b[d.at]
+	d.at++
+	if t.NShadow > MaxShadow {
+		return fmt.Errorf("%w: thread %d has %d shadow frames", ErrPacked, i, t.NShadow)
+	}
+	for j := range t.NShadow {
+		a := d.next()
+		if d.bad || a > 0xFFFF {
+			return fmt.Errorf("%w: thread %d's shadow stack", ErrPacked, i)
+		}
+		t.Shadow[j] = uint16(a)
+	}
+	return nil
+}
+
+// pages reads the ids of the np pages of s, alone or by groups, noting
+// in off where each starts.
+func (d *packed) pages(s *State, np int, r Resolver, off *[]int32) error {
+	s.Pages = s.Pages[:0]
+	g := groupSize(np)
+	for len(s.Pages) < np {
+		if off != nil {
+			*off = append(*off, int32(d.at))
+		}
+		id := d.next()
+		if d.bad || id > 1<<32-1 {
 			return fmt.Errorf("%w: truncated at page %d", ErrPacked, len(s.Pages))
 		}
 		if g == 1 {
@@ -473,7 +505,7 @@ func (s *State) unpack(b []byte, npages int, r Resolver, off *[]int32) error {
 				p = r.Page(pid)
 			}
 			switch {
-			case len(s.Pages) == int(np):
+			case len(s.Pages) == np:
 				if pid != NoPage {
 					return fmt.Errorf("%w: the last group has page %d of %d", ErrPacked, len(s.Pages)+1, np)
 				}
@@ -484,13 +516,6 @@ func (s *State) unpack(b []byte, npages int, r Resolver, off *[]int32) error {
 			}
 		}
 	}
-	if at != len(b) {
-		return fmt.Errorf("%w: %d bytes after the last page", ErrPacked, len(b)-at)
-	}
-	if off != nil {
-		*off = append(*off, int32(at))
-	}
-	s.Freeze()
 	return nil
 }
 
