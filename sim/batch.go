@@ -5,7 +5,6 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/loader"
 )
 
@@ -48,7 +47,7 @@ func (m *Machine) forced(s *State, i int) bool {
 			return false
 		}
 	}
-	irqs := !mutation.On(mutation.BatchIRQ)
+	irqs := !m.faults.batchIRQ
 	if s.Atomic == 0 && irqs {
 		for j := range s.Threads {
 			u := &s.Threads[j]

@@ -3,8 +3,6 @@ package sim
 import (
 	"fmt"
 	"sync/atomic"
-
-	"github.com/hc11mc/hc11mc/internal/mutation"
 )
 
 // Dead stack bytes (--reduce dead on firmware with its peripherals:
@@ -160,7 +158,7 @@ func (m *Machine) span(s *State, j int, sp uint16) (lo, hi uint16, ok bool) {
 func (x *stepper) maskedBy(a uint16) int {
 	s := x.s
 	for j := range s.Threads {
-		if j != x.tid && mutation.On(mutation.UnseenOther) {
+		if j != x.tid && x.m.faults.unseenOther {
 			continue
 		}
 		sp := s.Threads[j].SP

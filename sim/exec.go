@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/hc11mc/hc11mc/devices"
-	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
@@ -187,7 +186,7 @@ func (x *stepper) pull8() uint8 {
 	x.t.SP++
 	if x.m.Config.DeadStack {
 		x.m.pulled(x.t.SP)
-		if mutation.On(mutation.ClearWrite) {
+		if x.m.faults.clearWrite {
 			x.write8(x.t.SP, 0)
 		}
 	}
@@ -237,7 +236,7 @@ gather:
 	if x.ph != nil {
 		x.fetched(pc, &in, err, n)
 	}
-	if x.m.Config.DeadStack && err == nil && !mutation.On(mutation.UnseenFetch) {
+	if x.m.Config.DeadStack && err == nil && !x.m.faults.unseenFetch {
 		for i := range uint16(in.Len) {
 			if x.lay.attr[pc+i] == attrRAM {
 				x.deadRead(pc+i, "fetch")

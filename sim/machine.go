@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -250,6 +251,31 @@ type Machine struct {
 	rxDeepest atomic.Uint32
 
 	privateState // stack privacy (private.go)
+
+	// faults are the switches of package mutation that the instruction
+	// path would otherwise load, read once by NewMachine.
+	faults faults
+}
+
+// faults are the faults of package mutation switched on when the machine
+// was made, which the instruction path asks for: dead-stack masking's
+// (deadstack.go) and batches' (batch.go). A test sets the switch before it
+// makes the machine.
+type faults struct {
+	unseenFetch bool // mutation.UnseenFetch
+	unseenOther bool // mutation.UnseenOther
+	clearWrite  bool // mutation.ClearWrite
+	batchIRQ    bool // mutation.BatchIRQ
+}
+
+// setFaults reads the switches of the faults on the instruction path.
+func (m *Machine) setFaults() {
+	m.faults = faults{
+		unseenFetch: mutation.On(mutation.UnseenFetch),
+		unseenOther: mutation.On(mutation.UnseenOther),
+		clearWrite:  mutation.On(mutation.ClearWrite),
+		batchIRQ:    mutation.On(mutation.BatchIRQ),
+	}
 }
 
 // NewMachine prepares an image for simulation.
@@ -326,6 +352,7 @@ func NewMachine(img *loader.Image, cfg Config) (*Machine, error) {
 		return nil, err
 	}
 	m.env = newEnv(m)
+	m.setFaults()
 	m.stacks = cfg.Stacks
 	m.setTraps()
 	m.hasGoals = len(cfg.Reach) > 0

@@ -5,9 +5,18 @@
 //
 // It is for tests only: nothing outside a _test.go file sets a switch, and
 // with none set (the zero value, always the case in the tool) every check
-// below answers false. A check is one atomic load, made where a reduction
-// decides or a device is made, never on the simulator's per-instruction
-// path.
+// below answers false. A check is one atomic load, and none is made once
+// per instruction: the switches the instruction path would ask for
+// (UnseenFetch, UnseenOther, ClearWrite, BatchIRQ) are read once, when
+// sim.NewMachine makes a machine, and a device's (PrescalerPhase, PinOrder,
+// SCITenBits) when the device is made; so a test sets those before it
+// makes the machine or the device. The others are loaded where a
+// reduction decides (once per transition or per state), where a transition
+// begins (ROMByImage, PlaceholderRead), and at the rarer events of a step
+// that they concern: an interrupt's entry from WAI or STOP, time passing
+// in WAI, a second interval of a deadline about to start, the choice
+// between requested interrupts, a timer source's request, an event of
+// the environment, a saved frontier's load.
 package mutation
 
 import (
