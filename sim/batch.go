@@ -9,8 +9,102 @@ import (
 )
 
 // Batches of steps: a thread's transition runs on through every point at
-// which its next step is the only move of the state (the package doc,
-// "Batches", says why every verdict is kept).
+// which its next step is the only move of the state. Why every verdict is
+// kept:
+//
+// A scheduling point where nothing can choose is no point. The machine
+// without batches (Config.Unbatched, check --batch off) has a state at
+// every scheduling point — before every instruction under --preempt
+// every — and its transitions are Expand's: a thread's run to its next
+// point (one per value of a choice its last step draws), an interrupt's
+// entry, an event of the environment. Call its graph G. A state of G is
+// forced for thread i (batch.go: forced) when G's only transitions out of
+// it are thread i's run: no other thread may run, no thread can take an
+// interrupt (an --irq one, a device's pending one, a --latency request
+// or a request to be made), no event of the environment is explored
+// there (the --sci-timing gate included: under idle a place where the
+// firmware may wait is taken as not forced), the device is not overdue,
+// and thread i is not about to call a harness routine (which may block,
+// draw, create a thread, open an atomic section or end the path). Under
+// the exact clock the timer's flags are set by the clock as time
+// passes: they are no choice, and a pending interrupt the I bit masks
+// is none either.
+//
+// By default a thread's transition runs on through every forced point
+// (runThread), as Run does: the device is told of the cycles so far at
+// each point, exactly as at the end of a transition of G, so that the
+// state there is the state G has there; the point is then judged, and
+// the run goes on only if it is forced. A batch ends at the first point
+// that is not forced, at a step that drew a choice (so a batch carries at
+// most one choice, at its last step, and Expand enumerates it by running
+// the batch again per value), at a violation, at BatchCap instructions,
+// where it comes back to a state it passed (loopFinder), or, once it has
+// run a while, at a distinguished state (distinguished: a property of
+// the state alone, so that batches from many states into one long
+// deterministic path end at the same states and the visited set merges
+// them). The graph B
+// the search explores has the states of G where a batch starts or ends,
+// and an edge per batch. Its counters: Stats.Instructions counts every
+// instruction executed (a batch's, and a batch run again per choice);
+// the search's transitions are B's edges and its depth the number of
+// B's edges from the initial state, so depth is no longer a count of
+// instructions.
+//
+// Every verdict of G is kept:
+//
+//   - A batch is a path of G: every step it takes is the step G takes
+//     there, with the same properties checked after it (the stepper's,
+//     the stack range, --reach goals, the timing properties' intervals,
+//     the device's at each point, the COP's among them), and it stops at
+//     the first violation, which it reports at the instruction that
+//     raised it. So every violation and counterexample of B is one of
+//     G; Unbatch splits a batch into G's transitions, so that a trace
+//     replays with and without batches.
+//   - Every state of G reachable from the initial state is a state of B
+//     or a forced state a batch of B passes, by induction on G's paths:
+//     a transition of G out of a state of B is the first transition of
+//     one of its batches (or an edge of B: interrupts and events), and
+//     the only transitions out of a passed state are its thread's run,
+//     which the batch takes next (each value of a choice it draws is a
+//     batch of its own, ending there). A batch ends only where G has a
+//     state, so the successor of the last state it passes is in B.
+//   - A violation of G is raised by some transition out of a reachable
+//     state (each of which B takes, as above) or is a deadlock. A forced
+//     state is never a deadlock (its thread moves: it is not at a
+//     harness routine, the only place a step blocks), so every deadlock
+//     of G is a state of B, expanded as in G. A path that __mc_assume
+//     makes infeasible is dropped in both; an access that observes the
+//     exact clock's counters left out (Block.Lazy) ends the search in
+//     both, which runs again without the elimination.
+//   - The search ends: every batch is finite (BatchCap), B's states are
+//     states of G, finitely many, and the visited set keeps each once.
+//     A cycle of G through forced states only — a loop nothing can leave
+//     — is cut where a batch ends (at a distinguished state on it, or,
+//     loopFinder, at a state the batch comes back to, so that the batch
+//     from there comes back to it again), and the visited set closes the
+//     cycle with a few states.
+//     Nothing checked here depends on a cycle being seen as such: the
+//     properties are reachability of a violation or a deadlock, and a
+//     cycle's states are each reached and checked.
+//
+// The reductions, the search orders and the stores work on B as they
+// did on G. Partial-order reduction offers a lone transition τ only at a
+// state that is not forced, and runs τ without a batch (it is one
+// transition of G, as the argument of reduce.go needs); at a forced state
+// the full expansion is the batch. A cycle of B, seen as a cycle of G,
+// passes a forced state — expanded in full, its one transition followed
+// — or consists of states of B whose cycle-proviso flags the search
+// keeps, so every cycle of the reduced graph has a state expanded in full
+// and reduce.go's argument holds unchanged. The stack guard watches every
+// access of a batch and the dead-data checks every step of it, so an
+// intrusion or a broken assumption inside a batch is seen as in G.
+// Dead-data elimination and hash compaction key B's states as they key
+// G's (a batch ends in a state of G); the parallel search, the swarm and
+// saved frontiers hold states of B, each a state of G. The heuristics'
+// estimates order B's states and decide no verdict. --engine auto hands
+// HMC the state where a batch starts whose last step draws a choice too
+// wide to enumerate: HMC follows every path from that state, the batch's
+// among them.
 
 // forced reports whether thread i's next step is the only move out of s:
 // the one transition Expand would find there is thread i running (with
@@ -125,7 +219,7 @@ const loopAfter = 1 << 8
 // set closes the loop. A batch that enters the loop from outside ends
 // where Brent's algorithm finds it, at a sample point on the loop, and
 // the batch from there is such a batch. Ending a batch early is always
-// sound (the package doc, "Batches"): the loop only makes it end.
+// sound (the argument at the top of this file): the loop only makes it end.
 //
 // The kept state is a copy: the pages the batch has written so far are
 // copied rather than frozen in place, since the search makes the key of

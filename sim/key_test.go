@@ -95,7 +95,7 @@ var (
 		"Page.Data": true,
 	}
 	// Bookkeeping that two equal states may differ in: nothing the
-	// simulator decides depends on it (see the package doc).
+	// simulator decides depends on it (docs/simulator.md, "States").
 	outsideFields = map[string]bool{
 		"Thread.PrevPC": true, "Thread.Cycles": true, "Thread.Dropped": true, "Thread.Tag": true,
 		"Thread.NShadow": true, "Thread.Shadow": true,

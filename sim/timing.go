@@ -10,9 +10,197 @@ import (
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
-// The timing properties (check --max-masked, --deadline, --latency,
-// --report-timing): the package doc's "Timing properties" says what they
-// measure and why the search checks them exactly; here is how.
+// # Timing properties
+//
+// Timing properties (check --max-masked, --deadline, --latency,
+// --report-timing) are checked on the search's states: what each needs of
+// the past is kept in one more page of the state, the timing page, after
+// every other page (the device's hidden page included; timing.go). The
+// page exists only when Config.Timing is set, so that a check without a
+// timing property stores and hashes exactly what it did before.
+//
+// Time is the CPU's: the E cycles of every instruction and harness call
+// any thread or interrupt handler executes along the path, with the
+// cycles of the M68HC11 Reference Manual's instruction timing tables
+// (isa/m68hc11's Inst.Cycles, as Thread.Cycles counts them), and 14
+// cycles for each interrupt entry (the manual's interrupt stacking
+// sequence: nine bytes stacked, the vector fetched). WAI is the
+// manual's 14 + n split as its cycle-by-cycle table splits it: 12 cycles
+// for WAI (the frame stacked), the n of the wait, and 2 for the entry
+// from WAI (the vector); the entry from STOP adds the oscillator's
+// restart delay while OPTION's DLY is set (entry.go). An environment
+// event (a byte arriving, a timer firing, a harness interrupt's request)
+// takes no CPU time, but for time passing while the CPU waits in WAI
+// under the exact clock (devices.EvWait): its cycles are the wait's n,
+// counted in the global time and in every open interval (entry.go's
+// waited). State.Now is the global time along a path.
+//
+// The properties, and where an interval starts and ends:
+//
+//   - Masked: the CPU is masked while the context that executes has
+//     CCR.I set. An interval starts at the end of the step after which
+//     the executing context has I set while the one before had it clear
+//     (SEI, TAP, an interrupt entry — their own cycles are not in the
+//     interval — or a switch to a thread whose I is set), and counts the
+//     cycles of every step executed with I set, the one that clears I
+//     (CLI, TAP, RTI) included; a switch to a thread with I clear ends
+//     it. This is the convention of the GNU simulator's "interrupts
+//     masked sequence" (its count starts after the instruction that set
+//     I and ends after the one that cleared it). Intervals are measured
+//     only after the first instruction that clears I (the firmware's
+//     first CLI): the masked start-up after reset is not one. A violation
+//     is reported as soon as an interval exceeds the bound, whether or
+//     not it ever ends.
+//   - Deadline FROM:TO: each thread has its own interval. It starts
+//     when the thread's PC becomes FROM (before FROM's instruction runs:
+//     by a step, an interrupt's entry, or the thread's creation there)
+//     while the thread has none running, whatever the other threads'
+//     intervals, and ends when the same thread's PC becomes TO; it
+//     counts the cycles of every step of every thread and handler in
+//     between. The interval of a thread that exits is dropped (it never
+//     reaches TO). Reaching FROM again before TO does not restart it (the first FROM since the last
+//     TO counts, so that an interrupt taken at FROM, whose RTI comes back
+//     there, is inside). When FROM and TO are one address, arriving there
+//     ends one interval and starts the next. A violation is reported when
+//     TO is reached more than the bound after FROM; a path that never
+//     reaches TO does not violate.
+//   - Latency IRQ (harness interrupts, --irq): the interrupt is requested
+//     by an environment event at any state where it is not already
+//     requested (inside an atomic section too); from then it is pending
+//     and is taken at the first
+//     scheduling point where a context can take it, as the only move of
+//     that context besides the device's pending interrupt and the --irq
+//     interrupts of a higher priority. Of several pending requests the
+//     context takes the one of the highest priority (rank: the
+//     Reference Manual's interrupt priority table, section 5, with
+//     HPRIO's promotion when the chip's registers are there), never the
+//     first flag's; an --irq interrupt that no property follows is not
+//     taken before a pending request of a higher priority either, as on
+//     the chip. The interval runs from the request to the first
+//     instruction of the handler, the cycles of the entry included. A
+//     violation is reported as soon as the interval exceeds the bound.
+//     Requests and prompt service give the same executions as the plain
+//     --irq model (an interrupt taken where I is clear is one requested
+//     just before, and no other is pending then), so the other
+//     properties' verdicts do not change, nor does one property's value
+//     depend on which others are asked for (--report-timing adds a
+//     latency for every --irq interrupt). A
+//     request still pending when no thread runs any more (every thread
+//     exited or blocked) counts only the cycles that ran.
+//   - Latency of a chip's source (Latency.Source: a timer source whose
+//     flag the exact clock sets, Config.ExactClock): no event requests
+//     it; it is requested while its flag and its enable bit are both set
+//     (devices.SourceTimer). The interval starts at the E cycle at which
+//     that became true: the cycle of the elapse (an instruction's, an
+//     entry's or a wait's cycles) at which the clock set the flag
+//     (SourceTimer.SetsIn, noted before the elapse), or, when the flag
+//     was set already and the instruction set the enable bit, the
+//     instruction's first cycle — the earliest the write can have been,
+//     so the count is an upper bound, by at most the instruction's
+//     cycles less one. It grows with every step, and with the cycles of
+//     a wait while it stands (the wait is an event: Now does not count
+//     it), and ends at the entry of the source's interrupt, the 14
+//     cycles included, or, without a violation, when the flag or the
+//     enable clears (a withdrawn request, the withdrawing instruction's
+//     cycles counted). A violation is reported as soon as it exceeds the
+//     bound, taken or withdrawn later. After the entry the source is
+//     served until its flag or enable clears: a handler returning with
+//     the flag set is taken again, and that is not a new request.
+//     Input captures, the pulse accumulator, the SPI and the SCI are set
+//     by events at instruction boundaries whose true moment the clock
+//     does not count: their latency is not offered.
+//   - Latency of a chip's source under the abstract clock: the abstract
+//     clock sets the flag by an event at any scheduling point. The CPU
+//     recognizes a request at the end of an instruction (the Reference
+//     Manual, section 5), so a flag set at a boundary stands for one set
+//     at any cycle of the CPU's last step (an instruction or an entry),
+//     whose cycles the timing page keeps (offLast): the interval starts
+//     at that step's first cycle, the worst over every moment, at most
+//     one cycle more than the latest moment still recognized there. An
+//     enable written by an instruction starts it at the instruction's
+//     first cycle, as under the exact clock; the rest is as above.
+//
+// Exactness. Write a state of the timed machine as (s, τ): s the state
+// without its timing page, τ the page. Every transition of the machine
+// without timing properties, s → s' by label l, is one transition
+// (s, τ) → (s', τ') of the timed machine, τ' a function of τ, of l and
+// of the steps l executes (their cycles, the I bit before and after
+// each, the PCs reached), none of which depends on τ; the timed machine
+// has no other transitions but the requests of --latency, which change
+// τ alone (a requested interrupt is then, with those of a higher
+// priority, the only move of a context that can take it, a move the
+// plain model has too; the plain interrupts of a lower priority that it
+// withholds are taken, in the plain model's executions, where no request
+// is pending: the request of an interrupt can always come just before
+// its entry). So the executions
+// of the two machines are the same, step for step, and along an
+// execution τ holds exactly each interval's cycles so far, up to the
+// saturation. The saturation at N + 1 (or Timing.Cap) only merges counts
+// above N, which are all violations already, or all "at least the cap".
+// A bound is therefore violated on some execution if and only if some
+// transition out of a reachable timed state raises the violation, which
+// an exhaustive search of the timed states — finitely many, the
+// counters being bounded — finds. Storing a state once loses nothing
+// because τ is part of its identity: states taken for one have the same
+// futures, interval values included. For --report-timing, the largest
+// value a counter takes is the largest interval of every execution
+// (each interval is noted at every step it grows), exact when the search
+// is exhaustive and the cap was not reached. A counterexample replayed on
+// a machine whose bounded counters do not stop (Machine.Unsaturated) runs
+// the same transitions, since none depends on a count, and its violation
+// carries the interval and the count the execution had (search's
+// TrueInterval).
+//
+// A chip's source under the exact clock adds no transition: its latency
+// byte and counter in τ are a function of τ and of the device's block
+// before and after each transition (the flag and enable bits, and the
+// cycle at which the flag set, which the device's block before the
+// elapse determines: TCNT, the prescaler's phase, TOCx, the RTI chain),
+// none of which depends on τ. So the argument above holds unchanged: the
+// executions are those of the machine without the property, and along
+// each, τ holds the cycles from the cycle the request began (exact when
+// the flag set it; at most the writing instruction's cycles less one
+// more when an enable write did) to the current point. The exact clock's
+// own state (package devices: TCNT, the phase, the chain, the flags) is
+// in the state's pages, so two states taken for one have the same
+// device future and the same τ: the search finds every value the counter
+// takes, and the maximum of the over-approximated counts bounds the true
+// latency from above, so that "verified" is sound; the bundled programs
+// request by flags only, where the count is exact. Under the abstract
+// clock the source adds no transition either: the device's events are
+// the machine's, and the count starts from the last step's cycles, a
+// function of τ (offLast, which the last step wrote) — the byte makes
+// states differ by the cycles of their last step, which no future
+// depends on otherwise, so nothing is lost by it; every moment at which
+// the flag may set is some event's, counted from the earliest cycle it
+// stands for.
+//
+// The reductions keep this. Dead-data elimination keeps every register
+// live when timing is on (whether a step starts or continues a masked
+// interval depends on the I bit of the thread that runs) and never masks
+// the timing page, which is at no address, nor the device's pages (the
+// flags, enables and compare registers a source's request depends on).
+// Its one elimination under the exact clock, the timer's counters left
+// out until the firmware first accesses a timer register (Block.Lazy),
+// cannot hide a request: no source is enabled before such an access
+// (TMSK1 and TMSK2 are timer registers), and the access withdraws the
+// elimination and the search starts again with the counters counted; the stack bytes it leaves out
+// are never read before being written, so the executions from two states
+// it takes for one are the same, cycles included. Hash compaction and
+// the swarm see the page as any other page: the same probability of
+// omission, the same exhaustiveness per member. Partial-order reduction
+// is off with timing properties (reducible): it follows alone a step it
+// takes for invisible and independent of the other threads' steps, but
+// every step advances the global time that every running interval reads
+// — one thread's step before or after another's FROM, TO, SEI or CLI
+// changes a deadline's or a masked interval's value — so no step is
+// invisible to τ, and a reduction that saw them would have nothing left
+// to reduce. The result states it as a condition of the verdict. The
+// symbolic engine does not check timing properties: it lists them as not
+// checked, and the swarm's symbolic member does not run with them.
+//
+// The rest of this file is how: the timing pages, the steps' and the
+// entries' updates, the requests.
 //
 // # The timing pages
 //
