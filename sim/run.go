@@ -65,7 +65,7 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 	if r.env != nil {
 		r.res.Received = r.env.received
 	}
-	if v := r.res.Violation; v != nil && v.Kind != KindWatchdog && m.dev != nil && opts.Output != nil {
+	if v := r.res.Violation; v != nil && v.Kind != KindWatchdog && r.env != nil && opts.Output != nil {
 		// The transmitter goes on after the CPU stops: the byte
 		// waiting in TDR still leaves on the line. Not after the
 		// COP's timeout, a reset: it resets the SCI (TE clears) and
@@ -240,7 +240,7 @@ func (r *runner) steps(i int, before uint64, ccr uint8) event {
 	if ev != evOK || opts.Trace != nil || opts.Visit != nil || opts.Rand != nil {
 		return ev
 	}
-	if m.dev != nil {
+	if r.env != nil {
 		if x.io || (ccr&^x.t.CCR)&isa.FlagI != 0 || m.hasGoals || !m.fastOK(s, i) {
 			return ev
 		}
