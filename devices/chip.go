@@ -32,7 +32,7 @@ type Options struct {
 	BoundReceived, BoundTimer bool
 	MaxReceived, MaxTimer     int
 	// Exact counts the timer, the real-time interrupt and the SCI's line
-	// in E cycles (see "The exact clock" in the package doc) instead of
+	// in E cycles (see "The exact clock" in docs/devices.md) instead of
 	// letting their events happen at any time.
 	Exact bool
 	// Wires connect output-compare pins to XIRQ or IRQ on the board

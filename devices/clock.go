@@ -33,13 +33,13 @@ func put3(b *Block, h int, v uint64) {
 
 // counting reports whether the timer's counters are counted in b: always,
 // except while the firmware has not observed the timer and the simulator
-// allows leaving them out (Block.Lazy; see the package doc).
+// allows leaving them out (Block.Lazy; see docs/devices.md).
 func (c *Chip) counting(b *Block) bool {
 	return !b.Lazy || b.Hid[hX]&xObserved != 0
 }
 
 // Unseen reports whether an access of register off in b would see the
-// timer's counters where they were left out (see the package doc); the
+// timer's counters where they were left out (see docs/devices.md); the
 // simulator then withdraws leaving them out and searches again.
 func (c *Chip) Unseen(b *Block, off int) bool {
 	return c.exact && isTimerReg(off) && !c.counting(b)
@@ -183,7 +183,7 @@ func (c *Chip) exactHorizon(b *Block) uint64 {
 // cycles since the earliest moment at which the last byte received can
 // have come off the line. A byte is seen at the first instruction
 // boundary after it came off (the firmware reads registers as they stand
-// at the start of its instructions; package doc), so a byte seen now came
+// at the start of its instructions; docs/devices.md), so a byte seen now came
 // off during the cycles that passed since the last boundary: of those,
 // the earliest a frame after the previous byte's earliest moment. Beyond
 // a frame the count saturates at a frame plus those cycles less one, so
@@ -223,7 +223,7 @@ func (c *Chip) received(b *Block) {
 // arrival's moment would show: the timer's counters, the transmitter's
 // byte, the COP, the first 64 cycles. Without any, arrivals at different
 // cycles of a wait lead to the same state but for the receiver's time,
-// and the earliest of them has every future of the others (package doc).
+// and the earliest of them has every future of the others (docs/devices.md).
 func (c *Chip) live(b *Block) bool {
 	return c.counting(b) || get3(b, hTxLeft) > 0 || c.copOn(b) || b.Hid[hEarly] < 64
 }

@@ -31,7 +31,7 @@ type Block struct {
 	At uint64
 	// Lazy allows the exact clock to leave the timer's counters out of
 	// the state once the environment chose before the firmware observed
-	// the timer (see the package doc); the simulator sets it while it
+	// the timer (see docs/devices.md); the simulator sets it while it
 	// watches for the firmware observing them after all (Unseen).
 	Lazy bool
 }

@@ -53,7 +53,7 @@ var psel = [16]int{
 }
 
 // touch activates the timer sources whose registers the access of
-// register off concerns (see "The abstract clock" in the package doc).
+// register off concerns (see "The abstract clock" in docs/devices.md).
 func (c *Chip) touch(b *Block, off int) {
 	if c.exact && isTimerReg(off) {
 		b.Hid[hX] |= xObserved

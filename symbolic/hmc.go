@@ -223,7 +223,7 @@ func (h *hmc) add(st *State, start int) {
 // frontier is the frontier, a heap in the order ST expands its states:
 // with the estimate of glh, the state closest to a violation first, its
 // position in the program breaking ties; otherwise the state furthest
-// behind in the program first (see the package doc), the priority
+// behind in the program first (see docs/symbolic.md, "HMC here"), the priority
 // breaking ties.
 //
 // Position first is for paths through an if-else to meet at the join,
