@@ -49,7 +49,7 @@ import (
 // s1 and s2 agree, violations included, unless some transition reads a
 // masked byte, uncovers one, or moves the memory map while something is
 // masked. The stepper checks all three on every transition (deadRead,
-// exposeTo, the layout check in runThread); the first time one happens
+// exposeTo, the layout check of env.accessed); the first time one happens
 // the machine records it (DeadBroken), the search stops, withdraws the
 // masking and searches again without it (package search, Run), so the
 // verdict is always that of a search whose merges were all justified.

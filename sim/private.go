@@ -618,7 +618,7 @@ func (m *Machine) SharedHash(s *State) uint64 {
 	return h ^ h>>29
 }
 
-// privUse is what the stack guard saw of one transition (runGuarded).
+// privUse is what the stack guard saw of one transition (runFrom).
 type privUse struct {
 	public bool   // it touched a byte not private to it
 	low    uint16 // the lowest byte of its own region it touched

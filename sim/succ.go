@@ -633,7 +633,7 @@ func (m *Machine) ReplayObserved(s *State, l Label, fx *[]Output) (ns *State, v 
 }
 
 // replay is ReplayObserved reporting, in pu unless nil, whether a
-// thread's transition touched a byte not private to it (runGuarded), and
+// thread's transition touched a byte not private to it (runFrom), and
 // keeping the rule of ph unless nil (placeholder.go).
 func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Placeholders) (ns *State, v *Violation, ok bool) {
 	if l.Thread < 0 || l.Thread >= len(s.Threads) {
