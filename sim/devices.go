@@ -292,7 +292,7 @@ func (x *stepper) readSlow(a uint16) uint8 {
 		vals := x.m.inputs[x.m.inputIdx[a]]
 		return vals[x.choose(uint64(len(vals)))]
 	case attrIO:
-		return x.ioRead(a)
+		return x.m.env.read(x, a)
 	case attrHeld:
 		markBit(x.m.held.addrs[:], int(a))
 		return x.s.Pages[x.lay.pageOf[a/PageSize]].Data[a%PageSize]
@@ -314,7 +314,7 @@ func (x *stepper) writeSlow(a uint16, v uint8) {
 	case attrInput, attrHeld:
 		x.s.page(int(x.lay.pageOf[a/PageSize])).Data[a%PageSize] = v
 	case attrIO:
-		x.ioWrite(a, v)
+		x.m.env.write(x, a, v)
 	case attrBoard:
 		x.output(Output{Kind: OutBoard, Addr: a, Value: v})
 	case attrROM:

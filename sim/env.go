@@ -10,8 +10,10 @@ import (
 // (runThread), an interrupt's entry, the expansion of a state — knows
 // them only through the hooks below, called through Machine.env, which is
 // nil when there is neither: a machine without an environment pays one
-// predictable branch per hook. (A plain run's person at the terminal is
-// runEnv, run.go, which calls into the same hooks through the transition.)
+// predictable branch per hook. (A plain run, Run in run.go, steps its
+// threads itself, and has its own environment, runEnv — the person at the
+// terminal and the clock — which its runner calls before a round, after a
+// thread's move and when every thread sleeps: nil without a device.)
 //
 // The hooks, in the order of a step:
 //
@@ -28,9 +30,9 @@ import (
 //   - ended, at the end of a thread's transition, and interrupted, at the
 //     end of an interrupt's entry: the device learns the cycles.
 //
-// The register block's accesses themselves are the stepper's slow path
-// (readSlow, writeSlow: attrIO), which no address reaches without a
-// device. The expansion asks the environment which interrupts a thread
+// Between before and after, an access of the register block goes to
+// read and write (from the stepper's slow path, readSlow and writeSlow:
+// no address is attrIO without a device). The expansion asks the environment which interrupts a thread
 // must take (mustTake), whether an --irq interrupt may be taken beside
 // them (allows), and for the environment's own transitions (moves).
 type env struct {
@@ -131,6 +133,12 @@ func (e *env) interrupted(x *stepper, i, v int, ccr uint8, c, c0 uint64) *Violat
 	}
 	return nil
 }
+
+// read is x's read of the register at a (attrIO): the device answers.
+func (e *env) read(x *stepper, a uint16) uint8 { return x.ioRead(a) }
+
+// write is x's write of v to the register at a (attrIO).
+func (e *env) write(x *stepper, a uint16, v uint8) { x.ioWrite(a, v) }
 
 // late reports whether only the environment may move in s (an event is
 // overdue).
