@@ -155,51 +155,7 @@ func (m *Machine) forced(s *State, i int) bool {
 			}
 		}
 	}
-	if m.timing != nil {
-		for j := range s.Threads {
-			if m.requested(s, &s.Threads[j]) >= 0 {
-				return false
-			}
-		}
-		var ks [maxLatencies]int
-		if len(m.requests(s, ks[:0])) > 0 {
-			return false
-		}
-	}
-	if m.dev == nil {
-		return true
-	}
-	if m.overdue(s) {
-		return false
-	}
-	if s.Atomic == 0 && irqs {
-		if pend := m.pending(s); pend >= 0 {
-			for j := range s.Threads {
-				if devTakes(&s.Threads[j], pend) {
-					return false
-				}
-			}
-		}
-	}
-	n := m.events(s)
-	if n == 0 {
-		return true
-	}
-	if m.Config.SCIWhenIdle && m.waitPoint(s, i) {
-		// Whether the firmware waits here (and a byte may arrive) is
-		// found by running it on until it comes back (wait.go): asked
-		// at every step of a polling loop, that would cost a run per
-		// step. The batch ends instead, and the stored state's
-		// expansion asks once.
-		return false
-	}
-	g := m.gateOf(s)
-	for k := range n {
-		if g.allows(m.EventInfo(s, k).Kind) {
-			return false
-		}
-	}
-	return true
+	return m.env == nil || m.env.quiet(s, i, irqs)
 }
 
 // loopAfter is the steps after which a batch starts looking for a loop
