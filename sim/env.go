@@ -293,3 +293,29 @@ func (e *env) quiet(s *State, i int, irqs bool) bool {
 	}
 	return true
 }
+
+// unchanged reports whether the environment's events are the same at s
+// and at ns, a step later (Machine.Alone): as many, of the same kinds
+// and values, through the same --sci-timing gate.
+func (e *env) unchanged(s, ns *State) bool {
+	m := e.m
+	if m.dev == nil {
+		return true
+	}
+	n := m.events(s)
+	if m.events(ns) != n {
+		return false
+	}
+	if n == 0 {
+		return true
+	}
+	if m.gateOf(s) != m.gateOf(ns) {
+		return false
+	}
+	for k := range n {
+		if m.EventInfo(s, k) != m.EventInfo(ns, k) {
+			return false
+		}
+	}
+	return true
+}

@@ -196,25 +196,7 @@ func (m *Machine) Alone(s, ns *State, i int) bool {
 	if (u.Status != t.Status || u.CS != t.CS) && !mutation.On(mutation.ExitAlone) {
 		return false
 	}
-	if m.dev == nil {
-		return true
-	}
-	n := m.events(s)
-	if m.events(ns) != n {
-		return false
-	}
-	if n == 0 {
-		return true
-	}
-	if m.gateOf(s) != m.gateOf(ns) {
-		return false
-	}
-	for k := range n {
-		if m.EventInfo(s, k) != m.EventInfo(ns, k) {
-			return false
-		}
-	}
-	return true
+	return m.env == nil || m.env.unchanged(s, ns)
 }
 
 // reducible reports whether the machine allows partial-order reduction at
