@@ -111,8 +111,11 @@ func (r *runner) loop() {
 		}
 		if opts.Rand != nil && len(m.irqs) > 0 && opts.Rand.IntN(16) == 0 {
 			c := threadCycles(s)
-			taken := m.randomInterrupt(s, opts.Rand, &r.res)
+			taken, v := m.randomInterrupt(s, opts.Rand)
 			r.res.Cycles += threadCycles(s) - c
+			if r.entered(v) {
+				return
+			}
 			if taken {
 				continue
 			}
@@ -121,7 +124,12 @@ func (r *runner) loop() {
 		if done {
 			return
 		}
-		if moved || m.anyInterrupt(s, opts.Rand, &r.res) {
+		if moved {
+			continue
+		}
+		if taken, v := m.anyInterrupt(s, opts.Rand, &r.res); r.entered(v) {
+			return
+		} else if taken {
 			continue
 		}
 		if r.idle() {
@@ -129,6 +137,23 @@ func (r *runner) loop() {
 		}
 	}
 	r.end(r.cur, "stopped at the --steps bound")
+}
+
+// entered ends the run at an interrupt entry's violation v (its frame
+// pushed into ROM or past a --stack bound): true when it did. The entry
+// is a step of the run as an instruction is: the run stops there, as
+// check's path does, not at whatever the garbled frame leads to later.
+func (r *runner) entered(v *Violation) bool {
+	if v == nil {
+		return false
+	}
+	r.res.Violation = v
+	i := v.Thread
+	if i < 0 {
+		i = r.cur
+	}
+	r.end(i, "")
+	return true
 }
 
 // end ends the run after thread i's move, for reason unless it is
@@ -701,29 +726,31 @@ func (m *Machine) runOrder(s *State, r *rand.Rand, cur int, order []int) []int {
 }
 
 // anyInterrupt takes an interrupt when one can wake the system.
-func (m *Machine) anyInterrupt(s *State, r *rand.Rand, res *RunResult) bool {
+// It returns the entry's violation, if any.
+func (m *Machine) anyInterrupt(s *State, r *rand.Rand, res *RunResult) (bool, *Violation) {
 	c := threadCycles(s)
 	defer func() { res.Cycles += threadCycles(s) - c }() // the entry's cycles
 	if r != nil {
-		return m.randomInterrupt(s, r, res)
+		return m.randomInterrupt(s, r)
 	}
 	if s.Atomic != 0 {
-		return false
+		return false, nil
 	}
 	for i := range s.Threads {
 		for _, v := range m.irqs {
 			if s.Threads[i].Status != Exited && m.canTake(&s.Threads[i], v) {
-				res.Violation = m.interrupt(s, i, v)
-				return true
+				return true, m.interrupt(s, i, v)
 			}
 		}
 	}
-	return false
+	return false, nil
 }
 
-func (m *Machine) randomInterrupt(s *State, r *rand.Rand, res *RunResult) bool {
+// randomInterrupt takes one of the interrupts that can be taken, drawn
+// from r, and returns whether it took one and the entry's violation.
+func (m *Machine) randomInterrupt(s *State, r *rand.Rand) (bool, *Violation) {
 	if s.Atomic != 0 {
-		return false
+		return false, nil
 	}
 	type cand struct{ t, v int }
 	var cs []cand
@@ -735,13 +762,10 @@ func (m *Machine) randomInterrupt(s *State, r *rand.Rand, res *RunResult) bool {
 		}
 	}
 	if len(cs) == 0 {
-		return false
+		return false, nil
 	}
 	c := cs[r.IntN(len(cs))]
-	if v := m.interrupt(s, c.t, c.v); v != nil {
-		res.Violation = v
-	}
-	return true
+	return true, m.interrupt(s, c.t, c.v)
 }
 
 // TraceFields formats thread i's registers as the key=value fields of a

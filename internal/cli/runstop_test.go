@@ -49,3 +49,19 @@ func TestRunIgnore(t *testing.T) {
 		t.Errorf("BUFFALO's illegal-opcode handler did not run: %s", diag)
 	}
 }
+
+// A run stops at a violation of an interrupt's entry: on irq_romstack the
+// TOC1 entry pushes its frame into ROM (the firmware set its stack inside
+// its code). The run once went on from the entry and stopped later, at the
+// illegal opcode the unwritten frame's RTI returned to (0x0000), or not at
+// all: it must stop at the entry, whichever random point the interrupt
+// comes at, on the run's one schedule or any --seed's.
+func TestRunStopsAtEntry(t *testing.T) {
+	fw := filepath.Join("..", "..", "testdata", "models", "irq_romstack.elf")
+	for _, seed := range []string{"1", "2", "3", "4", "5"} {
+		_, diag := runSplit(t, ExitViolation, "run", fw, "--irq", "toc1", "--steps", "5000", "--seed", seed)
+		if !strings.Contains(diag, "violation rom-write") || !strings.Contains(diag, "<loop>") {
+			t.Errorf("--seed %s: %s", seed, diag)
+		}
+	}
+}
