@@ -127,8 +127,8 @@ func TestGDBBatchTickTorn(t *testing.T) {
 		`\$3 = 0xff`, // ticks before the handler's increment
 		`hc11mc: the end of the counterexample: assert`,
 		`No more reverse-execution history`,
-		`\$4 = 0x100`, // ticks after it
-		`\$5 = 0xff`,  // last
+		`\$4 = 0x100`,  // ticks after it
+		`\$5 = 0xff`,   // last
 		`\$6 = 0xd002`, // reverse-stepi from the end: into __mc_assert
 		`\$7 = 0xd031`, // and the jsr that called it
 		`\$8 = 0x0`,    // A: the assertion's argument
