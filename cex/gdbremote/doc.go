@@ -40,8 +40,10 @@
 // A breakpoint (Z0, or Z1 for hbreak) stops a move at the position where
 // a thread is about to execute the instruction at its address: forward,
 // the position resumed from aside; backward, as GDB's reverse execution
-// expects, at the state before that instruction. Watchpoints are not
-// supported (GDB is told so and says it).
+// expects, at the state before that instruction. A write watchpoint (Z2)
+// stops after the move that changes one of its bytes, backward before
+// it. Read and access watchpoints (Z3, Z4) are not supported: GDB is
+// told so.
 //
 // The package reads and writes an io.ReadWriter; the command line listens
 // on TCP and hands it the connection.

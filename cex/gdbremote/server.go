@@ -42,9 +42,10 @@ const maxPacket = 0x1000
 // breakpoints it set and the threads it selected. Threads are GDB's
 // threads 1, 2, ...: hc11mc's thread 0 is GDB's thread 1.
 type Server struct {
-	h   *History
-	pos int
-	bps map[uint16]bool
+	h       *History
+	pos     int
+	bps     map[uint16]bool
+	watches []watch // write watchpoints (Z2)
 	// gThread and cThread are the threads Hg and Hc selected, as sim
 	// thread indexes; -1 for any (0 or -1 in the packet).
 	gThread, cThread int
@@ -70,6 +71,12 @@ func (h *History) firstThread() int {
 		}
 	}
 	return 0
+}
+
+// watch is a write watchpoint: n bytes from addr.
+type watch struct {
+	addr uint16
+	n    int
 }
 
 // errClosed ends a session: GDB detached or killed the target.
@@ -298,23 +305,50 @@ func (s *Server) monitor(hexCmd string) error {
 	return s.c.writePacket("OK")
 }
 
-// breakpoint sets (Z0, Z1) or clears (z0, z1) a breakpoint; watchpoints
-// are not supported.
+// breakpoint sets (Z0, Z1) or clears (z0, z1) a breakpoint, and sets
+// (Z2) or clears (z2) a write watchpoint; read and access watchpoints
+// (Z3, Z4) are not supported: the history has the values, not every read.
 func (s *Server) breakpoint(p string) error {
 	f := strings.Split(p[1:], ",")
-	if len(f) < 2 || (f[0] != "0" && f[0] != "1") {
+	if len(f) < 3 || (f[0] != "0" && f[0] != "1" && f[0] != "2") {
 		return s.c.writePacket("")
 	}
-	a, err := strconv.ParseUint(f[1], 16, 16)
-	if err != nil {
+	a, err1 := strconv.ParseUint(f[1], 16, 16)
+	n, err2 := strconv.ParseUint(f[2], 16, 16)
+	if err1 != nil || err2 != nil {
 		return s.c.writePacket("E01")
 	}
-	if p[0] == 'Z' {
+	set := p[0] == 'Z'
+	switch {
+	case f[0] == "2" && set:
+		s.watches = append(s.watches, watch{uint16(a), int(n)})
+	case f[0] == "2":
+		for i, w := range s.watches {
+			if w == (watch{uint16(a), int(n)}) {
+				s.watches = append(s.watches[:i], s.watches[i+1:]...)
+				break
+			}
+		}
+	case set:
 		s.bps[uint16(a)] = true
-	} else {
+	default:
 		delete(s.bps, uint16(a))
 	}
 	return s.c.writePacket("OK")
+}
+
+// written reports the first write watchpoint whose bytes move i changes.
+func (s *Server) written(i int) (watch, bool) {
+	before, after := s.h.states[i], s.h.states[i+1]
+	for _, w := range s.watches {
+		for k := 0; k < w.n; k++ {
+			a := w.addr + uint16(k)
+			if s.h.m.ReadMem(before, a) != s.h.m.ReadMem(after, a) {
+				return w, true
+			}
+		}
+	}
+	return watch{}, false
 }
 
 // resume moves along the history, forward or back, and sends the stop
@@ -322,8 +356,9 @@ func (s *Server) breakpoint(p string) error {
 // next instruction (backward: before t's previous one), the other
 // threads moving meanwhile as the history has them; a continue ends at a
 // breakpoint. Either ends where a thread is about to execute an
-// instruction at a breakpoint (the position resumed from aside) and at
-// the ends of the history.
+// instruction at a breakpoint (the position resumed from aside), after a
+// move that changes a watched byte (backward: before it), and at the
+// ends of the history.
 func (s *Server) resume(t int, step, back bool) error {
 	h := s.h
 	if t < 0 || !s.alive(t) {
@@ -341,6 +376,10 @@ func (s *Server) resume(t int, step, back bool) error {
 			if i > s.pos && hit(i) {
 				s.pos, s.stopThread = i, h.Mover(i)
 				return s.c.writePacket(s.stopReply("", true))
+			}
+			if w, ok := s.written(i); ok {
+				s.pos, s.stopThread = i+1, moverOr(h.Mover(i), t)
+				return s.c.writePacket(s.stopReply(fmt.Sprintf("watch:%x;", w.addr), false))
 			}
 			if steps(i) {
 				s.pos, s.stopThread = i+1, h.Mover(i)
@@ -362,6 +401,10 @@ func (s *Server) resume(t int, step, back bool) error {
 		return s.c.writePacket(s.stopReply("replaylog:end;", false))
 	}
 	for i := s.pos - 1; i >= 0; i-- {
+		if w, ok := s.written(i); ok {
+			s.pos, s.stopThread = i, moverOr(h.Mover(i), t)
+			return s.c.writePacket(s.stopReply(fmt.Sprintf("watch:%x;", w.addr), false))
+		}
 		if steps(i) {
 			s.pos, s.stopThread = i, h.Mover(i)
 			return s.c.writePacket(s.stopReply("", false))
@@ -374,6 +417,14 @@ func (s *Server) resume(t int, step, back bool) error {
 	s.pos = 0
 	s.stopThread = t
 	return s.c.writePacket(s.stopReply("replaylog:begin;", false))
+}
+
+// moverOr is mover, or t where no thread moves (an environment event).
+func moverOr(mover, t int) int {
+	if mover < 0 {
+		return t
+	}
+	return mover
 }
 
 // stopReply is the T packet for the current position: signal 5 (SIGTRAP,

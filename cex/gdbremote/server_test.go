@@ -370,8 +370,31 @@ func TestBreakpointsTickTorn(t *testing.T) {
 	if r := c.cmd("M0,2:1234"); !strings.HasPrefix(r, "E") {
 		t.Errorf("M changing the history: %q", r)
 	}
-	if r := c.cmd("Z2,0,2"); r != "" {
-		t.Errorf("a watchpoint: %q, want unsupported", r)
+	if r := c.cmd("Z3,0,2"); r != "" {
+		t.Errorf("a read watchpoint: %q, want unsupported", r)
+	}
+	// A write watchpoint on ticks: the handler's std (trace step 18)
+	// changes it; forward, the stop is after it, at the PC the trace
+	// recorded for step 19; backward, before it, at step 18's.
+	if r := c.cmd("Z2,0,2"); r != "OK" {
+		t.Fatalf("Z2: %q", r)
+	}
+	f = c.stop("c")
+	if r := c.regs(1); f["watch"] != "0" || fmt.Sprintf("0x%04X", r.PC) != tr.Steps[18].PC || c.cmd("m0,2") != "0100" {
+		t.Errorf("continue to the write of ticks: %v %+v", f, r)
+	}
+	if f := c.stop("c"); f["replaylog"] != "end" {
+		t.Errorf("continue after the write: %v", f)
+	}
+	f = c.stop("bc")
+	if r := c.regs(1); f["watch"] != "0" || fmt.Sprintf("0x%04X", r.PC) != tr.Steps[17].PC || c.cmd("m0,2") != "00ff" {
+		t.Errorf("reverse-continue to the write of ticks: %v %+v", f, r)
+	}
+	if r := c.cmd("z2,0,2"); r != "OK" {
+		t.Fatalf("z2: %q", r)
+	}
+	if f := c.stop("bc"); f["replaylog"] != "begin" {
+		t.Errorf("reverse-continue without the watchpoint: %v", f)
 	}
 	c.close()
 }
