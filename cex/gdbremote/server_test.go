@@ -498,6 +498,15 @@ func TestThreadsMutex(t *testing.T) {
 	if r := c.cmd("qThreadExtraInfo,1"); r != fmt.Sprintf("%x", "running") {
 		t.Errorf("qThreadExtraInfo: %q", r)
 	}
+	// monitor where: console output, then OK; at power-up, thread 0
+	// moves first (trace step 1).
+	c.send("qRcmd," + fmt.Sprintf("%x", "where"))
+	if o := c.recv(); !strings.HasPrefix(o, "O") || !strings.Contains(o, fmt.Sprintf("%x", "position 0 of")) {
+		t.Errorf("monitor where: %q", o)
+	}
+	if r := c.recv(); r != "OK" {
+		t.Errorf("monitor where: %q, want OK", r)
+	}
 	c.send("D")
 	if r := c.recv(); r != "OK" {
 		t.Errorf("D: %q", r)
