@@ -52,7 +52,11 @@ func runGDB(t *testing.T, name string, cmds ...string) string {
 		defer conn.Close()
 		served <- NewServer(h).Serve(conn)
 	}()
-	args := []string{"-nx", "-batch", tr.Firmware, "-ex", "target remote " + ln.Addr().String()}
+	fw, err := filepath.Abs(tr.Firmware)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-nx", "-batch", fw, "-ex", "target remote " + ln.Addr().String()}
 	for _, c := range cmds {
 		args = append(args, "-ex", c)
 	}
@@ -60,7 +64,9 @@ func runGDB(t *testing.T, name string, cmds ...string) string {
 	// measurement, the test asserts nothing about time.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, gdb, args...).CombinedOutput()
+	cmd := exec.CommandContext(ctx, gdb, args...)
+	cmd.Dir = filepath.Join("..", "..", "testdata") // where the line info's paths (models/x.s) start
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", gdb, err, out)
 	}
@@ -173,5 +179,43 @@ func TestGDBBatchThreads(t *testing.T) {
 		`Thread 1 hit Breakpoint 1`,
 		`Switching to Thread 2`,
 		`Thread 2 hit Breakpoint 1`,
+	)
+}
+
+// Source lines and a watchpoint in a real GDB: next and step go by
+// tick_torn.s's lines, reverse-next comes back one; watch on
+// ticks stops where the handler's std (line 106) changes it, forward
+// (0x00FF to 0x0100) and backward (GDB shows the values the other way).
+func TestGDBBatchSourceAndWatch(t *testing.T) {
+	out := runGDB(t, "tick_torn.json",
+		"next",
+		"next",
+		"step",
+		"next",
+		"reverse-next",
+		"watch *(unsigned short *)&ticks",
+		"continue",
+		"info registers",
+		"continue",
+		"reverse-continue",
+		"detach",
+	)
+	wantLines(t, out,
+		`72\s+jsr\s+main`,  // next: past lds
+		`77\s+ldx\s+#REGS`, // into main: without frame info GDB steps in
+		`78\s+bset`,
+		`79\s+cli`,
+		`78\s+bset`, // reverse-next
+		`[Ww]atchpoint 1: \*\(unsigned short \*\)&ticks`,
+		`Old value = 255\s+New value = 256`,
+		`107\s+dec\s+budget`, // stopped after the std of line 106
+		// After std: SP 0x27 (the interrupt's frame), CCR 0xD0 (I set,
+		// N Z V clear for 0x0100), D 0x0100.
+		`PC=0xd04b\s+SP=0x0027`,
+		`CCR=0xd0`,
+		`D=0x0100`,
+		`No more reverse-execution history`,
+		`Old value = 256\s+New value = 255`,
+		`106\s+std\s+ticks`, // backward: stopped before the std
 	)
 }

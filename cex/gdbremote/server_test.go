@@ -470,7 +470,7 @@ func TestThreadsMutex(t *testing.T) {
 		}
 	}
 	var got []string
-	for {
+	for range len(tr.Steps) + 1 { // each stop moves on: at most one per step
 		f := c.stop("c")
 		if f["replaylog"] == "end" {
 			break
@@ -485,7 +485,7 @@ func TestThreadsMutex(t *testing.T) {
 	}
 	// Backward from the end, the same stops in the reverse order.
 	var back []string
-	for {
+	for range len(tr.Steps) + 1 {
 		f := c.stop("bc")
 		if f["replaylog"] == "begin" {
 			break
