@@ -157,6 +157,7 @@ bin/m68hc11-elf-gdb:
 	nice -n 19 $(MAKE) -C $(GDB_DIR)/build -j$(GDB_JOBS) all-gdb MAKEINFO=true >$(GDB_DIR)/build/make.log 2>&1 || \
 	  { tail -30 $(GDB_DIR)/build/make.log; exit 1; }
 	cp $(GDB_DIR)/build/gdb/gdb bin/m68hc11-elf-gdb
+	strip bin/m68hc11-elf-gdb
 	@echo "built bin/m68hc11-elf-gdb"
 
 ## testdata: rebuild the checked-in test images from their sources (needs the binutils)

@@ -67,8 +67,10 @@ func TestReplayGDB(t *testing.T) {
 		t.Errorf("no connect command in %q", rest)
 	}
 
-	var out, errb bytes.Buffer
-	if c := Main([]string{"replay", trace, "--gdb", "3333"}, nil, &out, &errb); c != ExitUsage || strings.Count(errb.String(), "\n") != 1 {
-		t.Errorf("--gdb 3333: exit %d, %q", c, errb.String())
+	for _, args := range [][]string{{"--gdb", "3333"}, {"--gdb", ":0", "--json"}} {
+		var out, errb bytes.Buffer
+		if c := Main(append([]string{"replay", trace}, args...), nil, &out, &errb); c != ExitUsage || strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, %q", args, c, errb.String())
+		}
 	}
 }

@@ -39,6 +39,9 @@ Exit codes: 1 the violation is reproduced, 4 it is not (a bug in hc11mc),
 				}
 			}
 			if ro.gdb != "" {
+				if ro.json || len(ro.watch) > 0 {
+					return usagef("--gdb serves the trace to GDB, which shows the registers and variables: --json and --watch do not apply")
+				}
 				return serveGDB(args[0], ro.gdb, stdout)
 			}
 			return runReplay(args[0], stdout, ro)
