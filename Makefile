@@ -127,7 +127,7 @@ compare-spin:
 
 ## gdb: m68hc11-elf-gdb (bin/m68hc11-elf-gdb), built from Debian's gdb-source for `replay --gdb` (not part of
 ## test: a long build, run under nice; installs gdb-source when run as root). The sources and the build sit in
-## bin/_gdb, which go's ./... passes over (GDB's testsuite has Go files). GDB_JOBS sets make's -j.
+## bin/_gdb until it is done (go's ./... passes over it: GDB's testsuite has Go files). GDB_JOBS sets make's -j.
 GDB_DIR  := bin/_gdb
 GDB_JOBS ?= 2
 gdb: bin/m68hc11-elf-gdb
@@ -158,6 +158,7 @@ bin/m68hc11-elf-gdb:
 	  { tail -30 $(GDB_DIR)/build/make.log; exit 1; }
 	cp $(GDB_DIR)/build/gdb/gdb bin/m68hc11-elf-gdb
 	strip bin/m68hc11-elf-gdb
+	rm -rf $(GDB_DIR)
 	@echo "built bin/m68hc11-elf-gdb"
 
 ## testdata: rebuild the checked-in test images from their sources (needs the binutils)
