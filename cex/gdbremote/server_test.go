@@ -22,7 +22,7 @@ import (
 // hand in the comments; never from the server's own output.
 
 // history loads a bundled trace and replays it into a History.
-func history(t *testing.T, name string) (*cex.Trace, *History) {
+func history(t testing.TB, name string) (*cex.Trace, *History) {
 	t.Helper()
 	tr, err := cex.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
