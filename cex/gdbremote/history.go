@@ -122,9 +122,9 @@ func (h *History) fetches(i int) (uint16, bool) {
 	return h.states[i].Threads[h.moves[i].thread].PC, true
 }
 
-// String describes position i for a person: where it is and who moves
+// Describe describes position i for a person: where it is and who moves
 // next.
-func (h *History) String(i int) string {
+func (h *History) Describe(i int) string {
 	if i >= len(h.moves) {
 		if h.violation != nil {
 			return fmt.Sprintf("position %d of %d: the end, the violation (%s)", i, len(h.moves), h.violation.Kind)

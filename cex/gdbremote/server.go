@@ -295,7 +295,7 @@ func (s *Server) monitor(hexCmd string) error {
 	var out string
 	switch strings.TrimSpace(string(b)) {
 	case "where", "":
-		out = s.h.String(s.pos) + "\n"
+		out = s.h.Describe(s.pos) + "\n"
 	default:
 		out = "monitor commands: where (the position in the counterexample)\n"
 	}
