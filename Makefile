@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc compare-spin testdata clean imports
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc compare-spin testdata clean imports gdb
 
 all: build
 
@@ -124,6 +124,42 @@ results-hmc: build
 ## model with and without --reduce, as a markdown table (not part of test; installs Debian's spin)
 compare-spin:
 	bash scripts/compare-spin.sh
+
+## gdb: m68hc11-elf-gdb (bin/m68hc11-elf-gdb), built from Debian's gdb-source for `replay --gdb` (not part of
+## test: a long build, run under nice; installs gdb-source when run as root). The sources and the build sit in
+## bin/_gdb until it is done (go's ./... passes over it: GDB's testsuite has Go files). GDB_JOBS sets make's -j.
+GDB_DIR  := bin/_gdb
+GDB_JOBS ?= 2
+gdb: bin/m68hc11-elf-gdb
+
+bin/m68hc11-elf-gdb:
+	@missing=""; \
+	[ -f /usr/src/gdb.tar.xz ] || missing="$$missing gdb-source"; \
+	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
+	dpkg -s libgmp-dev >/dev/null 2>&1 || [ -f /usr/include/gmp.h ] || missing="$$missing libgmp-dev"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing$$missing"; \
+	    (apt-get install -y -qq $$missing >/dev/null 2>&1 || \
+	     (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq $$missing >/dev/null 2>&1)) || \
+	     { echo "could not install$$missing"; exit 1; }; \
+	  else \
+	    echo "missing$$missing; to build GDB: sudo apt-get install$$missing"; exit 1; \
+	  fi; \
+	fi
+	rm -rf $(GDB_DIR)
+	mkdir -p $(GDB_DIR)/src $(GDB_DIR)/build
+	tar xJf /usr/src/gdb.tar.xz -C $(GDB_DIR)/src --strip-components=1
+	cd $(GDB_DIR)/build && nice -n 19 ../src/configure --target=m68hc11-elf --prefix=/nonexistent \
+	  --disable-werror --disable-nls --disable-sim --disable-gdbserver --disable-tui --disable-source-highlight \
+	  --without-python --without-guile --without-babeltrace --without-debuginfod --without-intel-pt \
+	  --without-lzma --without-xxhash --without-zstd --without-mpfr MAKEINFO=true >configure.log
+	nice -n 19 $(MAKE) -C $(GDB_DIR)/build -j$(GDB_JOBS) all-gdb MAKEINFO=true >$(GDB_DIR)/build/make.log 2>&1 || \
+	  { tail -30 $(GDB_DIR)/build/make.log; exit 1; }
+	cp $(GDB_DIR)/build/gdb/gdb bin/m68hc11-elf-gdb
+	strip bin/m68hc11-elf-gdb
+	rm -rf $(GDB_DIR)
+	@echo "built bin/m68hc11-elf-gdb"
 
 ## testdata: rebuild the checked-in test images from their sources (needs the binutils)
 testdata: tools

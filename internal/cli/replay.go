@@ -29,7 +29,8 @@ happens at the end.
 Exit codes: 1 the violation is reproduced, 4 it is not (a bug in hc11mc),
 2 the trace or the firmware cannot be read.`,
 		Example: `  hc11mc replay cex.json
-  hc11mc replay cex.json --svg cex.svg   # also draw it: a lane per thread and interrupt handler`,
+  hc11mc replay cex.json --svg cex.svg   # also draw it: a lane per thread and interrupt handler
+  hc11mc replay cex.json --gdb :3333     # step through it in m68hc11-elf-gdb: target remote :3333`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if svg != "" {
@@ -37,11 +38,18 @@ Exit codes: 1 the violation is reproduced, 4 it is not (a bug in hc11mc),
 					return err
 				}
 			}
+			if ro.gdb != "" {
+				if ro.json || len(ro.watch) > 0 {
+					return usagef("--gdb serves the trace to GDB, which shows the registers and variables: --json and --watch do not apply")
+				}
+				return serveGDB(args[0], ro.gdb, stdout)
+			}
 			return runReplay(args[0], stdout, ro)
 		},
 	}
 	c.Flags().StringSliceVar(&ro.watch, "watch", nil, "SYM[:N],...: a column per variable (a symbol or an address; N bytes wide) at every step")
 	c.Flags().BoolVar(&ro.json, "json", false, "print the steps, the watched values and the state at the violation as one JSON object")
+	c.Flags().StringVar(&ro.gdb, "gdb", "", "serve the counterexample to GDB on [HOST]:PORT (host 127.0.0.1 by default) for one session: registers, memory, breakpoints, stepping forward and in reverse along the trace")
 	c.Flags().StringVar(&svg, "svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	return c
 }
@@ -50,6 +58,7 @@ Exit codes: 1 the violation is reproduced, 4 it is not (a bug in hc11mc),
 type replayOptions struct {
 	watch []string // --watch SYM[,SYM]: a column per variable
 	json  bool     // --json: steps and watched values as one JSON object
+	gdb   string   // --gdb [HOST]:PORT: serve the counterexample to GDB
 }
 
 func runReplay(path string, stdout io.Writer, o replayOptions) error {

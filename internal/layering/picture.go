@@ -8,7 +8,8 @@ import (
 
 // Rows are the module's packages in the rows of the picture of its
 // imports, top to bottom: the command, the command line, the packages that
-// run checks, the check's configuration, counterexamples, the engines and
+// run checks, the check's configuration (and, beside it, serving a
+// counterexample to GDB), counterexamples, the engines and
 // what they search with, the simulator and what it executes, the loader,
 // and at the bottom the instruction set and the leaf helpers. A package
 // imports only packages of rows below its own (Picture checks it), so
@@ -19,7 +20,7 @@ var Rows = [][]string{
 	{"internal/cli"},
 	{"bench"},
 	{"portfolio", "hybrid"},
-	{"check"},
+	{"check", "cex/gdbremote"},
 	{"cex"},
 	{"search", "symbolic", "heuristics", "internal/randprog", "internal/timeoracle"},
 	{"sim", "icfg", "sim/ops", "internal/listing"},
