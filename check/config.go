@@ -18,7 +18,7 @@ import (
 // model, every interleaving, no reduction, no limit.
 type Config struct {
 	// Machine shapes the simulated machine.
-	Machine Machine
+	Machine MachineConfig
 
 	// Engine explores the machine (--engine).
 	Engine Engine
@@ -108,13 +108,13 @@ type HMC struct {
 	MaxBranch int
 }
 
-// Machine is what shapes the simulated machine beside the image: the
-// scheduling points, interrupts, inputs, stacks and goals, and the
-// firmware's environment. Each field says its flag. A setting that names
+// MachineConfig is the configuration of the simulated machine beside the
+// image: the scheduling points, interrupts, inputs, stacks and goals, and
+// the firmware's environment (NewMachine builds the machine of one). Each field says its flag. A setting that names
 // something in the image (a symbol, a register) is kept as the text the
 // command line gives, read against the image when the machine is built;
 // the others are values.
-type Machine struct {
+type MachineConfig struct {
 	// Preempt is where threads switch (--preempt).
 	Preempt sim.Preempt
 	// IRQs are the interrupts that may be taken where CCR.I = 0 (--irq).
@@ -197,7 +197,7 @@ func (c Clock) String() string { return [...]string{"", "exact", "abstract"}[c] 
 
 // Exact reports whether the clock of mc is the exact one (ClockDefault
 // resolved).
-func (mc Machine) Exact() bool {
+func (mc MachineConfig) Exact() bool {
 	switch mc.Clock {
 	case ClockExact:
 		return true

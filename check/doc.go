@@ -21,12 +21,13 @@
 // # Settings as text
 //
 // A trace file records the load and machine settings as the command line
-// gives them (cex.LoadSpec, cex.MachineSpec), so that replay builds the
-// machine a counterexample was found on; the command line keeps its flags
-// in the same form. LoadImage and MachineOf read them, OpenTrace builds a
-// trace's machine, and a board file (ReadBoard) stands for --chip, --ram,
-// --rom, --device and --wire lines. Package cex sits below check: check reads the
-// settings cex records, and names violations as cex does.
+// gives them (package settings: settings.LoadSpec, settings.MachineSpec),
+// so that replay builds the machine a counterexample was found on; the
+// command line keeps its flags in the same form. LoadImage and MachineOf
+// read them into a MachineConfig, OpenTrace builds a trace's machine, and
+// a board file (ReadBoard) stands for --chip, --ram, --rom, --device and
+// --wire lines. Packages settings and cex sit below check: check reads
+// the settings a trace records, and names violations as cex does.
 //
 // # Settings that name the image
 //

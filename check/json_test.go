@@ -19,7 +19,7 @@ import (
 // its peripherals: the inputs held and where it waits; fields that do not
 // apply are left out.
 func TestResultJSON(t *testing.T) {
-	c, res := run(t, reachELF, Config{Strategy: search.BFS, Machine: Machine{Reach: []string{"goal"}}})
+	c, res := run(t, reachELF, Config{Strategy: search.BFS, Machine: MachineConfig{Reach: []string{"goal"}}})
 	rep := c.Conclude(res)
 	out := res.JSON(c.Machine, rep)
 	b, _ := json.Marshal(out)
@@ -64,7 +64,7 @@ func TestResultJSON(t *testing.T) {
 func TestConclude(t *testing.T) {
 	bound := 2
 	c, res := run(t, switchesELF, Config{Strategy: search.BFS, MaxMemory: 1 << 30, MaxMemoryDefault: "half",
-		Machine: Machine{Peripherals: PeripheralsOn, MaxTimerEvents: &bound}})
+		Machine: MachineConfig{Peripherals: PeripheralsOn, MaxTimerEvents: &bound}})
 	if res.Verdict != Verified {
 		t.Fatalf("%s", res.Verdict)
 	}
@@ -83,7 +83,7 @@ func TestConclude(t *testing.T) {
 // elimination is off, whatever the configuration says of them.
 func TestNewHMC(t *testing.T) {
 	c, err := New(load(t, reachELF), Config{Engine: EngineHMC, Strategy: search.BFS, Heuristic: heuristics.FSM,
-		Machine: Machine{Dead: true, Reach: []string{"goal"}}, Reduce: true})
+		Machine: MachineConfig{Dead: true, Reach: []string{"goal"}}, Reduce: true})
 	if err != nil {
 		t.Fatal(err)
 	}

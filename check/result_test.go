@@ -39,7 +39,7 @@ func TestVerdicts(t *testing.T) {
 // counterexample, replayed on the simulator first: one that does not end
 // in its violation is a NotReplayed error, not a result.
 func TestFromSymbolic(t *testing.T) {
-	c, found := run(t, reachELF, Config{Strategy: search.BFS, Machine: Machine{Reach: []string{"goal"}}})
+	c, found := run(t, reachELF, Config{Strategy: search.BFS, Machine: MachineConfig{Reach: []string{"goal"}}})
 	if found.Verdict != Violated {
 		t.Fatalf("reach.elf --reach goal: %s", found.Verdict)
 	}
@@ -110,11 +110,11 @@ func TestBound(t *testing.T) {
 // under any model), the coarser model of atomicity --preempt calls and
 // yield make.
 func TestConditions(t *testing.T) {
-	calls, err := NewMachine(load(t, mutexOK), Machine{Preempt: sim.PreemptCalls})
+	calls, err := NewMachine(load(t, mutexOK), MachineConfig{Preempt: sim.PreemptCalls})
 	if err != nil {
 		t.Fatal(err)
 	}
-	every, err := NewMachine(load(t, mutexOK), Machine{})
+	every, err := NewMachine(load(t, mutexOK), MachineConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // at path, with the interrupts irqs.
 func run(t *testing.T, path string, i, n int, irqs ...string) *Run {
 	t.Helper()
-	cs, err := check.New(load(t, path), check.Config{Machine: check.Machine{Preempt: sim.PreemptEvery, IRQs: irqs},
+	cs, err := check.New(load(t, path), check.Config{Machine: check.MachineConfig{Preempt: sim.PreemptEvery, IRQs: irqs},
 		Strategy: search.BFS, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)

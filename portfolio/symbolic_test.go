@@ -23,7 +23,7 @@ const (
 
 // racing is check's default configuration, as the swarm gets it.
 func racing() check.Config {
-	return check.Config{Machine: check.Machine{Preempt: sim.PreemptEvery, Dead: true}, Reduce: true,
+	return check.Config{Machine: check.MachineConfig{Preempt: sim.PreemptEvery, Dead: true}, Reduce: true,
 		Heuristic: heuristics.EFSM, K: 1, Seed: 1, Timeout: time.Minute}
 }
 

@@ -5,8 +5,9 @@
 //
 // The packages of the layer between the command line and the engines are
 // ordered too, each importing only those before it: cex (counterexamples
-// and the settings a trace records), check (which reads those settings
-// into a check's configuration), then hybrid and portfolio (which run
+// and the trace that records them with their settings, whose schema is the
+// leaf package settings), check (which reads those settings into a
+// check's configuration), then hybrid and portfolio (which run
 // checks with that configuration, and do not import each other), then
 // bench (which runs the swarm among its strategies).
 //

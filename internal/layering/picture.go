@@ -24,7 +24,7 @@ var Rows = [][]string{
 	{"search", "symbolic", "heuristics", "internal/randprog", "internal/timeoracle"},
 	{"sim", "icfg", "sim/ops", "internal/listing"},
 	{"devices", "sim/alu", "internal/proviso", "cex/internal/tracesvg"},
-	{"loader", "internal/memlimit", "internal/prefetch", "internal/mutation", "internal/units", "symbolic/term"},
+	{"loader", "settings", "internal/memlimit", "internal/prefetch", "internal/mutation", "internal/units", "symbolic/term"},
 	{"isa/m68hc11", "sim/alu/gen", "internal/docscheck", "internal/layering"},
 }
 
