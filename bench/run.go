@@ -356,7 +356,7 @@ func (o Options) runExplicit(m Model, strat, heur, reduce string, seed uint64) (
 	freshHeap()
 	res := search.Run(context.Background(), cs.Machine, cs.Options)
 	r := Record{Model: m.Name, Seed: seed, Verdict: res.Verdict.String(), States: res.Stats.StatesStored,
-		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit, MaxDepth: res.Stats.MaxDepth}
+		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit.String(), MaxDepth: res.Stats.MaxDepth}
 	if len(res.Found) > 0 {
 		r.Kind = res.Found[0].Violation.Kind.String()
 		r.TraceLength = len(res.Found[0].Trace)
@@ -386,7 +386,7 @@ func (o Options) runSwarm(m Model, cfg check.Config, img *loader.Image) (Record,
 	out := portfolio.Race(context.Background(), runs, portfolio.Limits{MaxMemory: cfg.MaxMemory}, nil)
 	res := out.Result
 	r := Record{Model: m.Name, Verdict: res.Verdict.String(), States: res.Stats.StatesStored,
-		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit}
+		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit.String()}
 	if out.Winner >= 0 {
 		r.Member = runs[out.Winner].Member.String()
 	}
@@ -419,7 +419,7 @@ func (o Options) runSymbolic(m Model, mode, priority string) (Record, error) {
 	res := e.Check(context.Background(), []*symbolic.State{e.Initial()}, cs.SymbolicConfig())
 	st := res.Stats
 	r := Record{Model: m.Name, Verdict: res.Verdict.String(), States: st.States, Expanded: st.Images + st.Unrolled,
-		Seconds: st.Elapsed.Seconds(), PeakMemory: st.PeakMemory, Limit: cfg.NameLimit(res.Limit), MaxDepth: st.MaxDepth,
+		Seconds: st.Elapsed.Seconds(), PeakMemory: st.PeakMemory, Limit: cfg.NamedStop(res.Limit).String(), MaxDepth: st.MaxDepth,
 		Queries: st.Queries, SolverSecs: st.SolverTime.Seconds()}
 	if res.Violation != nil {
 		r.Kind = res.Violation.Kind.String()

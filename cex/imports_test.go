@@ -13,7 +13,7 @@ import (
 // portfolio, bench), internal/cli or cmd, nor a command-line library: they
 // call cex, not the other way round. Test files are held to it too.
 func TestImports(t *testing.T) {
-	below := []string{"settings", "sim", "search", "loader", "isa", "icfg", "heuristics", "devices", "cex", "internal"}
+	below := []string{"settings", "verdict", "sim", "search", "loader", "isa", "icfg", "heuristics", "devices", "cex", "internal"}
 	above := []string{"check", "hybrid", "portfolio", "bench", "internal/cli", "cmd"}
 	layering.Check(t, below, above)
 }

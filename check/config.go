@@ -1,12 +1,11 @@
 package check
 
 import (
-	"strings"
+	"github.com/hc11mc/hc11mc/verdict"
 	"time"
 
 	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/heuristics"
-	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 	"github.com/hc11mc/hc11mc/symbolic"
@@ -56,7 +55,7 @@ type Config struct {
 	Timeout   time.Duration
 	MaxMemory int64
 	// MaxMemoryDefault says, when MaxMemory is the default rather than
-	// --max-memory's, what it is a share of (NameLimit); "" when the
+	// --max-memory's, what it is a share of (NamedStop); "" when the
 	// flag gave it.
 	MaxMemoryDefault string
 
@@ -64,16 +63,11 @@ type Config struct {
 	HMC HMC
 }
 
-// NameLimit names the memory limit that stopped a check by its size —
-// the engines give it in bytes, "--max-memory N bytes" — and says when it
-// was the default; other limits pass.
-func (c Config) NameLimit(limit string) string {
-	if !strings.HasPrefix(limit, "--max-memory ") {
-		return limit
-	}
-	s := "--max-memory " + units.Size(c.MaxMemory)
-	if c.MaxMemoryDefault != "" {
-		s += ", the default: " + c.MaxMemoryDefault + " (set --max-memory SIZE, or none, to change it)"
+// NamedStop is the stop of a check as it is printed: a memory limit that
+// was the default says what it is a share of; other stops pass.
+func (c Config) NamedStop(s verdict.Stop) verdict.Stop {
+	if s.Kind == verdict.StopMaxMemory {
+		s.Default = c.MaxMemoryDefault
 	}
 	return s
 }

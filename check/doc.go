@@ -54,10 +54,10 @@
 //
 // # One verdict for every engine
 //
-// The explicit search and the symbolic engine each have their verdict;
-// SearchVerdict and SymbolicVerdict map them onto Verdict by meaning, not
-// by their order. FromSymbolic gives HMC's result the explicit search's
-// shape, and replays its counterexample on the concrete simulator first
+// The explicit search and the symbolic engine give package verdict's
+// Verdict, and the Stop that says why an incomplete one stopped (a limit
+// and its bound), which is text only where a result is printed.
+// FromSymbolic gives HMC's result the explicit search's shape, and replays its counterexample on the concrete simulator first
 // (Confirm): a counterexample that does not replay is an error, a bug in
 // hc11mc, never a verdict.
 package check

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"encoding/json"
+	"github.com/hc11mc/hc11mc/verdict"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,12 +70,12 @@ func TestConclude(t *testing.T) {
 		t.Fatalf("%s", res.Verdict)
 	}
 	rep := c.Conclude(res)
-	if res.Verdict != Incomplete || !strings.Contains(res.Limit, "at most 2 timer events") || len(rep.Held) == 0 {
+	if res.Verdict != Incomplete || !strings.Contains(res.Limit.String(), "at most 2 timer events") || len(rep.Held) == 0 {
 		t.Errorf("bounded: %s %q, held %v", res.Verdict, res.Limit, rep.Held)
 	}
-	res = &Result{Verdict: Incomplete, Limit: "--max-memory 1073741824 bytes"}
+	res = &Result{Verdict: Incomplete, Limit: verdict.MaxMemory(1 << 30)}
 	c.Conclude(res)
-	if res.Limit != "--max-memory 1 GiB, the default: half (set --max-memory SIZE, or none, to change it)" {
+	if res.Limit.String() != "--max-memory 1 GiB, the default: half (set --max-memory SIZE, or none, to change it)" {
 		t.Errorf("limit %q", res.Limit)
 	}
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/hc11mc/hc11mc/settings"
+	"github.com/hc11mc/hc11mc/verdict"
 	"os"
 	"path/filepath"
 	"slices"
@@ -119,17 +120,18 @@ func TestParseReduce(t *testing.T) {
 	}
 }
 
-// The memory limit is named by its size, and as the default when it was.
-func TestNameLimit(t *testing.T) {
+// A memory limit is printed by its size, and as the default when it was
+// (docs/cli.md: "--max-memory SIZE" and its default); other stops pass.
+func TestNamedStop(t *testing.T) {
 	c := Config{MaxMemory: 3 << 29}
-	if got := c.NameLimit("--max-memory 1610612736 bytes"); got != "--max-memory 1.5 GiB" {
+	if got := c.NamedStop(verdict.MaxMemory(3 << 29)).String(); got != "--max-memory 1.5 GiB" {
 		t.Errorf("given: %q", got)
 	}
 	c.MaxMemoryDefault = "75% of this machine's memory"
-	if got := c.NameLimit("--max-memory 1610612736 bytes"); got != "--max-memory 1.5 GiB, the default: 75% of this machine's memory (set --max-memory SIZE, or none, to change it)" {
+	if got := c.NamedStop(verdict.MaxMemory(3 << 29)).String(); got != "--max-memory 1.5 GiB, the default: 75% of this machine's memory (set --max-memory SIZE, or none, to change it)" {
 		t.Errorf("default: %q", got)
 	}
-	if got := c.NameLimit("--max-states 10"); got != "--max-states 10" {
+	if got := c.NamedStop(verdict.MaxStates(10)).String(); got != "--max-states 10" {
 		t.Errorf("another limit: %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package hybrid
 import (
 	"context"
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"time"
 
 	"github.com/hc11mc/hc11mc/check"
@@ -60,8 +61,8 @@ func (h *Hybrid) Alone() string { return h.alone }
 type Report struct {
 	// States are the handed transitions, each a start state of HMC.
 	States  int
-	Verdict symbolic.Verdict
-	Limit   string
+	Verdict verdict.Verdict
+	Limit   verdict.Stop
 	Stats   symbolic.Stats
 	// Ran is false when the explicit part ended the check: a violation,
 	// or no choice too wide to enumerate.
@@ -99,8 +100,8 @@ func (r *Report) JSON() map[string]any {
 		out["verdict"] = r.Verdict.String()
 		out["symbolic_states"] = r.Stats.States
 		out["hmc"] = check.NewHMCStats(r.Stats)
-		if r.Limit != "" {
-			out["limit"] = r.Limit
+		if r.Limit.Stopped() {
+			out["limit"] = r.Limit.String()
 		}
 	}
 	return out
@@ -182,15 +183,15 @@ func (h *Hybrid) handOver(ctx context.Context, res *search.Result, begin time.Ti
 		if err := check.Confirm(m, sr.Violation, sr.Trace); err != nil {
 			return nil, "", err
 		}
-		res.Verdict, res.Limit = search.Violated, ""
+		res.Verdict, res.Limit = search.Violated, verdict.Stop{}
 		res.Found = []search.Found{{Violation: sr.Violation, Trace: sr.Trace}}
 	case symbolic.Verified:
-		if res.Limit == search.LimitHanded {
-			res.Verdict, res.Limit = search.Verified, ""
+		if res.Limit.Kind == verdict.StopHanded {
+			res.Verdict, res.Limit = search.Verified, verdict.Stop{}
 		}
 	default:
-		if res.Limit == search.LimitHanded {
-			res.Limit = fmt.Sprintf("%s in HMC's part (the %d transitions with choices of more than %d values)", sr.Limit, len(start), h.cfg.MaxBranch)
+		if res.Limit.Kind == verdict.StopHanded {
+			res.Limit = sr.Limit.In(fmt.Sprintf("in HMC's part (the %d transitions with choices of more than %d values)", len(start), h.cfg.MaxBranch))
 		}
 	}
 	return rep, "", nil

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,7 +57,7 @@ func combine(runs []*Run, winner int, seconds float64) *search.Result {
 
 // limitOf says what stopped the members of an incomplete swarm: one
 // limit for every member, or each limit with the members it stopped.
-func limitOf(runs []*Run) string {
+func limitOf(runs []*Run) verdict.Stop {
 	var order []string
 	who := map[string][]string{}
 	for _, r := range runs {
@@ -68,37 +69,35 @@ func limitOf(runs []*Run) string {
 	}
 	if len(order) == 1 {
 		if len(runs) == 1 {
-			return order[0]
+			return runs[0].Stop()
 		}
-		return order[0] + " (every member)"
+		return verdict.Because(order[0] + " (every member)")
 	}
 	var parts []string
 	for _, l := range order {
 		parts = append(parts, fmt.Sprintf("%s (member %s)", l, strings.Join(who[l], ", ")))
 	}
-	return strings.Join(parts, "; ")
+	return verdict.Because(strings.Join(parts, "; "))
 }
 
-// Limit says what stopped the member: the swarm, an error, or its own
-// limit (a memory limit by its size).
-func (r *Run) Limit() string {
+// Stop says what stopped the member: the swarm, an error, or its own
+// limit.
+func (r *Run) Stop() verdict.Stop {
 	switch {
 	case r.Stopped == "memory":
-		return "stopped to leave the memory to the other members"
+		return verdict.Because("stopped to leave the memory to the other members")
 	case r.Stopped == "won":
-		return "stopped: another member decided"
+		return verdict.Because("stopped: another member decided")
 	case r.Stopped == "file":
-		return "stopped: the stop file appeared (another member decided)"
+		return verdict.Because("stopped: the stop file appeared (another member decided)")
 	case r.Result.Err != nil:
-		return r.Result.Err.Error()
+		return verdict.Because(r.Result.Err.Error())
 	}
-	l := r.Result.Limit
-	var b int64
-	if _, err := fmt.Sscanf(l, "--max-memory %d bytes", &b); err == nil && strings.HasSuffix(l, " bytes") {
-		return "--max-memory " + units.Size(b)
-	}
-	return l
+	return r.Result.Limit
 }
+
+// Limit says what stopped the member, as its summary prints it.
+func (r *Run) Limit() string { return r.Stop().String() }
 
 // Summary is one member's line in the results: its name, its verdict,
 // what stopped it, the states it stored and expanded, its deepest depth,
@@ -227,7 +226,7 @@ func (d *Decision) Summaries() []Summary {
 	for _, r := range d.Outcome.Runs {
 		s := r.Summary()
 		if d.Bounded && r == d.Winner {
-			s.Verdict, s.Limit = d.Result.Verdict.String(), d.Result.Limit
+			s.Verdict, s.Limit = d.Result.Verdict.String(), d.Result.Limit.String()
 		}
 		ms = append(ms, s)
 	}

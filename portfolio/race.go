@@ -3,9 +3,9 @@ package portfolio
 import (
 	"context"
 	"errors"
+	"github.com/hc11mc/hc11mc/verdict"
 	"os"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -186,7 +186,7 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 			var res *search.Result
 			var hmc *symbolic.Stats
 			if r.Member.Engine != "" && n > 1 && !startLate(mctx) {
-				res = &search.Result{Verdict: search.Incomplete, Limit: "interrupted"}
+				res = &search.Result{Verdict: search.Incomplete, Limit: interrupted}
 			} else {
 				res, hmc = r.search(mctx, opts)
 			}
@@ -289,7 +289,7 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 	if winner >= 0 {
 		seconds = decidedAt
 		for i, r := range runs {
-			if i != winner && r.Stopped == "" && r.Result.Verdict == search.Incomplete && r.Result.Limit == "interrupted" {
+			if i != winner && r.Stopped == "" && r.Result.Verdict == search.Incomplete && r.Result.Limit.Kind == verdict.StopInterrupted {
 				r.Stopped = "won"
 			}
 		}
@@ -351,12 +351,15 @@ func detach(runs []*Run, running []bool) int {
 	for j, r := range runs {
 		if running[j] {
 			running[j], r.detached = false, true
-			r.Result = &search.Result{Verdict: search.Incomplete, Limit: "interrupted"}
+			r.Result = &search.Result{Verdict: search.Incomplete, Limit: interrupted}
 			n++
 		}
 	}
 	return n
 }
+
+// interrupted is the stop of a member the swarm stopped.
+var interrupted = verdict.Stop{Kind: verdict.StopInterrupted}
 
 // errMemory is why the swarm stops a member to leave the memory to the
 // others.
@@ -364,7 +367,7 @@ var errMemory = errors.New("stopped to leave the memory to the other members")
 
 // memoryLimited says whether a memory limit ended the search of res.
 func memoryLimited(res *search.Result) bool {
-	return strings.HasPrefix(res.Limit, "--max-memory")
+	return res.Limit.Kind == verdict.StopMaxMemory
 }
 
 // symbolicStart is how long the symbolic member of a swarm waits before

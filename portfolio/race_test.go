@@ -2,6 +2,7 @@ package portfolio
 
 import (
 	"context"
+	"github.com/hc11mc/hc11mc/verdict"
 	"os"
 	"strings"
 	"sync"
@@ -91,7 +92,7 @@ func TestRaceStopFile(t *testing.T) {
 	}
 	runs = []*Run{run(t, irqCounter, 0, 2, "toc1"), run(t, irqCounter, 1, 2, "toc1")}
 	out = Race(context.Background(), runs, Limits{StopFile: stop}, nil)
-	if out.Winner != -1 || out.Result.Verdict != search.Incomplete || !strings.Contains(out.Result.Limit, "the stop file appeared") {
+	if out.Winner != -1 || out.Result.Verdict != search.Incomplete || !strings.Contains(out.Result.Limit.String(), "the stop file appeared") {
 		t.Errorf("with the stop file there: winner %d, %+v", out.Winner, out.Result)
 	}
 }
@@ -106,7 +107,7 @@ func TestRaceConflict(t *testing.T) {
 		if i == 0 {
 			searched.Wait() // member 1 has found its violation
 			w := *res
-			w.Verdict, w.Found, w.Limit = search.Verified, nil, ""
+			w.Verdict, w.Found, w.Limit = search.Verified, nil, verdict.Stop{}
 			end(&w)
 			return
 		}

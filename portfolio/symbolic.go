@@ -3,6 +3,7 @@ package portfolio
 import (
 	"context"
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"strings"
 
 	"github.com/hc11mc/hc11mc/check"
@@ -124,8 +125,8 @@ func symbolicResult(cs *check.Check, sr *symbolic.Result) *search.Result {
 		res.Verdict = search.Violated
 	case check.Verified:
 		if left := notSymbolic(cs.Properties.Checked); len(left) > 0 {
-			res.Limit = fmt.Sprintf("HMC found no violation, but it does not check %s, which this check does: its proof does not decide",
-				strings.Join(left, ", "))
+			res.Limit = verdict.Because(fmt.Sprintf("HMC found no violation, but it does not check %s, which this check does: its proof does not decide",
+				strings.Join(left, ", ")))
 			break
 		}
 		res.Verdict = search.Verified

@@ -3,6 +3,7 @@ package portfolio
 import (
 	"context"
 	"errors"
+	"github.com/hc11mc/hc11mc/verdict"
 	"strings"
 	"testing"
 	"time"
@@ -142,12 +143,12 @@ func TestSymbolicResult(t *testing.T) {
 	wider := *cs
 	wider.Properties.Checked = append(append([]string{}, cs.Properties.Checked...), "watchdog")
 	res = symbolicResult(&wider, &sr)
-	if res.Verdict != search.Incomplete || !strings.Contains(res.Limit, "does not check watchdog") || decides(res) {
+	if res.Verdict != search.Incomplete || !strings.Contains(res.Limit.String(), "does not check watchdog") || decides(res) {
 		t.Errorf("verified, the check's watchdog not covered: %s %q", res.Verdict, res.Limit)
 	}
 
-	stopped := symbolic.Result{Verdict: symbolic.Incomplete, Limit: "--max-states 5"}
-	if res = symbolicResult(cs, &stopped); res.Verdict != search.Incomplete || res.Limit != "--max-states 5" || decides(res) {
+	stopped := symbolic.Result{Verdict: symbolic.Incomplete, Limit: verdict.MaxStates(5)}
+	if res = symbolicResult(cs, &stopped); res.Verdict != search.Incomplete || res.Limit.String() != "--max-states 5" || decides(res) {
 		t.Errorf("incomplete: %s %q", res.Verdict, res.Limit)
 	}
 }
@@ -208,7 +209,7 @@ func TestDetach(t *testing.T) {
 		t.Errorf("with member 2 running: %d left out", n)
 	}
 	running[2] = false
-	if n := detach(runs, running); n != 1 || running[1] || !runs[1].detached || runs[1].Result.Limit != "interrupted" {
+	if n := detach(runs, running); n != 1 || running[1] || !runs[1].detached || runs[1].Result.Limit.Kind != verdict.StopInterrupted {
 		t.Errorf("with member 1 alone running: %d left out, %+v", n, runs[1].Result)
 	}
 	// A member that is not started is not waited for either.

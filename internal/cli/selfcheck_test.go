@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/hc11mc/hc11mc/verdict"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +60,7 @@ func unsoundMember(t *testing.T, n, wrong int, wrongFirst bool, change func(*sea
 // wrongVerified turns a result into an exhaustive end without a violation.
 func wrongVerified(res *search.Result) *search.Result {
 	w := *res
-	w.Verdict, w.Found, w.Limit = search.Verified, nil, ""
+	w.Verdict, w.Found, w.Limit = search.Verified, nil, verdict.Stop{}
 	return &w
 }
 
@@ -173,7 +174,7 @@ func TestSwarmSelfCheckRace(t *testing.T) {
 func TestSwarmSelfCheckNoContradiction(t *testing.T) {
 	limit := func(res *search.Result) *search.Result {
 		w := *res
-		w.Verdict, w.Found, w.Limit = search.Incomplete, nil, "--max-states 10"
+		w.Verdict, w.Found, w.Limit = search.Incomplete, nil, verdict.MaxStates(10)
 		return &w
 	}
 	unsoundMember(t, 2, 1, true, limit)

@@ -49,7 +49,7 @@ func timingReport(o *checkOptions, cs *check.Check, ms []*sim.Machine, res *chec
 	if !o.machine.ReportTiming || !cs.Machine.HasTiming() {
 		return nil
 	}
-	why := res.Limit
+	why := res.Limit.String()
 	if res.Verdict == check.Violated {
 		why = "it stopped at a violation"
 	}

@@ -23,7 +23,7 @@ var Rows = [][]string{
 	{"cex"},
 	{"search", "symbolic", "heuristics", "internal/randprog", "internal/timeoracle"},
 	{"sim", "icfg", "sim/ops", "internal/listing"},
-	{"devices", "sim/alu", "internal/proviso", "cex/internal/tracesvg"},
+	{"devices", "verdict", "sim/alu", "internal/proviso", "cex/internal/tracesvg"},
 	{"loader", "settings", "internal/memlimit", "internal/prefetch", "internal/mutation", "internal/units", "symbolic/term"},
 	{"isa/m68hc11", "sim/alu/gen", "internal/docscheck", "internal/layering"},
 }
