@@ -14,6 +14,6 @@ import (
 // call cex, not the other way round. Test files are held to it too.
 func TestImports(t *testing.T) {
 	below := []string{"settings", "verdict", "sim", "search", "loader", "isa", "icfg", "heuristics", "devices", "cex", "internal"}
-	above := []string{"check", "hybrid", "portfolio", "bench", "internal/cli", "cmd"}
+	above := []string{"plan", "check", "hybrid", "portfolio", "bench", "internal/cli", "cmd"}
 	layering.Check(t, below, above)
 }

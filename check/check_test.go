@@ -169,13 +169,13 @@ func TestSymbolic(t *testing.T) {
 		}
 	}
 	c.Config.HMC = cfg.HMC
-	for _, engine := range []Engine{EngineHMC, EngineAuto} {
+	for _, engine := range []EngineKind{EngineHMC, EngineAuto} {
 		c.Config.Engine = engine
 		e, err := c.SymbolicEngine()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := map[Engine]int{EngineHMC: 0, EngineAuto: 4}[engine]; e.Opts.MaxBranch != want || !e.Opts.Reduce {
+		if want := map[EngineKind]int{EngineHMC: 0, EngineAuto: 4}[engine]; e.Opts.MaxBranch != want || !e.Opts.Reduce {
 			t.Errorf("%s: options %+v, want MaxBranch %d and reduction", engine, e.Opts, want)
 		}
 	}

@@ -20,7 +20,7 @@ type Config struct {
 	Machine MachineConfig
 
 	// Engine explores the machine (--engine).
-	Engine Engine
+	Engine EngineKind
 	// Strategy is the explicit search's order (--search); HMC's
 	// configuration is HMC.
 	Strategy search.Strategy
@@ -72,20 +72,20 @@ func (c Config) NamedStop(s verdict.Stop) verdict.Stop {
 	return s
 }
 
-// Engine is who explores the states.
-type Engine uint8
+// EngineKind is who explores the states (--engine).
+type EngineKind uint8
 
 // The engines: the explicit-state search (package search), HMC (package
 // symbolic) from the initial state, and the explicit search that hands
 // its wide choices to HMC (package hybrid).
 const (
-	EngineExplicit Engine = iota
+	EngineExplicit EngineKind = iota
 	EngineHMC
 	EngineAuto
 )
 
 // String names the engine as --engine does.
-func (e Engine) String() string { return [...]string{"explicit", "hmc", "auto"}[e] }
+func (e EngineKind) String() string { return [...]string{"explicit", "hmc", "auto"}[e] }
 
 // HMC configures the symbolic engine.
 type HMC struct {

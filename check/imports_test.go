@@ -16,6 +16,6 @@ import (
 // files are held to it too.
 func TestImports(t *testing.T) {
 	below := []string{"settings", "verdict", "cex", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
-	above := []string{"internal/cli", "cmd", "hybrid", "portfolio", "bench"}
+	above := []string{"plan", "internal/cli", "cmd", "hybrid", "portfolio", "bench"}
 	layering.Check(t, below, above)
 }

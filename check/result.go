@@ -56,6 +56,9 @@ type Result struct {
 	Levels     int
 	LevelsNote string
 	Frontier   []search.FrontierPC
+	// SavedTo is the file an incomplete explicit search saved its
+	// frontier to (--save-frontier), "" when it saved none.
+	SavedTo string
 }
 
 // FromSearch is the result of an explicit search.
@@ -66,7 +69,8 @@ func FromSearch(r *search.Result) *Result {
 
 // FromSymbolic is the result of the symbolic engine on m. Its
 // counterexample is replayed on the concrete simulator first: one that
-// does not replay is a *NotReplayed error, never a verdict.
+// does not replay is a *NotReplayed error, never a verdict; the result
+// beside the error is incomplete, with the engine's counts.
 func FromSymbolic(m *sim.Machine, r *symbolic.Result) (*Result, error) {
 	st := r.Stats
 	res := &Result{Verdict: r.Verdict, Limit: r.Limit, Privacy: r.Privacy, HMC: &st, Stats: search.Stats{
@@ -75,7 +79,8 @@ func FromSymbolic(m *sim.Machine, r *symbolic.Result) (*Result, error) {
 		PeakMemory: st.PeakMemory, Reduced: st.Reduced}}
 	if r.Verdict == symbolic.Violated {
 		if err := Confirm(m, r.Violation, r.Trace); err != nil {
-			return nil, err
+			res.Verdict, res.Limit = Incomplete, verdict.Because(err.Error())
+			return res, err
 		}
 		res.Found = []search.Found{{Violation: r.Violation, Trace: r.Trace}}
 	}

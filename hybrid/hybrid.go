@@ -31,12 +31,14 @@ type Config struct {
 	Between func()
 }
 
-// Hybrid is the hand-off on one machine.
+// Hybrid is the hand-off on one machine, an engine of a check
+// (check.Engine).
 type Hybrid struct {
-	m     *sim.Machine
-	e     *symbolic.Engine
-	cfg   Config
-	alone string
+	m      *sim.Machine
+	e      *symbolic.Engine
+	cfg    Config
+	alone  string
+	report *Report
 }
 
 // New prepares the hand-off on m, whose Config.MaxBranch it sets. Where
@@ -56,6 +58,12 @@ func New(m *sim.Machine, cfg Config) *Hybrid {
 
 // Alone says why HMC takes no part, "" when it does.
 func (h *Hybrid) Alone() string { return h.alone }
+
+// Describe names the engine: "auto".
+func (h *Hybrid) Describe() string { return "auto" }
+
+// Report is what the symbolic part of the last Run did; nil before Run.
+func (h *Hybrid) Report() *Report { return h.report }
 
 // Report is what the symbolic part did.
 type Report struct {
@@ -109,9 +117,15 @@ func (r *Report) JSON() map[string]any {
 
 // Run runs the check: the explicit search, then HMC from each transition
 // it handed over, and again both without stack privacy when HMC's part
-// broke it. A violation of HMC's part that does not replay on the
-// simulator is a *check.NotReplayed error.
-func (h *Hybrid) Run(ctx context.Context) (*check.Result, *Report, error) {
+// broke it; Report then says what HMC did. A violation of HMC's part that
+// does not replay on the simulator is a *check.NotReplayed error.
+func (h *Hybrid) Run(ctx context.Context) (*check.Result, error) {
+	res, rep, err := h.run(ctx)
+	h.report = rep
+	return res, err
+}
+
+func (h *Hybrid) run(ctx context.Context) (*check.Result, *Report, error) {
 	opts := h.cfg.Search
 	opts.Workers = 1
 	begin := time.Now()

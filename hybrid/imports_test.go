@@ -14,6 +14,6 @@ import (
 // not the other way round. Test files are held to it too.
 func TestImports(t *testing.T) {
 	below := []string{"settings", "verdict", "check", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
-	above := []string{"internal/cli", "cmd", "portfolio", "bench"}
+	above := []string{"plan", "internal/cli", "cmd", "portfolio", "bench"}
 	layering.Check(t, below, above)
 }

@@ -21,8 +21,8 @@ import (
 // up, the deepest depth, the union of the PCs they covered. Without a
 // winner the swarm is incomplete and its limit says what stopped each
 // member (limitOf).
-func combine(runs []*Run, winner int, seconds float64) *search.Result {
-	res := &search.Result{Covered: map[uint16]bool{}, Verdict: search.Incomplete}
+func combine(runs []*Run, winner int, seconds float64) *check.Result {
+	res := &check.Result{Covered: map[uint16]bool{}, Verdict: check.Incomplete}
 	st := &res.Stats
 	for _, r := range runs {
 		s := r.Result.Stats
@@ -90,8 +90,8 @@ func (r *Run) Stop() verdict.Stop {
 		return verdict.Because("stopped: another member decided")
 	case r.Stopped == "file":
 		return verdict.Because("stopped: the stop file appeared (another member decided)")
-	case r.Result.Err != nil:
-		return verdict.Because(r.Result.Err.Error())
+	case r.Err != nil:
+		return verdict.Because(r.Err.Error())
 	}
 	return r.Result.Limit
 }
@@ -117,7 +117,7 @@ type Summary struct {
 func (r *Run) Summary() Summary {
 	s := Summary{Member: r.Member.String(), Verdict: r.Result.Verdict.String(), Stored: r.Result.Stats.StatesStored,
 		Expanded: r.Result.Stats.StatesExpanded, Depth: r.Result.Stats.MaxDepth, Seconds: r.Result.Stats.Seconds}
-	if r.Result.Verdict == search.Incomplete {
+	if r.Result.Verdict == check.Incomplete {
 		s.Limit = r.Limit()
 	}
 	if len(r.Result.Found) > 0 {
@@ -167,8 +167,8 @@ type Decision struct {
 	// replay on the simulator (a bug in hc11mc, which decided nothing);
 	// nil when there is none.
 	NotReplayed *check.NotReplayed
-	// Outcome is the race the decision was made of.
-	Outcome *Outcome
+	// outcome is the race the decision was made of.
+	outcome *outcome
 	// Bounded says that the winner explored every state within the
 	// bounds of the environment (--max-received, --max-timer-events):
 	// the check is incomplete, and so is the winner's search, whose own
@@ -176,11 +176,11 @@ type Decision struct {
 	Bounded bool
 }
 
-// Decide makes the check's result of the outcome of a swarm with --seed
+// decide makes the check's result of the outcome of a swarm with --seed
 // seed.
-func (o *Outcome) Decide(seed uint64) *Decision {
+func (o *outcome) decide(seed uint64) *Decision {
 	cs0 := o.Runs[0].Check
-	d := &Decision{Result: check.FromSearch(o.Result), Report: cs0.Properties, Machine: cs0.Machine, Outcome: o}
+	d := &Decision{Result: o.Result, Report: cs0.Properties, Machine: cs0.Machine, outcome: o}
 	if o.Winner >= 0 {
 		d.Winner = o.Runs[o.Winner]
 		d.Machine = d.Winner.Check.Machine
@@ -192,7 +192,7 @@ func (o *Outcome) Decide(seed uint64) *Decision {
 		}
 	}
 	for _, r := range o.Runs {
-		if nr := (*check.NotReplayed)(nil); r.Result != nil && errors.As(r.Result.Err, &nr) {
+		if nr := (*check.NotReplayed)(nil); errors.As(r.Err, &nr) {
 			d.NotReplayed = nr
 		}
 	}
@@ -209,7 +209,7 @@ func (o *Outcome) Decide(seed uint64) *Decision {
 	d.Report.Held = check.HeldInputs(cs0.Image, ms...)
 	d.Report.Received(ms...)
 	d.Report.Bound(d.Result)
-	if d.Winner != nil && d.Winner.Result.Verdict == search.Verified && d.Result.Verdict == check.Incomplete {
+	if d.Winner != nil && d.Winner.Result.Verdict == check.Verified && d.Result.Verdict == check.Incomplete {
 		// Nothing is left of the winner's exploration: the frontiers of
 		// the members it stopped are not what the verdict leaves out.
 		d.Bounded = true
@@ -223,7 +223,7 @@ func (o *Outcome) Decide(seed uint64) *Decision {
 // is, with the check's limit.
 func (d *Decision) Summaries() []Summary {
 	var ms []Summary
-	for _, r := range d.Outcome.Runs {
+	for _, r := range d.outcome.Runs {
 		s := r.Summary()
 		if d.Bounded && r == d.Winner {
 			s.Verdict, s.Limit = d.Result.Verdict.String(), d.Result.Limit.String()

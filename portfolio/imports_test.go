@@ -15,6 +15,6 @@ import (
 // files are held to it too.
 func TestImports(t *testing.T) {
 	below := []string{"settings", "verdict", "check", "cex", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
-	above := []string{"internal/cli", "cmd", "bench", "hybrid"}
+	above := []string{"plan", "internal/cli", "cmd", "bench", "hybrid"}
 	layering.Check(t, below, above)
 }

@@ -113,7 +113,7 @@ func TestNewRun(t *testing.T) {
 	if r, err = NewRun(load(t, irqCounter), irq, 0, 2, false); err != nil || r.Member.String() != "0/2 (best+fsm)" || r.Check.Config.Heuristic != heuristics.FSM {
 		t.Fatalf("with interrupts: %+v, %v", r, err)
 	}
-	runs, err := NewRuns(load(t, illegal), cfg, 4, false)
+	runs, err := NewRuns(load(t, illegal), cfg, nil, 4, false)
 	if err != nil || len(runs) != 4 {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hc11mc/hc11mc/plan"
 	"io"
 	"os"
 	"slices"
@@ -116,11 +117,9 @@ func validateMember(o *checkOptions, fs *pflag.FlagSet, fw string, size int) err
 	if err != nil {
 		return err
 	}
-	sym, err := o.symbolic(img, cfg)
-	if err != nil {
-		return err
-	}
-	_, err = portfolio.NewRun(img, cfg, 0, size, sym)
+	req := o.request(cfg, img)
+	req.Search, req.Member = plan.Swarm, fmt.Sprintf("0/%d", size)
+	_, err = plan.Choose(img, req)
 	return err
 }
 

@@ -18,6 +18,7 @@ var Rows = [][]string{
 	{"cmd/hc11mc"},
 	{"internal/cli"},
 	{"bench"},
+	{"plan"},
 	{"portfolio", "hybrid"},
 	{"check"},
 	{"cex"},
