@@ -41,6 +41,9 @@ type Explicit struct {
 	resume *os.File
 }
 
+// Explicit and Symbolic are engines.
+var _, _ Engine = (*Explicit)(nil), (*Symbolic)(nil)
+
 // Explicit is the explicit search of the check with its options.
 func (c *Check) Explicit() *Explicit { return &Explicit{Check: c, Options: c.Options} }
 

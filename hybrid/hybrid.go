@@ -59,6 +59,9 @@ func New(m *sim.Machine, cfg Config) *Hybrid {
 // Alone says why HMC takes no part, "" when it does.
 func (h *Hybrid) Alone() string { return h.alone }
 
+// The engine is a check.Engine.
+var _ check.Engine = (*Hybrid)(nil)
+
 // Describe names the engine: "auto".
 func (h *Hybrid) Describe() string { return "auto" }
 

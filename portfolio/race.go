@@ -84,6 +84,9 @@ type Swarm struct {
 	decision *Decision
 }
 
+// The engine is a check.Engine.
+var _ check.Engine = (*Swarm)(nil)
+
 // Describe names the engine: "swarm of 4".
 func (s *Swarm) Describe() string { return fmt.Sprintf("swarm of %d", len(s.Runs)) }
 
