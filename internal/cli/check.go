@@ -20,7 +20,6 @@ import (
 
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/heuristics"
-	"github.com/hc11mc/hc11mc/hybrid"
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/internal/memlimit"
 	"github.com/hc11mc/hc11mc/internal/units"
@@ -409,15 +408,11 @@ func (o *checkOptions) printExplicit(stdout io.Writer, path string, p *plan.Plan
 	if err := writeCounterexample(o, path, img, m, res.First(), fmt.Sprintf("check --search %s, --preempt %s", cs.Options.Strategy, m.Config.Preempt)); err != nil {
 		return err
 	}
-	var rep *hybrid.Report
-	if p.Auto != nil {
-		rep = p.Auto.Report()
-	}
 	tr := timingReport(o, cs, []*sim.Machine{m}, res)
 	if o.json {
 		more := map[string]any{}
-		if rep != nil {
-			more = map[string]any{"engine": "auto", "auto": rep.JSON()}
+		if p.Auto != nil {
+			more = map[string]any{"engine": "auto", "auto": p.Auto.Report().JSON()}
 		}
 		if m.Config.ExactClock {
 			more["xtal_hz"] = o.xtal
@@ -429,8 +424,8 @@ func (o *checkOptions) printExplicit(stdout io.Writer, path string, p *plan.Plan
 	} else {
 		res.WriteText(stdout, img, m, props, o.resultText(img, m, res))
 		printTiming(stdout, tr)
-		if rep != nil {
-			fmt.Fprintln(stdout, rep.Line(o.hmc.maxBranch))
+		if p.Auto != nil {
+			fmt.Fprintln(stdout, p.Auto.Report().Line(o.hmc.maxBranch))
 		}
 	}
 	return verdictExit(res.Verdict)
