@@ -269,7 +269,7 @@ func paperColumn(strat string) int {
 // splitStrategy reads SEARCH[+HEURISTIC] (a strategy of the symbolic
 // engine, or the swarm, is itself, without a heuristic).
 func splitStrategy(s string) (string, string, error) {
-	if _, _, ok := SymbolicStrategy(s); ok || s == "swarm" {
+	if _, _, ok := SymbolicStrategy(s); ok || s == plan.Swarm {
 		return s, "", nil
 	}
 	sr, h, _ := strings.Cut(s, "+")

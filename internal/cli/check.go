@@ -213,7 +213,7 @@ func (o *checkOptions) config() (check.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if o.strategy != "swarm" { // each member of a swarm has its own
+	if o.strategy != plan.Swarm { // each member of a swarm has its own
 		if cfg.Strategy, err = search.ParseStrategy(o.strategy); err != nil {
 			return cfg, usagef("%v", err)
 		}

@@ -85,7 +85,7 @@ func (o *checkOptions) defaultSearch(fs *pflag.FlagSet) {
 // refuseSwarm refuses the flags of one search under --search swarm, and
 // the swarm's flags under the other searches.
 func (o *checkOptions) refuseSwarm(fs *pflag.FlagSet) error {
-	if o.strategy != "swarm" {
+	if o.strategy != plan.Swarm {
 		for _, f := range []string{"workers", "swarm-member", "stop-file"} {
 			if f == "workers" {
 				continue // the workers of one search, or refused (refuseWorkers)

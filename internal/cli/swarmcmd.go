@@ -105,7 +105,7 @@ func (mf memberFlags) args(fs *pflag.FlagSet) []string {
 // validateMember sets up member 0 of the swarm, as a task would: flags and
 // firmware that a task would refuse are refused here.
 func validateMember(o *checkOptions, fs *pflag.FlagSet, fw string, size int) error {
-	o.strategy = "swarm"
+	o.strategy = plan.Swarm
 	if err := o.refuseIdle(fs); err != nil {
 		return err
 	}
