@@ -10,7 +10,9 @@
 // It is not about the command line: package internal/cli reads bench's
 // flags into Options, provides the Setup that reads a model's check flags
 // into its check.Config (bench reads no flags), and prints. Nor is it
-// about the searches themselves (packages search, symbolic, portfolio).
+// about the searches themselves (packages search, symbolic, portfolio),
+// nor about choosing the engine of a run: package plan chooses it, as it
+// does for check, and bench runs the engine it gets.
 //
 // # What the tables say
 //
@@ -29,7 +31,7 @@
 //
 // # Its place in the layers
 //
-// Package bench sits beside check, hybrid, portfolio and cex, between the
-// command line and the engines, and within that layer above check,
-// portfolio (the swarm strategy) and cex.
+// Package bench sits between the command line and the engines, above
+// plan (which chooses each run's engine) and so above check, hybrid,
+// portfolio and cex.
 package bench

@@ -13,7 +13,7 @@ import (
 // the module such as a command-line library: the command line calls
 // bench, not the other way round. Test files are held to it too.
 func TestImports(t *testing.T) {
-	below := []string{"check", "portfolio", "hybrid", "cex", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
+	below := []string{"settings", "verdict", "plan", "check", "portfolio", "hybrid", "cex", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
 	above := []string{"internal/cli", "cmd"}
 	layering.Check(t, below, above)
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"github.com/hc11mc/hc11mc/plan"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -37,7 +38,7 @@ type Options struct {
 	// MaxStates and Timeout bound each run; K is the calling-context
 	// bound of aicfg and efsm; Workers the members of the swarm, and
 	// one more where it races the symbolic engine, as in check's default
-	// swarm (portfolio.SymbolicMember).
+	// swarm (package plan).
 	MaxStates int
 	Timeout   time.Duration
 	K         int
@@ -268,7 +269,7 @@ func paperColumn(strat string) int {
 // splitStrategy reads SEARCH[+HEURISTIC] (a strategy of the symbolic
 // engine, or the swarm, is itself, without a heuristic).
 func splitStrategy(s string) (string, string, error) {
-	if _, _, ok := SymbolicStrategy(s); ok || s == "swarm" {
+	if _, _, ok := SymbolicStrategy(s); ok || s == plan.Swarm {
 		return s, "", nil
 	}
 	sr, h, _ := strings.Cut(s, "+")
@@ -331,7 +332,8 @@ func freshHeap() {
 
 // runExplicit runs model m under an explicit search (or the swarm) with
 // the reduction setting reduce: the model's flags shape the machine, the
-// column and the benchmark's options the search.
+// column and the benchmark's options the search, and package plan
+// chooses the engine as it does for check.
 func (o Options) runExplicit(m Model, strat, heur, reduce string, seed uint64) (Record, error) {
 	cfg, img, err := o.Setup(m, "", "")
 	if err != nil {
@@ -344,51 +346,34 @@ func (o Options) runExplicit(m Model, strat, heur, reduce string, seed uint64) (
 	if seed > 0 {
 		cfg.Seed = seed
 	}
-	if strat == "swarm" {
-		return o.runSwarm(m, cfg, img)
+	// The swarm has Workers members, and one more where it races the
+	// symbolic engine (as check's, with --workers not given); a search
+	// runs in one worker.
+	req := plan.Request{Config: cfg, Search: strat, Workers: 1}
+	if strat == plan.Swarm {
+		req.Workers, req.Limits = o.Workers, portfolio.Limits{MaxMemory: cfg.MaxMemory}
+	} else {
+		req.Config.Heuristic, _ = heuristics.ParseKind(heur) // read by splitStrategy
 	}
-	cfg.Strategy, _ = search.ParseStrategy(strat) // read by splitStrategy
-	cfg.Heuristic, _ = heuristics.ParseKind(heur)
-	cs, err := check.New(img, cfg)
+	p, err := plan.Choose(img, req)
 	if err != nil {
 		return Record{}, err
 	}
 	freshHeap()
-	res := search.Run(context.Background(), cs.Machine, cs.Options)
+	res, err := p.Engine.Run(context.Background())
+	if err != nil {
+		return Record{}, err
+	}
 	r := Record{Model: m.Name, Seed: seed, Verdict: res.Verdict.String(), States: res.Stats.StatesStored,
-		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit, MaxDepth: res.Stats.MaxDepth}
-	if len(res.Found) > 0 {
-		r.Kind = res.Found[0].Violation.Kind.String()
-		r.TraceLength = len(res.Found[0].Trace)
-	}
-	r.expected(m)
-	return r, nil
-}
-
-// runSwarm is the run of the swarm strategy: the states are those all
-// members stored (the swarm's work), the time the swarm's wall-clock time
-// from the members' start, without their set-up, as for the other
-// strategies.
-func (o Options) runSwarm(m Model, cfg check.Config, img *loader.Image) (Record, error) {
-	sym, _, err := portfolio.SymbolicMember(img, cfg)
-	if err != nil {
-		return Record{}, err
-	}
-	n := o.Workers
-	if sym {
-		n++
-	}
-	runs, err := portfolio.NewRuns(img, cfg, n, sym)
-	if err != nil {
-		return Record{}, err
-	}
-	freshHeap()
-	out := portfolio.Race(context.Background(), runs, portfolio.Limits{MaxMemory: cfg.MaxMemory}, nil)
-	res := out.Result
-	r := Record{Model: m.Name, Verdict: res.Verdict.String(), States: res.Stats.StatesStored,
-		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit}
-	if out.Winner >= 0 {
-		r.Member = runs[out.Winner].Member.String()
+		Seconds: res.Stats.Seconds, PeakMemory: res.Stats.PeakMemory, Limit: res.Limit.String(), MaxDepth: res.Stats.MaxDepth}
+	if p.Swarm != nil {
+		// The states are those all members stored (the swarm's work),
+		// the time the swarm's wall-clock time from the members' start,
+		// without their set-up, as for the other strategies.
+		r.Seed, r.MaxDepth = 0, 0
+		if d := p.Swarm.Decision(); d.Winner != nil {
+			r.Member = d.Winner.Member.String()
+		}
 	}
 	if len(res.Found) > 0 {
 		r.Kind = res.Found[0].Violation.Kind.String()
@@ -408,22 +393,21 @@ func (o Options) runSymbolic(m Model, mode, priority string) (Record, error) {
 	}
 	cfg.K, cfg.MaxStates, cfg.Timeout = o.K, o.MaxStates, o.Timeout
 	symbolic.ReleaseMemory() // before the engine: its solver counts Z3's memory from then
-	cs, err := check.New(img, cfg)
+	p, err := plan.Choose(img, plan.Request{Config: cfg, Engine: check.EngineHMC, EngineGiven: true})
 	if err != nil {
 		return Record{}, err
 	}
-	e, err := cs.SymbolicEngine()
+	res, err := p.Engine.Run(context.Background())
 	if err != nil {
-		return Record{}, fmt.Errorf("--engine hmc: %v", err)
+		return Record{}, err
 	}
-	res := e.Check(context.Background(), []*symbolic.State{e.Initial()}, cs.SymbolicConfig())
-	st := res.Stats
+	st := res.HMC
 	r := Record{Model: m.Name, Verdict: res.Verdict.String(), States: st.States, Expanded: st.Images + st.Unrolled,
-		Seconds: st.Elapsed.Seconds(), PeakMemory: st.PeakMemory, Limit: cfg.NameLimit(res.Limit), MaxDepth: st.MaxDepth,
+		Seconds: st.Elapsed.Seconds(), PeakMemory: st.PeakMemory, Limit: cfg.NamedStop(res.Limit).String(), MaxDepth: st.MaxDepth,
 		Queries: st.Queries, SolverSecs: st.SolverTime.Seconds()}
-	if res.Violation != nil {
-		r.Kind = res.Violation.Kind.String()
-		r.TraceLength = len(res.Trace)
+	if len(res.Found) > 0 {
+		r.Kind = res.Found[0].Violation.Kind.String()
+		r.TraceLength = len(res.Found[0].Trace)
 	}
 	r.expected(m)
 	return r, nil

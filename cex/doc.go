@@ -7,8 +7,9 @@
 // It is not about finding them (package search), about the command line
 // (package internal/cli parses the flags, prints and picks exit codes), or
 // about turning the settings a trace records into a machine: a trace keeps
-// the load and machine settings as the command line gave them
-// ([LoadSpec], [MachineSpec]), and package check, which sits above cex,
+// the load and machine settings as the command line gave them (their
+// schema is package settings's: settings.LoadSpec, settings.MachineSpec),
+// and package check, which sits above cex,
 // reads them and builds the image and the sim.Machine (check.OpenTrace).
 //
 // # The trace file

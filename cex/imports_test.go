@@ -13,7 +13,7 @@ import (
 // portfolio, bench), internal/cli or cmd, nor a command-line library: they
 // call cex, not the other way round. Test files are held to it too.
 func TestImports(t *testing.T) {
-	below := []string{"sim", "search", "loader", "isa", "icfg", "heuristics", "devices", "cex", "internal"}
-	above := []string{"check", "hybrid", "portfolio", "bench", "internal/cli", "cmd"}
+	below := []string{"settings", "verdict", "sim", "search", "loader", "isa", "icfg", "heuristics", "devices", "cex", "internal"}
+	above := []string{"plan", "check", "hybrid", "portfolio", "bench", "internal/cli", "cmd"}
 	layering.Check(t, below, above)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/hc11mc/hc11mc/search"
+	"github.com/hc11mc/hc11mc/settings"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -21,68 +22,11 @@ type Trace struct {
 	Firmware string `json:"firmware"` // absolute (relative to where check ran in older traces)
 	// FromTrace is the firmware's path relative to the trace file's
 	// directory, for a trace moved together with its firmware.
-	FromTrace string      `json:"firmware_from_trace,omitempty"`
-	Load      LoadSpec    `json:"load"`
-	Machine   MachineSpec `json:"machine"`
-	Violation *Violation  `json:"violation"`
-	Steps     []Step      `json:"steps"`
-}
-
-// LoadSpec says how the firmware was loaded, as the command line's
-// loading flags give it (--format, --base, --symbols, --hook, --chip,
-// --ram, --rom).
-type LoadSpec struct {
-	Format  string   `json:"format,omitempty"`
-	Base    string   `json:"base,omitempty"`
-	Symbols string   `json:"symbols,omitempty"`
-	Hooks   []string `json:"hook,omitempty"`
-	Chip    string   `json:"chip,omitempty"`
-	RAM     []string `json:"ram,omitempty"`
-	ROM     []string `json:"rom,omitempty"`
-}
-
-// MachineSpec holds the settings that shape the simulated machine, as the
-// command line's flags of the same names give them, so that replay builds
-// the machine a counterexample was found on.
-type MachineSpec struct {
-	Preempt string   `json:"preempt"`
-	IRQ     []string `json:"irq,omitempty"`
-	Input   []string `json:"input,omitempty"`
-	Stack   []string `json:"stack,omitempty"`
-	Entry   string   `json:"entry,omitempty"`
-	Reach   []string `json:"reach,omitempty"`
-	MaxRun  int      `json:"max_run,omitempty"`
-	// Batch is check's --batch: "off" stores a state at every
-	// scheduling point; "" or "on" runs a transition on through the
-	// points where nothing can choose (sim.Config.Unbatched).
-	Batch string `json:"batch,omitempty"`
-	// The firmware's environment: the chip's peripherals and the board.
-	Peripherals  string   `json:"peripherals,omitempty"`
-	SCIInput     string   `json:"sci_input,omitempty"`
-	Device       []string `json:"device,omitempty"`
-	Wire         []string `json:"wire,omitempty"`
-	ExpectOutput string   `json:"expect_output,omitempty"`
-	Config       string   `json:"config,omitempty"`
-	SCITiming    string   `json:"sci_timing,omitempty"`
-	Clock        string   `json:"clock,omitempty"` // check --clock; "": the default
-
-	MaxReceived int `json:"max_received,omitempty"` // bound + 1; 0: none
-	MaxTimer    int `json:"max_timer_events,omitempty"`
-	// IgnoreIllegal is check's --ignore illegal-opcode, which changes
-	// what the machine does: an illegal opcode traps through its vector,
-	// when the image programs it, and the execution goes on
-	// (sim.Config.IgnoreIllegal). A trace records it, so that replay
-	// follows the same trap.
-	IgnoreIllegal bool `json:"ignore_illegal,omitempty"`
-	// The timing properties of check (--max-masked N, --deadline
-	// FROM:TO:N, --latency IRQ:N, --report-timing, --timing-cap): they
-	// add the timing page to the states and, for --latency, the
-	// interrupt requests to the transitions, so a trace records them.
-	MaxMasked    string   `json:"max_masked,omitempty"`
-	Deadline     []string `json:"deadline,omitempty"`
-	Latency      []string `json:"latency,omitempty"`
-	ReportTiming bool     `json:"report_timing,omitempty"`
-	TimingCap    uint32   `json:"timing_cap,omitempty"`
+	FromTrace string               `json:"firmware_from_trace,omitempty"`
+	Load      settings.LoadSpec    `json:"load"`
+	Machine   settings.MachineSpec `json:"machine"`
+	Violation *Violation           `json:"violation"`
+	Steps     []Step               `json:"steps"`
 }
 
 // Step is one transition of a trace.
@@ -138,7 +82,7 @@ func NewViolation(m *sim.Machine, v *sim.Violation) *Violation {
 // batch of the search (sim/batch.go) is recorded as the transitions it
 // ran through (search.Unbatch), so that the trace replays with --batch
 // on and off alike.
-func NewTrace(path string, load LoadSpec, machine MachineSpec, m *sim.Machine, labels []sim.Label, v *sim.Violation) *Trace {
+func NewTrace(path string, load settings.LoadSpec, machine settings.MachineSpec, m *sim.Machine, labels []sim.Label, v *sim.Violation) *Trace {
 	t := &Trace{Version: Version, Firmware: path, Load: load, Machine: machine, Violation: NewViolation(m, v)}
 	t.Machine.IgnoreIllegal = m.Config.IgnoreIllegal
 	labels = search.Unbatch(m, labels)

@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/hc11mc/hc11mc/settings"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -134,7 +134,7 @@ func (b *Board) setting(text string, line int) error {
 // not nil, before the --device list: the board's ranges come first, and
 // its chip must be the one load names, if load names one. ApplyWires
 // writes its wires.
-func (b *Board) Apply(load *cex.LoadSpec, devices *[]string) error {
+func (b *Board) Apply(load *settings.LoadSpec, devices *[]string) error {
 	if b.Chip != "" {
 		if load.Chip != "" && !strings.EqualFold(load.Chip, b.Chip) {
 			return fmt.Errorf("--chip %s disagrees with the board (%s:%d: --chip %s)", load.Chip, b.Path, b.ChipLine, b.Chip)

@@ -50,7 +50,7 @@ func TestNewProperties(t *testing.T) {
 		t.Errorf("reductions %v, bounds %q", r.Reductions, r.Bounds)
 	}
 
-	cfg = Config{Machine: Machine{Stacks: []sim.StackRange{{Thread: -1, Lo: 0, Hi: 0x1FF}}, Dead: true, Preempt: sim.PreemptCalls}, Reduce: true}
+	cfg = Config{Machine: MachineConfig{Stacks: []sim.StackRange{{Thread: -1, Lo: 0, Hi: 0x1FF}}, Dead: true, Preempt: sim.PreemptCalls}, Reduce: true}
 	c, err = New(load(t, mutexOK), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestNewProperties(t *testing.T) {
 		t.Errorf("--ignore illegal-opcode: %v, the machine ignores illegal opcodes: %t", err, err == nil && c.Machine.Config.IgnoreIllegal)
 	}
 	// --preempt yield needs harness calls to preempt at.
-	if _, err := New(load(t, switchesELF), Config{Machine: Machine{Preempt: sim.PreemptYield}}); err == nil || !strings.Contains(err.Error(), "--preempt yield") {
+	if _, err := New(load(t, switchesELF), Config{Machine: MachineConfig{Preempt: sim.PreemptYield}}); err == nil || !strings.Contains(err.Error(), "--preempt yield") {
 		t.Errorf("--preempt yield on firmware without a harness: %v", err)
 	}
 }
@@ -76,7 +76,7 @@ func TestNewProperties(t *testing.T) {
 // breadth-first and says so; hamming needs its valuation.
 func TestEstimator(t *testing.T) {
 	img := load(t, reachELF)
-	m, err := NewMachine(img, Machine{Reach: []string{"goal"}})
+	m, err := NewMachine(img, MachineConfig{Reach: []string{"goal"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestEstimator(t *testing.T) {
 	}
 	// No goal, and a model with no call of a harness stub to aim at.
 	sw := load(t, switchesELF)
-	m, err = NewMachine(sw, Machine{})
+	m, err = NewMachine(sw, MachineConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,11 +129,11 @@ func TestHeldInputs(t *testing.T) {
 	if res.Verdict != Verified || !slices.Equal(held, []HeldInput{{Addr: "0x100A", Name: "PORTE"}, {Addr: "0x1031", Name: "ADR1"}}) {
 		t.Errorf("no --input: %s, held %+v", res.Verdict, held)
 	}
-	c, res = run(t, switchesELF, Config{Strategy: search.BFS, Machine: Machine{Inputs: []string{"porte=0"}}})
+	c, res = run(t, switchesELF, Config{Strategy: search.BFS, Machine: MachineConfig{Inputs: []string{"porte=0"}}})
 	if held := HeldInputs(c.Image, c.Machine); res.Verdict != Verified || !slices.Equal(held, []HeldInput{{Addr: "0x1031", Name: "ADR1"}}) {
 		t.Errorf("--input porte=0: %s, held %+v", res.Verdict, held)
 	}
-	_, res = run(t, switchesELF, Config{Strategy: search.BFS, Machine: Machine{Inputs: []string{"PORTE"}}})
+	_, res = run(t, switchesELF, Config{Strategy: search.BFS, Machine: MachineConfig{Inputs: []string{"PORTE"}}})
 	if res.Verdict != Violated || res.Found[0].Violation.Kind != sim.KindROMWrite {
 		t.Errorf("--input PORTE: %s %v, want rom-write", res.Verdict, res.Found)
 	}
@@ -152,7 +152,7 @@ func TestHeldInputs(t *testing.T) {
 func TestSymbolic(t *testing.T) {
 	cfg := Config{Strategy: search.Best, Heuristic: heuristics.EFSM, K: 1, MaxStates: 50, MaxMemory: 1 << 20, Reduce: true,
 		Ignore: map[sim.Kind]bool{sim.KindDeadlock: true}, HMC: HMC{Mode: symbolic.ST, PRDepth: 9, MaxBranch: 4},
-		Machine: Machine{Reach: []string{"goal"}}}
+		Machine: MachineConfig{Reach: []string{"goal"}}}
 	c, err := New(load(t, reachELF), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -169,13 +169,13 @@ func TestSymbolic(t *testing.T) {
 		}
 	}
 	c.Config.HMC = cfg.HMC
-	for _, engine := range []Engine{EngineHMC, EngineAuto} {
+	for _, engine := range []EngineKind{EngineHMC, EngineAuto} {
 		c.Config.Engine = engine
 		e, err := c.SymbolicEngine()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := map[Engine]int{EngineHMC: 0, EngineAuto: 4}[engine]; e.Opts.MaxBranch != want || !e.Opts.Reduce {
+		if want := map[EngineKind]int{EngineHMC: 0, EngineAuto: 4}[engine]; e.Opts.MaxBranch != want || !e.Opts.Reduce {
 			t.Errorf("%s: options %+v, want MaxBranch %d and reduction", engine, e.Opts, want)
 		}
 	}

@@ -1,12 +1,11 @@
 package check
 
 import (
-	"strings"
+	"github.com/hc11mc/hc11mc/verdict"
 	"time"
 
 	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/heuristics"
-	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 	"github.com/hc11mc/hc11mc/symbolic"
@@ -18,10 +17,10 @@ import (
 // model, every interleaving, no reduction, no limit.
 type Config struct {
 	// Machine shapes the simulated machine.
-	Machine Machine
+	Machine MachineConfig
 
 	// Engine explores the machine (--engine).
-	Engine Engine
+	Engine EngineKind
 	// Strategy is the explicit search's order (--search); HMC's
 	// configuration is HMC.
 	Strategy search.Strategy
@@ -56,7 +55,7 @@ type Config struct {
 	Timeout   time.Duration
 	MaxMemory int64
 	// MaxMemoryDefault says, when MaxMemory is the default rather than
-	// --max-memory's, what it is a share of (NameLimit); "" when the
+	// --max-memory's, what it is a share of (NamedStop); "" when the
 	// flag gave it.
 	MaxMemoryDefault string
 
@@ -64,34 +63,29 @@ type Config struct {
 	HMC HMC
 }
 
-// NameLimit names the memory limit that stopped a check by its size —
-// the engines give it in bytes, "--max-memory N bytes" — and says when it
-// was the default; other limits pass.
-func (c Config) NameLimit(limit string) string {
-	if !strings.HasPrefix(limit, "--max-memory ") {
-		return limit
-	}
-	s := "--max-memory " + units.Size(c.MaxMemory)
-	if c.MaxMemoryDefault != "" {
-		s += ", the default: " + c.MaxMemoryDefault + " (set --max-memory SIZE, or none, to change it)"
+// NamedStop is the stop of a check as it is printed: a memory limit that
+// was the default says what it is a share of; other stops pass.
+func (c Config) NamedStop(s verdict.Stop) verdict.Stop {
+	if s.Kind == verdict.StopMaxMemory {
+		s.Default = c.MaxMemoryDefault
 	}
 	return s
 }
 
-// Engine is who explores the states.
-type Engine uint8
+// EngineKind is who explores the states (--engine).
+type EngineKind uint8
 
 // The engines: the explicit-state search (package search), HMC (package
 // symbolic) from the initial state, and the explicit search that hands
 // its wide choices to HMC (package hybrid).
 const (
-	EngineExplicit Engine = iota
+	EngineExplicit EngineKind = iota
 	EngineHMC
 	EngineAuto
 )
 
 // String names the engine as --engine does.
-func (e Engine) String() string { return [...]string{"explicit", "hmc", "auto"}[e] }
+func (e EngineKind) String() string { return [...]string{"explicit", "hmc", "auto"}[e] }
 
 // HMC configures the symbolic engine.
 type HMC struct {
@@ -108,13 +102,13 @@ type HMC struct {
 	MaxBranch int
 }
 
-// Machine is what shapes the simulated machine beside the image: the
-// scheduling points, interrupts, inputs, stacks and goals, and the
-// firmware's environment. Each field says its flag. A setting that names
+// MachineConfig is the configuration of the simulated machine beside the
+// image: the scheduling points, interrupts, inputs, stacks and goals, and
+// the firmware's environment (NewMachine builds the machine of one). Each field says its flag. A setting that names
 // something in the image (a symbol, a register) is kept as the text the
 // command line gives, read against the image when the machine is built;
 // the others are values.
-type Machine struct {
+type MachineConfig struct {
 	// Preempt is where threads switch (--preempt).
 	Preempt sim.Preempt
 	// IRQs are the interrupts that may be taken where CCR.I = 0 (--irq).
@@ -197,7 +191,7 @@ func (c Clock) String() string { return [...]string{"", "exact", "abstract"}[c] 
 
 // Exact reports whether the clock of mc is the exact one (ClockDefault
 // resolved).
-func (mc Machine) Exact() bool {
+func (mc MachineConfig) Exact() bool {
 	switch mc.Clock {
 	case ClockExact:
 		return true

@@ -13,32 +13,36 @@
 //
 // It is not about reading the command line (package internal/cli turns
 // the flags into a Config, prints the result and picks the exit code),
-// about reading images (package loader), nor about running the engines:
-// the explicit search (package search), HMC (package symbolic), the two
-// together (package hybrid) and the swarm (package portfolio) take what
-// New builds.
+// about reading images (package loader), nor about choosing the engine
+// (package plan). It defines the door every engine runs through: Engine,
+// whose Run gives a Result, the one result that leaves an engine. Explicit
+// (the explicit search, package search) and Symbolic (HMC from the
+// initial state, package symbolic) are engines here; the two together
+// (package hybrid) and the swarm (package portfolio) are engines above,
+// on what New builds.
 //
 // # Settings as text
 //
 // A trace file records the load and machine settings as the command line
-// gives them (cex.LoadSpec, cex.MachineSpec), so that replay builds the
-// machine a counterexample was found on; the command line keeps its flags
-// in the same form. LoadImage and MachineOf read them, OpenTrace builds a
-// trace's machine, and a board file (ReadBoard) stands for --chip, --ram,
-// --rom, --device and --wire lines. Package cex sits below check: check reads the
-// settings cex records, and names violations as cex does.
+// gives them (package settings: settings.LoadSpec, settings.MachineSpec),
+// so that replay builds the machine a counterexample was found on; the
+// command line keeps its flags in the same form. LoadImage and MachineOf
+// read them into a MachineConfig, OpenTrace builds a trace's machine, and
+// a board file (ReadBoard) stands for --chip, --ram, --rom, --device and
+// --wire lines. Packages settings and cex sit below check: check reads
+// the settings a trace records, and names violations as cex does.
 //
 // # Settings that name the image
 //
 // A setting that names something in the image — a symbol, or a
 // register of the chip by its name — is kept as the text the user gives
-// (Machine.Inputs, Machine.Reach, Config.GoalMem) and read against the
+// (MachineConfig.Inputs, MachineConfig.Reach, Config.GoalMem) and read against the
 // image when the machine is built; the others are values. Messages name
 // a setting by its flag (--input, --reach), the name users know it by.
 //
 // # The firmware's environment
 //
-// Machine.Peripherals decides whether the chip's peripherals (package
+// MachineConfig.Peripherals decides whether the chip's peripherals (package
 // devices) are the firmware's environment. By default they are on for
 // real firmware — an image that defines no harness stub and is given no
 // --irq — and off for harness models, whose register block stays plain
@@ -47,16 +51,17 @@
 // reads follow the register's own rules), others are the machine's; the
 // SCI's alphabet and timing, the CONFIG register, the expected output
 // and the bounds on received bytes and timer events need them, and are
-// refused without them. A bounded exploration (Machine.Bounds) proves
+// refused without them. A bounded exploration (MachineConfig.Bounds) proves
 // nothing beyond its bounds: Report.Bound makes its verified verdict
 // incomplete.
 //
 // # One verdict for every engine
 //
-// The explicit search and the symbolic engine each have their verdict;
-// SearchVerdict and SymbolicVerdict map them onto Verdict by meaning, not
-// by their order. FromSymbolic gives HMC's result the explicit search's
-// shape, and replays its counterexample on the concrete simulator first
-// (Confirm): a counterexample that does not replay is an error, a bug in
-// hc11mc, never a verdict.
+// The explicit search and the symbolic engine give package verdict's
+// Verdict, and the Stop that says why an incomplete one stopped (a limit
+// and its bound), which is text only where a result is printed.
+// FromSymbolic gives HMC's result the explicit search's shape, and
+// replays its counterexample on the concrete simulator first (Confirm): a
+// counterexample that does not replay is an error, a bug in hc11mc, never
+// a verdict.
 package check

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/hc11mc/hc11mc/settings"
 
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/heuristics"
@@ -43,7 +44,7 @@ func ParseTarget(img *loader.Image, s string) (heuristics.Property, string, erro
 // PC is at, the address of the break brk; steps bounds the instructions
 // (0: no bound). It returns the machine and the state there; the error
 // says how far the run got when it stopped first.
-func RunToBreak(img *loader.Image, spec cex.MachineSpec, brk string, at uint16, nth int, steps uint64) (*sim.Machine, *sim.State, error) {
+func RunToBreak(img *loader.Image, spec settings.MachineSpec, brk string, at uint16, nth int, steps uint64) (*sim.Machine, *sim.State, error) {
 	spec.Reach = []string{fmt.Sprintf("0x%04X", at)}
 	m, err := BuildMachine(img, spec)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // command-line library: they call check, not the other way round. Test
 // files are held to it too.
 func TestImports(t *testing.T) {
-	below := []string{"cex", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
-	above := []string{"internal/cli", "cmd", "hybrid", "portfolio", "bench"}
+	below := []string{"settings", "verdict", "cex", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
+	above := []string{"plan", "internal/cli", "cmd", "hybrid", "portfolio", "bench"}
 	layering.Check(t, below, above)
 }

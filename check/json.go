@@ -60,7 +60,7 @@ func (r *Result) JSON(m *sim.Machine, rep Report) map[string]any {
 		}
 		out["violations"] = all
 	}
-	for k, v := range map[string]string{"limit": r.Limit, "stack_privacy": r.Privacy, "dead_data": r.Dead} {
+	for k, v := range map[string]string{"limit": r.Limit.String(), "stack_privacy": r.Privacy, "dead_data": r.Dead} {
 		if v != "" {
 			out[k] = v
 		}
@@ -102,12 +102,12 @@ func NewHMCStats(s symbolic.Stats) HMCStats {
 }
 
 // Conclude completes res, the check's result: the memory limit that
-// stopped it named by its size (Config.NameLimit) and, on a bounded
+// stopped it named as the default when it was (Config.NamedStop) and, on a bounded
 // exploration, its verified verdict made incomplete (Report.Bound). It
 // returns what the verdict covers, with the inputs the machine held
 // constant.
 func (c *Check) Conclude(res *Result) Report {
-	res.Limit = c.Config.NameLimit(res.Limit)
+	res.Limit = c.Config.NamedStop(res.Limit)
 	rep := c.Properties
 	rep.Held = HeldInputs(c.Image, c.Machine)
 	rep.Received(c.Machine)

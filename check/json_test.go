@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"encoding/json"
+	"github.com/hc11mc/hc11mc/verdict"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ import (
 // its peripherals: the inputs held and where it waits; fields that do not
 // apply are left out.
 func TestResultJSON(t *testing.T) {
-	c, res := run(t, reachELF, Config{Strategy: search.BFS, Machine: Machine{Reach: []string{"goal"}}})
+	c, res := run(t, reachELF, Config{Strategy: search.BFS, Machine: MachineConfig{Reach: []string{"goal"}}})
 	rep := c.Conclude(res)
 	out := res.JSON(c.Machine, rep)
 	b, _ := json.Marshal(out)
@@ -64,17 +65,17 @@ func TestResultJSON(t *testing.T) {
 func TestConclude(t *testing.T) {
 	bound := 2
 	c, res := run(t, switchesELF, Config{Strategy: search.BFS, MaxMemory: 1 << 30, MaxMemoryDefault: "half",
-		Machine: Machine{Peripherals: PeripheralsOn, MaxTimerEvents: &bound}})
+		Machine: MachineConfig{Peripherals: PeripheralsOn, MaxTimerEvents: &bound}})
 	if res.Verdict != Verified {
 		t.Fatalf("%s", res.Verdict)
 	}
 	rep := c.Conclude(res)
-	if res.Verdict != Incomplete || !strings.Contains(res.Limit, "at most 2 timer events") || len(rep.Held) == 0 {
+	if res.Verdict != Incomplete || !strings.Contains(res.Limit.String(), "at most 2 timer events") || len(rep.Held) == 0 {
 		t.Errorf("bounded: %s %q, held %v", res.Verdict, res.Limit, rep.Held)
 	}
-	res = &Result{Verdict: Incomplete, Limit: "--max-memory 1073741824 bytes"}
+	res = &Result{Verdict: Incomplete, Limit: verdict.MaxMemory(1 << 30)}
 	c.Conclude(res)
-	if res.Limit != "--max-memory 1 GiB, the default: half (set --max-memory SIZE, or none, to change it)" {
+	if res.Limit.String() != "--max-memory 1 GiB, the default: half (set --max-memory SIZE, or none, to change it)" {
 		t.Errorf("limit %q", res.Limit)
 	}
 }
@@ -83,7 +84,7 @@ func TestConclude(t *testing.T) {
 // elimination is off, whatever the configuration says of them.
 func TestNewHMC(t *testing.T) {
 	c, err := New(load(t, reachELF), Config{Engine: EngineHMC, Strategy: search.BFS, Heuristic: heuristics.FSM,
-		Machine: Machine{Dead: true, Reach: []string{"goal"}}, Reduce: true})
+		Machine: MachineConfig{Dead: true, Reach: []string{"goal"}}, Reduce: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // NewMachine builds the machine mc describes on img: thread 0 starts at
 // img.Entry. With --config the memory map is the one that CONFIG value
 // sets up (loader.Image.WithConfig).
-func NewMachine(img *loader.Image, mc Machine) (*sim.Machine, error) {
+func NewMachine(img *loader.Image, mc MachineConfig) (*sim.Machine, error) {
 	img = mc.image(img)
 	cfg, err := mc.simConfig(img)
 	if err != nil {
@@ -23,7 +23,7 @@ func NewMachine(img *loader.Image, mc Machine) (*sim.Machine, error) {
 }
 
 // image is img with the memory map of --config, where it is given.
-func (mc Machine) image(img *loader.Image) *loader.Image {
+func (mc MachineConfig) image(img *loader.Image) *loader.Image {
 	if mc.ConfigRegister != nil {
 		return img.WithConfig(*mc.ConfigRegister)
 	}
@@ -43,7 +43,7 @@ func Resolve(img *loader.Image, s string) (uint16, error) {
 }
 
 // simConfig is the sim.Config of mc on img.
-func (mc Machine) simConfig(img *loader.Image) (sim.Config, error) {
+func (mc MachineConfig) simConfig(img *loader.Image) (sim.Config, error) {
 	cfg := sim.Config{Preempt: mc.Preempt, IRQs: mc.IRQs, MaxRun: mc.MaxRun, Dead: mc.Dead, Unbatched: mc.Unbatched,
 		IgnoreIllegal: mc.IgnoreIllegal, Entry: img.Entry, Stacks: mc.Stacks, Board: mc.Board}
 	env, err := mc.environment(img)
@@ -106,7 +106,7 @@ type environment struct {
 }
 
 // peripheralsOn decides mc.Peripherals for img.
-func (mc Machine) peripheralsOn(img *loader.Image) (bool, error) {
+func (mc MachineConfig) peripheralsOn(img *loader.Image) (bool, error) {
 	switch mc.Peripherals {
 	case PeripheralsOn:
 		return true, nil
@@ -128,7 +128,7 @@ func (mc Machine) peripheralsOn(img *loader.Image) (bool, error) {
 
 // environment finds the chip's register block when its peripherals are
 // on for img.
-func (mc Machine) environment(img *loader.Image) (environment, error) {
+func (mc MachineConfig) environment(img *loader.Image) (environment, error) {
 	var env environment
 	on, err := mc.peripheralsOn(img)
 	if err != nil || !on {
@@ -159,7 +159,7 @@ func (env environment) register(name string) (uint16, bool) {
 // devices builds the peripherals into cfg, the inputs among their
 // registers by offset, or refuses the settings that need them when they
 // are off.
-func (mc Machine) devices(env environment, regInputs map[int][]uint8, cfg *sim.Config) error {
+func (mc MachineConfig) devices(env environment, regInputs map[int][]uint8, cfg *sim.Config) error {
 	if !env.on {
 		for _, s := range []struct {
 			flag  string
@@ -213,7 +213,7 @@ func (mc Machine) devices(env environment, regInputs map[int][]uint8, cfg *sim.C
 // Bounds describes the bounds mc puts on the exploration of the
 // firmware's environment, "" for none: a verdict is exhaustive within
 // them only.
-func (mc Machine) Bounds() string {
+func (mc MachineConfig) Bounds() string {
 	var bs []string
 	if mc.MaxReceived != nil {
 		bs = append(bs, fmt.Sprintf("at most %s received (--max-received)", units.Of(*mc.MaxReceived, "byte")))

@@ -35,7 +35,7 @@ func TestNewMachineHarness(t *testing.T) {
 	goal, _ := img.Lookup("goal")
 	stack0, _ := img.Lookup("stack0") // in RAM
 	stack := sim.StackRange{Thread: -1, Lo: 0x0000, Hi: 0x00FF}
-	m, err := NewMachine(img, Machine{Preempt: sim.PreemptCalls, Inputs: []string{"0x1003=1, 0x2,3", "stack0"},
+	m, err := NewMachine(img, MachineConfig{Preempt: sim.PreemptCalls, Inputs: []string{"0x1003=1, 0x2,3", "stack0"},
 		Reach: []string{"goal", "0xD000"}, Stacks: []sim.StackRange{stack}, MaxRun: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func TestNewMachineHarness(t *testing.T) {
 	// The environment's settings need the peripherals, which a harness
 	// model turns on only when told.
 	one := 1
-	for name, mc := range map[string]Machine{
+	for name, mc := range map[string]MachineConfig{
 		"--sci-input":        {SCIInput: []byte("A")},
 		"--max-received":     {MaxReceived: &one},
 		"--max-timer-events": {MaxTimerEvents: &one},
@@ -72,20 +72,20 @@ func TestNewMachineHarness(t *testing.T) {
 			t.Errorf("%s on a harness model: %v", name, err)
 		}
 	}
-	m, err = NewMachine(img, Machine{Peripherals: PeripheralsOn, SCIInput: []byte("A")})
+	m, err = NewMachine(img, MachineConfig{Peripherals: PeripheralsOn, SCIInput: []byte("A")})
 	if err != nil || !m.HasDevice() {
 		t.Errorf("--peripherals on: device %t, %v", err == nil && m.HasDevice(), err)
 	}
 
 	// Names that are not in the image, said with the setting as given.
 	for _, tt := range []struct {
-		mc   Machine
+		mc   MachineConfig
 		want string
 	}{
-		{Machine{Inputs: []string{"nowhere=1"}}, `--input "nowhere=1": no symbol "nowhere" in ../testdata/models/reach.elf, and not an address`},
-		{Machine{Inputs: []string{"0x10=1,300"}}, `--input "0x10=1,300": "300" is not a byte value`},
-		{Machine{Reach: []string{"nowhere"}}, `--reach "nowhere": no symbol "nowhere"`},
-		{Machine{IRQs: []string{"nmi"}}, "nmi"},
+		{MachineConfig{Inputs: []string{"nowhere=1"}}, `--input "nowhere=1": no symbol "nowhere" in ../testdata/models/reach.elf, and not an address`},
+		{MachineConfig{Inputs: []string{"0x10=1,300"}}, `--input "0x10=1,300": "300" is not a byte value`},
+		{MachineConfig{Reach: []string{"nowhere"}}, `--reach "nowhere": no symbol "nowhere"`},
+		{MachineConfig{IRQs: []string{"nmi"}}, "nmi"},
 	} {
 		if _, err := NewMachine(img, tt.mc); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%+v: %v, want %q", tt.mc, err, tt.want)
@@ -106,7 +106,7 @@ func TestNewMachineFirmware(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mc := Machine{Inputs: []string{"porte=0,1", "0x1031", "0x0042=7"}, SCIInput: []byte("AB"), SCIIdle: true,
+	mc := MachineConfig{Inputs: []string{"porte=0,1", "0x1031", "0x0042=7"}, SCIInput: []byte("AB"), SCIIdle: true,
 		MaxReceived: &two, MaxTimerEvents: &five, ConfigRegister: &cfgReg, ExpectOutput: out, Dead: true}
 	m, err := NewMachine(img, mc)
 	if err != nil {
@@ -123,25 +123,25 @@ func TestNewMachineFirmware(t *testing.T) {
 		"the SCI receives a byte only while the firmware waits with its output gone, and finishes sending one only while it waits or when it is overdue; it waits where its execution would cycle without an event (--sci-timing idle)" {
 		t.Errorf("bounds %q", b)
 	}
-	if b := (Machine{}).Bounds(); b != "" {
+	if b := (MachineConfig{}).Bounds(); b != "" {
 		t.Errorf("no bounds: %q", b)
 	}
 
 	// --peripherals off leaves the register block plain memory, where an
 	// --input of a register is the machine's and a name is no address.
-	m, err = NewMachine(img, Machine{Peripherals: PeripheralsOff, Inputs: []string{"0x100A=3"}})
+	m, err = NewMachine(img, MachineConfig{Peripherals: PeripheralsOff, Inputs: []string{"0x100A=3"}})
 	if err != nil || m.HasDevice() || !slices.Equal(m.Config.Inputs[0x100A], []uint8{3}) {
 		t.Errorf("--peripherals off: %v, device %t, inputs %v", err, err == nil && m.HasDevice(), m.Config.Inputs)
 	}
-	if _, err := NewMachine(img, Machine{Peripherals: PeripheralsOff, Inputs: []string{"PORTE"}}); err == nil {
+	if _, err := NewMachine(img, MachineConfig{Peripherals: PeripheralsOff, Inputs: []string{"PORTE"}}); err == nil {
 		t.Errorf("--peripherals off: PORTE read as a register's name")
 	}
-	if _, err := NewMachine(img, Machine{Peripherals: PeripheralsOff, SCIInput: []byte("A")}); err == nil ||
+	if _, err := NewMachine(img, MachineConfig{Peripherals: PeripheralsOff, SCIInput: []byte("A")}); err == nil ||
 		!strings.Contains(err.Error(), "--sci-input needs the chip's peripherals: --peripherals off") {
 		t.Errorf("--sci-input with --peripherals off: %v", err)
 	}
 	// An --irq makes the image a harness model, as stubs do.
-	if m, err := NewMachine(img, Machine{IRQs: []string{"toc1"}}); err != nil || m.HasDevice() {
+	if m, err := NewMachine(img, MachineConfig{IRQs: []string{"toc1"}}); err != nil || m.HasDevice() {
 		t.Errorf("firmware with --irq: %v, device %t", err, err == nil && m.HasDevice())
 	}
 	// A profile without peripherals cannot have them on.
@@ -149,7 +149,7 @@ func TestNewMachineFirmware(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewMachine(flat, Machine{Peripherals: PeripheralsOn}); err == nil || !strings.Contains(err.Error(), "no on-chip peripherals") {
+	if _, err := NewMachine(flat, MachineConfig{Peripherals: PeripheralsOn}); err == nil || !strings.Contains(err.Error(), "no on-chip peripherals") {
 		t.Errorf("--peripherals on with --chip flat: %v", err)
 	}
 
@@ -157,7 +157,7 @@ func TestNewMachineFirmware(t *testing.T) {
 	// is unmapped unless a --device range covers it.
 	mon := load(t, monitorELF)
 	board := sim.BoardRange{Lo: 0x4000, Hi: 0x4001, Values: []uint8{1, 2}}
-	m, err = NewMachine(mon, Machine{Board: []sim.BoardRange{board}})
+	m, err = NewMachine(mon, MachineConfig{Board: []sim.BoardRange{board}})
 	if err != nil || len(m.Config.Board) != 1 || !slices.Equal(m.Config.Board[0].Values, board.Values) {
 		t.Errorf("--device: %v, board %+v", err, m.Config.Board)
 	}

@@ -127,7 +127,7 @@ type FrontierSite struct {
 
 // FrontierSites describes where the frontier of an incomplete search on m
 // went, for cfg's bounds.
-func FrontierSites(img *loader.Image, m *sim.Machine, mc Machine, fs []search.FrontierPC) []FrontierSite {
+func FrontierSites(img *loader.Image, m *sim.Machine, mc MachineConfig, fs []search.FrontierPC) []FrontierSite {
 	var out []FrontierSite
 	var prog *icfg.Program
 	for _, f := range fs {
@@ -327,7 +327,7 @@ func pagesDiffer(a, b *sim.State) bool {
 
 // advice is the flags that would help where the states at a PC differ
 // in kinds (differ): only what was measured decides it.
-func advice(m *sim.Machine, mc Machine, kinds map[string]bool) string {
+func advice(m *sim.Machine, mc MachineConfig, kinds map[string]bool) string {
 	var out []string
 	if kinds[diffSCI] && mc.MaxReceived == nil {
 		a := "they differ in the SCI's registers (bytes received): --max-received N bounds the bytes received along an execution"
@@ -371,7 +371,7 @@ type ProcCoverage struct {
 // lowest-numbered thread first, nondeterministic values 0, no input)
 // of a fresh machine of mc on img reaches in at most steps
 // instructions; nil when the machine cannot be made.
-func RunCovered(img *loader.Image, mc Machine, steps uint64) map[uint16]bool {
+func RunCovered(img *loader.Image, mc MachineConfig, steps uint64) map[uint16]bool {
 	m, err := NewMachine(img, mc)
 	if err != nil {
 		return nil

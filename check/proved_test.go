@@ -25,7 +25,7 @@ const (
 func heaterConfig(maxStates int) Config {
 	zero := 0
 	return Config{Strategy: search.BFS, MaxStates: maxStates,
-		Machine: Machine{SCIInput: []byte("L4"), SCIIdle: true, MaxTimerEvents: &zero, Unbatched: true}}
+		Machine: MachineConfig{SCIInput: []byte("L4"), SCIIdle: true, MaxTimerEvents: &zero, Unbatched: true}}
 }
 
 // TestProvedDepthHolds: a breadth-first check of the heater stopped by
@@ -147,7 +147,7 @@ func TestFrontierAdvice(t *testing.T) {
 		t.Fatalf("no frontier site differs in SCDR: %+v", rep.Frontier)
 	}
 	one, zero := 1, 0
-	cfg := Config{Strategy: search.BFS, MaxStates: 5000, Machine: Machine{MaxReceived: &one, MaxTimerEvents: &zero}}
+	cfg := Config{Strategy: search.BFS, MaxStates: 5000, Machine: MachineConfig{MaxReceived: &one, MaxTimerEvents: &zero}}
 	c, res = run(t, heaterFixedELF, cfg)
 	for _, f := range c.Conclude(res).Frontier {
 		if strings.Contains(f.Advice, "--max-received") || strings.Contains(f.Advice, "--max-timer-events") {
@@ -161,7 +161,7 @@ func TestFrontierAdvice(t *testing.T) {
 // PC=xxxx), and the table per procedure counts them.
 func TestRunCovered(t *testing.T) {
 	img := load(t, heaterFixedELF)
-	mc := Machine{}
+	mc := MachineConfig{}
 	got := RunCovered(img, mc, 20000)
 	m, err := NewMachine(img, mc)
 	if err != nil {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"sort"
 
 	"github.com/hc11mc/hc11mc/devices"
@@ -158,11 +159,11 @@ func (r *Report) Bound(res *Result) {
 		res.Verdict = Incomplete
 		r.withinBounds = true
 		if c := r.Input.String(); c != "" {
-			res.Limit = "the bounds of the exploration (" + r.Bounds + "), within which " + c + ": every state within them was explored, no violation"
+			res.Limit = verdict.Because("the bounds of the exploration (" + r.Bounds + "), within which " + c + ": every state within them was explored, no violation")
 			r.inLimit = true
 			return
 		}
-		res.Limit = "the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation"
+		res.Limit = verdict.Because("the bounds of the exploration (" + r.Bounds + "): every state within them was explored, no violation")
 	}
 }
 

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"slices"
 	"strings"
 
@@ -10,49 +11,25 @@ import (
 	"github.com/hc11mc/hc11mc/symbolic"
 )
 
-// Verdict is what a check concludes, whichever engine explored.
-type Verdict uint8
+// Verdict is what a check concludes, whichever engine explored: package
+// verdict's, the one type every engine gives.
+type Verdict = verdict.Verdict
 
 // The verdicts: no violation in any reachable state (the exploration was
 // exhaustive), a violation found, or a limit stopped the exploration.
 const (
-	Verified Verdict = iota
-	Violated
-	Incomplete
+	Verified   = verdict.Verified
+	Violated   = verdict.Violated
+	Incomplete = verdict.Incomplete
 )
-
-// String is the verdict as the results name it: verified, violation,
-// incomplete.
-func (v Verdict) String() string { return [...]string{"verified", "violation", "incomplete"}[v] }
-
-// SearchVerdict is the verdict of an explicit search.
-func SearchVerdict(v search.Verdict) Verdict {
-	switch v {
-	case search.Verified:
-		return Verified
-	case search.Violated:
-		return Violated
-	}
-	return Incomplete
-}
-
-// SymbolicVerdict is the verdict of the symbolic engine.
-func SymbolicVerdict(v symbolic.Verdict) Verdict {
-	switch v {
-	case symbolic.Verified:
-		return Verified
-	case symbolic.Violated:
-		return Violated
-	}
-	return Incomplete
-}
 
 // Result is a check's result, from any engine: the verdict, the
 // violations with their counterexamples, and what the exploration did.
 type Result struct {
 	Verdict Verdict
-	// Limit says what stopped an incomplete check.
-	Limit string
+	// Limit says what stopped an incomplete check; it is rendered as
+	// text (Limit.String) only where the result is printed.
+	Limit verdict.Stop
 	// Found are the violations, first found first, each with its trace
 	// from the initial state.
 	Found []search.Found
@@ -79,26 +56,31 @@ type Result struct {
 	Levels     int
 	LevelsNote string
 	Frontier   []search.FrontierPC
+	// SavedTo is the file an incomplete explicit search saved its
+	// frontier to (--save-frontier), "" when it saved none.
+	SavedTo string
 }
 
 // FromSearch is the result of an explicit search.
 func FromSearch(r *search.Result) *Result {
-	return &Result{Verdict: SearchVerdict(r.Verdict), Limit: r.Limit, Found: r.Found, Stats: r.Stats, Covered: r.Covered,
+	return &Result{Verdict: r.Verdict, Limit: r.Limit, Found: r.Found, Stats: r.Stats, Covered: r.Covered,
 		Omission: r.Omission, Privacy: r.Privacy, Dead: r.Dead, Levels: r.Levels, LevelsNote: r.LevelsNote, Frontier: r.Frontier}
 }
 
 // FromSymbolic is the result of the symbolic engine on m. Its
 // counterexample is replayed on the concrete simulator first: one that
-// does not replay is a *NotReplayed error, never a verdict.
+// does not replay is a *NotReplayed error, never a verdict; the result
+// beside the error is incomplete, with the engine's counts.
 func FromSymbolic(m *sim.Machine, r *symbolic.Result) (*Result, error) {
 	st := r.Stats
-	res := &Result{Verdict: SymbolicVerdict(r.Verdict), Limit: r.Limit, Privacy: r.Privacy, HMC: &st, Stats: search.Stats{
+	res := &Result{Verdict: r.Verdict, Limit: r.Limit, Privacy: r.Privacy, HMC: &st, Stats: search.Stats{
 		StatesStored: st.States, StatesExpanded: st.Images + st.Unrolled, MaxDepth: st.MaxDepth,
 		Seconds: st.Elapsed.Seconds(), Frontier: st.Frontier, Instructions: st.Instructions,
 		PeakMemory: st.PeakMemory, Reduced: st.Reduced}}
 	if r.Verdict == symbolic.Violated {
 		if err := Confirm(m, r.Violation, r.Trace); err != nil {
-			return nil, err
+			res.Verdict, res.Limit = Incomplete, verdict.Because(err.Error())
+			return res, err
 		}
 		res.Found = []search.Found{{Violation: r.Violation, Trace: r.Trace}}
 	}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"github.com/hc11mc/hc11mc/verdict"
 	"slices"
 	"strings"
 	"testing"
@@ -12,34 +13,12 @@ import (
 	"github.com/hc11mc/hc11mc/symbolic"
 )
 
-// Each engine's verdict is the check's of the same meaning, named as
-// the results name it, whatever order the engines' own enums have.
-func TestVerdicts(t *testing.T) {
-	for _, tt := range []struct {
-		explicit search.Verdict
-		symbolic symbolic.Verdict
-		want     Verdict
-		name     string
-	}{
-		{search.Verified, symbolic.Verified, Verified, "verified"},
-		{search.Violated, symbolic.Violated, Violated, "violation"},
-		{search.Incomplete, symbolic.Incomplete, Incomplete, "incomplete"},
-	} {
-		if got := SearchVerdict(tt.explicit); got != tt.want || got.String() != tt.name || tt.explicit.String() != tt.name {
-			t.Errorf("search %s: %s", tt.explicit, got)
-		}
-		if got := SymbolicVerdict(tt.symbolic); got != tt.want || tt.symbolic.String() != tt.name {
-			t.Errorf("symbolic %s: %s", tt.symbolic, got)
-		}
-	}
-}
-
 // A result of the symbolic engine is the explicit search's shape: its
 // counts as states stored and expanded, its own statistics kept, and its
 // counterexample, replayed on the simulator first: one that does not end
 // in its violation is a NotReplayed error, not a result.
 func TestFromSymbolic(t *testing.T) {
-	c, found := run(t, reachELF, Config{Strategy: search.BFS, Machine: Machine{Reach: []string{"goal"}}})
+	c, found := run(t, reachELF, Config{Strategy: search.BFS, Machine: MachineConfig{Reach: []string{"goal"}}})
 	if found.Verdict != Violated {
 		t.Fatalf("reach.elf --reach goal: %s", found.Verdict)
 	}
@@ -47,7 +26,7 @@ func TestFromSymbolic(t *testing.T) {
 	st := symbolic.Stats{States: 7, Images: 5, Unrolled: 3, MaxDepth: 4, Frontier: 2, Instructions: 40, PeakMemory: 1 << 20,
 		Reduced: 1, Elapsed: 1500 * time.Millisecond}
 	res, err := FromSymbolic(c.Machine, &symbolic.Result{Verdict: symbolic.Violated, Violation: f.Violation, Trace: f.Trace,
-		Stats: st, Privacy: "broke", Limit: ""})
+		Stats: st, Privacy: "broke"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +36,8 @@ func TestFromSymbolic(t *testing.T) {
 		res.HMC == nil || *res.HMC != st || res.Privacy != "broke" {
 		t.Errorf("result %+v", res)
 	}
-	res, err = FromSymbolic(c.Machine, &symbolic.Result{Verdict: symbolic.Incomplete, Limit: "--timeout 1s"})
-	if err != nil || res.Verdict != Incomplete || res.Limit != "--timeout 1s" || res.Found != nil {
+	res, err = FromSymbolic(c.Machine, &symbolic.Result{Verdict: symbolic.Incomplete, Limit: verdict.Timeout(time.Second)})
+	if err != nil || res.Verdict != Incomplete || res.Limit.String() != "--timeout 1s" || res.Found != nil {
 		t.Errorf("incomplete: %+v, %v", res, err)
 	}
 
@@ -96,10 +75,10 @@ func TestBound(t *testing.T) {
 		{bounded, Incomplete, Incomplete},
 		{Report{}, Verified, Verified},
 	} {
-		res := &Result{Verdict: tt.in, Limit: "before"}
+		res := &Result{Verdict: tt.in, Limit: verdict.Because("before")}
 		tt.r.Bound(res)
 		changed := tt.in != tt.want
-		if res.Verdict != tt.want || changed != strings.Contains(res.Limit, "the bounds of the exploration (at most 1 byte received") {
+		if res.Verdict != tt.want || changed != strings.Contains(res.Limit.String(), "the bounds of the exploration (at most 1 byte received") {
 			t.Errorf("%q, %s: %s, limit %q", tt.r.Bounds, tt.in, res.Verdict, res.Limit)
 		}
 	}
@@ -110,11 +89,11 @@ func TestBound(t *testing.T) {
 // under any model), the coarser model of atomicity --preempt calls and
 // yield make.
 func TestConditions(t *testing.T) {
-	calls, err := NewMachine(load(t, mutexOK), Machine{Preempt: sim.PreemptCalls})
+	calls, err := NewMachine(load(t, mutexOK), MachineConfig{Preempt: sim.PreemptCalls})
 	if err != nil {
 		t.Fatal(err)
 	}
-	every, err := NewMachine(load(t, mutexOK), Machine{})
+	every, err := NewMachine(load(t, mutexOK), MachineConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

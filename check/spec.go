@@ -3,6 +3,7 @@ package check
 import (
 	"errors"
 	"fmt"
+	"github.com/hc11mc/hc11mc/settings"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -14,7 +15,7 @@ import (
 )
 
 // The settings as text: a trace file records the load and machine
-// settings as the command line gives them (cex.LoadSpec, cex.MachineSpec),
+// settings as the command line gives them (settings.LoadSpec, settings.MachineSpec),
 // and the command line keeps its flags in the same form. LoadImage and
 // MachineOf read them; their messages name each setting by its flag.
 
@@ -22,7 +23,7 @@ import (
 // for none), and allowNoEntry lets an image without an entry load (for
 // the commands that run nothing). What did not stop loading is in the
 // image's Warnings, for the caller to show.
-func LoadImage(s cex.LoadSpec, path, entry string, allowNoEntry bool) (*loader.Image, error) {
+func LoadImage(s settings.LoadSpec, path, entry string, allowNoEntry bool) (*loader.Image, error) {
 	opts := loader.Options{Symbols: s.Symbols, Chip: s.Chip, Entry: entry, AllowNoEntry: allowNoEntry}
 	var err error
 	if opts.Format, err = loader.ParseFormat(s.Format); err != nil {
@@ -85,8 +86,8 @@ func LoadImage(s cex.LoadSpec, path, entry string, allowNoEntry bool) (*loader.I
 // MachineOf reads the settings into the machine's. --sci-input is an
 // alphabet (check's); run, which feeds its bytes in order, leaves it out
 // and sets Machine.SCIFed.
-func MachineOf(s cex.MachineSpec) (Machine, error) {
-	mc := Machine{IRQs: s.IRQ, Inputs: s.Input, Reach: s.Reach, MaxRun: s.MaxRun, IgnoreIllegal: s.IgnoreIllegal}
+func MachineOf(s settings.MachineSpec) (MachineConfig, error) {
+	mc := MachineConfig{IRQs: s.IRQ, Inputs: s.Input, Reach: s.Reach, MaxRun: s.MaxRun, IgnoreIllegal: s.IgnoreIllegal}
 	var err error
 	if mc.Preempt, err = sim.ParsePreempt(s.Preempt); err != nil {
 		return mc, err
@@ -128,7 +129,7 @@ func MachineOf(s cex.MachineSpec) (Machine, error) {
 }
 
 // BuildMachine builds the machine s describes on img.
-func BuildMachine(img *loader.Image, s cex.MachineSpec) (*sim.Machine, error) {
+func BuildMachine(img *loader.Image, s settings.MachineSpec) (*sim.Machine, error) {
 	mc, err := MachineOf(s)
 	if err != nil {
 		return nil, err
@@ -157,7 +158,7 @@ func OpenTrace(path string) (tf *cex.Trace, img *loader.Image, m *sim.Machine, l
 }
 
 // readEnvironment reads the settings of the firmware's environment into mc.
-func readEnvironment(s cex.MachineSpec, mc *Machine) error {
+func readEnvironment(s settings.MachineSpec, mc *MachineConfig) error {
 	switch s.Peripherals {
 	case "", "auto":
 	case "on":
@@ -278,7 +279,7 @@ func ParseReduce(v string) (por, dead bool, err error) {
 // when there is nothing to warn of: firmware that calls no bare RTS uses
 // no harness stub (the result still lists the harness's properties as
 // not checked).
-func SymbolWarning(img *loader.Image, load cex.LoadSpec, path string) string {
+func SymbolWarning(img *loader.Image, load settings.LoadSpec, path string) string {
 	if img.Format == loader.FormatELF || load.Symbols != "" || len(load.Hooks) > 0 || len(img.Symbols) > 0 {
 		return ""
 	}

@@ -1,13 +1,14 @@
 package check
 
 import (
+	"github.com/hc11mc/hc11mc/settings"
+	"github.com/hc11mc/hc11mc/verdict"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -63,7 +64,7 @@ func TestBoardApply(t *testing.T) {
 	if err != nil || b.ChipLine != 1 {
 		t.Fatalf("%+v, %v", b, err)
 	}
-	load := cex.LoadSpec{RAM: []string{"0x3000-0x3FFF"}}
+	load := settings.LoadSpec{RAM: []string{"0x3000-0x3FFF"}}
 	devs := []string{"0x5000-0x5000"}
 	if err := b.Apply(&load, &devs); err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func TestBoardApply(t *testing.T) {
 	if load.Chip != "e9" || !slices.Equal(load.RAM, []string{"0x2000-0x2FFF", "0x3000-0x3FFF"}) || !slices.Equal(devs, []string{"0x4000-0x4000=1,2", "0x5000-0x5000"}) {
 		t.Errorf("applied: %+v, devices %v", load, devs)
 	}
-	load = cex.LoadSpec{Chip: "a8"}
+	load = settings.LoadSpec{Chip: "a8"}
 	if err := b.Apply(&load, nil); err == nil || !strings.Contains(err.Error(), "--chip a8 disagrees with the board ("+path+":1: --chip e9)") {
 		t.Errorf("another chip: %v", err)
 	}
@@ -80,7 +81,7 @@ func TestBoardApply(t *testing.T) {
 // The machine settings as text: each read into its typed setting, each
 // refused with its flag's name.
 func TestMachineOf(t *testing.T) {
-	mc, err := MachineOf(cex.MachineSpec{Preempt: "calls", Stack: []string{"1:0x0100-0x01FF", "0x0080-0x00FF"}, Peripherals: "on",
+	mc, err := MachineOf(settings.MachineSpec{Preempt: "calls", Stack: []string{"1:0x0100-0x01FF", "0x0080-0x00FF"}, Peripherals: "on",
 		Device: []string{"0x4000-0x4001=0x5A"}, SCITiming: "idle", SCIInput: "A-C", Config: "0x0B", MaxReceived: 3, ExpectOutput: "ok"})
 	if err != nil {
 		t.Fatal(err)
@@ -91,15 +92,15 @@ func TestMachineOf(t *testing.T) {
 		t.Errorf("%+v", mc)
 	}
 	for _, c := range []struct {
-		spec cex.MachineSpec
+		spec settings.MachineSpec
 		want string
 	}{
-		{cex.MachineSpec{Preempt: "often"}, "often"},
-		{cex.MachineSpec{Preempt: "every", Stack: []string{"x:0-1"}}, `--stack "x:0-1": "x" is not a thread number`},
-		{cex.MachineSpec{Preempt: "every", Peripherals: "maybe"}, `--peripherals "maybe"`},
-		{cex.MachineSpec{Preempt: "every", SCITiming: "slow"}, `--sci-timing "slow"`},
-		{cex.MachineSpec{Preempt: "every", Config: "0x100"}, `--config "0x100": not a byte value`},
-		{cex.MachineSpec{Preempt: "every", Device: []string{"0x10-0x11=300"}}, `--device "0x10-0x11=300": "300" is not a byte value`},
+		{settings.MachineSpec{Preempt: "often"}, "often"},
+		{settings.MachineSpec{Preempt: "every", Stack: []string{"x:0-1"}}, `--stack "x:0-1": "x" is not a thread number`},
+		{settings.MachineSpec{Preempt: "every", Peripherals: "maybe"}, `--peripherals "maybe"`},
+		{settings.MachineSpec{Preempt: "every", SCITiming: "slow"}, `--sci-timing "slow"`},
+		{settings.MachineSpec{Preempt: "every", Config: "0x100"}, `--config "0x100": not a byte value`},
+		{settings.MachineSpec{Preempt: "every", Device: []string{"0x10-0x11=300"}}, `--device "0x10-0x11=300": "300" is not a byte value`},
 	} {
 		if _, err := MachineOf(c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.spec, err, c.want)
@@ -119,17 +120,18 @@ func TestParseReduce(t *testing.T) {
 	}
 }
 
-// The memory limit is named by its size, and as the default when it was.
-func TestNameLimit(t *testing.T) {
+// A memory limit is printed by its size, and as the default when it was
+// (docs/cli.md: "--max-memory SIZE" and its default); other stops pass.
+func TestNamedStop(t *testing.T) {
 	c := Config{MaxMemory: 3 << 29}
-	if got := c.NameLimit("--max-memory 1610612736 bytes"); got != "--max-memory 1.5 GiB" {
+	if got := c.NamedStop(verdict.MaxMemory(3 << 29)).String(); got != "--max-memory 1.5 GiB" {
 		t.Errorf("given: %q", got)
 	}
 	c.MaxMemoryDefault = "75% of this machine's memory"
-	if got := c.NameLimit("--max-memory 1610612736 bytes"); got != "--max-memory 1.5 GiB, the default: 75% of this machine's memory (set --max-memory SIZE, or none, to change it)" {
+	if got := c.NamedStop(verdict.MaxMemory(3 << 29)).String(); got != "--max-memory 1.5 GiB, the default: 75% of this machine's memory (set --max-memory SIZE, or none, to change it)" {
 		t.Errorf("default: %q", got)
 	}
-	if got := c.NameLimit("--max-states 10"); got != "--max-states 10" {
+	if got := c.NamedStop(verdict.MaxStates(10)).String(); got != "--max-states 10" {
 		t.Errorf("another limit: %q", got)
 	}
 }

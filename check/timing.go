@@ -360,5 +360,5 @@ func (c *Check) timingPath(ctx context.Context, i int, v uint64) ([]sim.Label, *
 	if res.Verdict == search.Violated && len(res.Found) > 0 {
 		return res.Found[0].Trace, res.Found[0].Violation, m, ""
 	}
-	return nil, nil, nil, "the search for a path to this value found none: " + res.Limit
+	return nil, nil, nil, "the search for a path to this value found none: " + res.Limit.String()
 }

@@ -8,6 +8,9 @@
 // search enumerates the narrow choices cheaply and reduces the
 // interleavings of concrete data; HMC decides the wide ones, where
 // enumeration would multiply the states by the width of each choice.
+// A Hybrid is an engine of a check (check.Engine): its Run gives the
+// check's Result, and Report what HMC's part did. Package plan makes one
+// for --engine auto.
 //
 // It is not about building the machine or the search's options from the
 // settings (package check) nor about printing the result (the command

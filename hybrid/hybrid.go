@@ -3,6 +3,7 @@ package hybrid
 import (
 	"context"
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"time"
 
 	"github.com/hc11mc/hc11mc/check"
@@ -30,12 +31,14 @@ type Config struct {
 	Between func()
 }
 
-// Hybrid is the hand-off on one machine.
+// Hybrid is the hand-off on one machine, an engine of a check
+// (check.Engine).
 type Hybrid struct {
-	m     *sim.Machine
-	e     *symbolic.Engine
-	cfg   Config
-	alone string
+	m      *sim.Machine
+	e      *symbolic.Engine
+	cfg    Config
+	alone  string
+	report *Report
 }
 
 // New prepares the hand-off on m, whose Config.MaxBranch it sets. Where
@@ -56,12 +59,21 @@ func New(m *sim.Machine, cfg Config) *Hybrid {
 // Alone says why HMC takes no part, "" when it does.
 func (h *Hybrid) Alone() string { return h.alone }
 
+// The engine is a check.Engine.
+var _ check.Engine = (*Hybrid)(nil)
+
+// Describe names the engine: "auto".
+func (h *Hybrid) Describe() string { return "auto" }
+
+// Report is what the symbolic part of the last Run did; nil before Run.
+func (h *Hybrid) Report() *Report { return h.report }
+
 // Report is what the symbolic part did.
 type Report struct {
 	// States are the handed transitions, each a start state of HMC.
 	States  int
-	Verdict symbolic.Verdict
-	Limit   string
+	Verdict verdict.Verdict
+	Limit   verdict.Stop
 	Stats   symbolic.Stats
 	// Ran is false when the explicit part ended the check: a violation,
 	// or no choice too wide to enumerate.
@@ -99,8 +111,8 @@ func (r *Report) JSON() map[string]any {
 		out["verdict"] = r.Verdict.String()
 		out["symbolic_states"] = r.Stats.States
 		out["hmc"] = check.NewHMCStats(r.Stats)
-		if r.Limit != "" {
-			out["limit"] = r.Limit
+		if r.Limit.Stopped() {
+			out["limit"] = r.Limit.String()
 		}
 	}
 	return out
@@ -108,9 +120,15 @@ func (r *Report) JSON() map[string]any {
 
 // Run runs the check: the explicit search, then HMC from each transition
 // it handed over, and again both without stack privacy when HMC's part
-// broke it. A violation of HMC's part that does not replay on the
-// simulator is a *check.NotReplayed error.
-func (h *Hybrid) Run(ctx context.Context) (*check.Result, *Report, error) {
+// broke it; Report then says what HMC did. A violation of HMC's part that
+// does not replay on the simulator is a *check.NotReplayed error.
+func (h *Hybrid) Run(ctx context.Context) (*check.Result, error) {
+	res, rep, err := h.run(ctx)
+	h.report = rep
+	return res, err
+}
+
+func (h *Hybrid) run(ctx context.Context) (*check.Result, *Report, error) {
 	opts := h.cfg.Search
 	opts.Workers = 1
 	begin := time.Now()
@@ -182,15 +200,15 @@ func (h *Hybrid) handOver(ctx context.Context, res *search.Result, begin time.Ti
 		if err := check.Confirm(m, sr.Violation, sr.Trace); err != nil {
 			return nil, "", err
 		}
-		res.Verdict, res.Limit = search.Violated, ""
+		res.Verdict, res.Limit = search.Violated, verdict.Stop{}
 		res.Found = []search.Found{{Violation: sr.Violation, Trace: sr.Trace}}
 	case symbolic.Verified:
-		if res.Limit == search.LimitHanded {
-			res.Verdict, res.Limit = search.Verified, ""
+		if res.Limit.Kind == verdict.StopHanded {
+			res.Verdict, res.Limit = search.Verified, verdict.Stop{}
 		}
 	default:
-		if res.Limit == search.LimitHanded {
-			res.Limit = fmt.Sprintf("%s in HMC's part (the %d transitions with choices of more than %d values)", sr.Limit, len(start), h.cfg.MaxBranch)
+		if res.Limit.Kind == verdict.StopHanded {
+			res.Limit = sr.Limit.In(fmt.Sprintf("in HMC's part (the %d transitions with choices of more than %d values)", len(start), h.cfg.MaxBranch))
 		}
 	}
 	return rep, "", nil

@@ -52,9 +52,10 @@ func compare(t *testing.T, r *rand.Rand) (outcome, string, bool) {
 	if h.Alone() != "" {
 		t.Fatalf("HMC takes no part on a harness model: %s", h.Alone())
 	}
-	if o.got, o.rep, err = h.Run(context.Background()); err != nil {
+	if o.got, err = h.Run(context.Background()); err != nil {
 		t.Fatalf("%s: %v", desc, err)
 	}
+	o.rep = h.Report()
 	o.intruded = m.Intrusion() != nil
 	return o, desc, true
 }

@@ -13,7 +13,7 @@ import (
 // outside the module such as a command-line library: they call hybrid,
 // not the other way round. Test files are held to it too.
 func TestImports(t *testing.T) {
-	below := []string{"check", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
-	above := []string{"internal/cli", "cmd", "portfolio", "bench"}
+	below := []string{"settings", "verdict", "check", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
+	above := []string{"plan", "internal/cli", "cmd", "portfolio", "bench"}
 	layering.Check(t, below, above)
 }

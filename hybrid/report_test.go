@@ -1,6 +1,7 @@
 package hybrid
 
 import (
+	"github.com/hc11mc/hc11mc/verdict"
 	"testing"
 	"time"
 
@@ -29,7 +30,7 @@ func TestReportOutput(t *testing.T) {
 	}{
 		{Report{States: 1, Ran: true, Verdict: symbolic.Verified, Stats: st},
 			"auto: 1 transition with a choice of more than 4 values handed to HMC: verified; 9 symbolic states, 7 images, 2 bounded model checks, 40 solver queries in 0.25s"},
-		{Report{States: 3, Ran: true, Verdict: symbolic.Incomplete, Limit: "--timeout 1s", Stats: st},
+		{Report{States: 3, Ran: true, Verdict: symbolic.Incomplete, Limit: verdict.Timeout(time.Second), Stats: st},
 			"auto: 3 transitions with a choice of more than 4 values handed to HMC: incomplete; 9 symbolic states, 7 images, 2 bounded model checks, 40 solver queries in 0.25s"},
 	} {
 		if got := c.r.Line(4); got != c.want {
@@ -37,7 +38,7 @@ func TestReportOutput(t *testing.T) {
 		}
 		j := c.r.JSON()
 		if j["handed"] != c.r.States || j["verdict"] != c.r.Verdict.String() || j["symbolic_states"] != 9 || j["hmc"] != check.NewHMCStats(st) ||
-			(j["limit"] != nil) != (c.r.Limit != "") {
+			(j["limit"] != nil) != c.r.Limit.Stopped() {
 			t.Errorf("json %v", j)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,8 +21,8 @@ import (
 // up, the deepest depth, the union of the PCs they covered. Without a
 // winner the swarm is incomplete and its limit says what stopped each
 // member (limitOf).
-func combine(runs []*Run, winner int, seconds float64) *search.Result {
-	res := &search.Result{Covered: map[uint16]bool{}, Verdict: search.Incomplete}
+func combine(runs []*Run, winner int, seconds float64) *check.Result {
+	res := &check.Result{Covered: map[uint16]bool{}, Verdict: check.Incomplete}
 	st := &res.Stats
 	for _, r := range runs {
 		s := r.Result.Stats
@@ -56,7 +57,7 @@ func combine(runs []*Run, winner int, seconds float64) *search.Result {
 
 // limitOf says what stopped the members of an incomplete swarm: one
 // limit for every member, or each limit with the members it stopped.
-func limitOf(runs []*Run) string {
+func limitOf(runs []*Run) verdict.Stop {
 	var order []string
 	who := map[string][]string{}
 	for _, r := range runs {
@@ -68,37 +69,35 @@ func limitOf(runs []*Run) string {
 	}
 	if len(order) == 1 {
 		if len(runs) == 1 {
-			return order[0]
+			return runs[0].Stop()
 		}
-		return order[0] + " (every member)"
+		return verdict.Because(order[0] + " (every member)")
 	}
 	var parts []string
 	for _, l := range order {
 		parts = append(parts, fmt.Sprintf("%s (member %s)", l, strings.Join(who[l], ", ")))
 	}
-	return strings.Join(parts, "; ")
+	return verdict.Because(strings.Join(parts, "; "))
 }
 
-// Limit says what stopped the member: the swarm, an error, or its own
-// limit (a memory limit by its size).
-func (r *Run) Limit() string {
+// Stop says what stopped the member: the swarm, an error, or its own
+// limit.
+func (r *Run) Stop() verdict.Stop {
 	switch {
 	case r.Stopped == "memory":
-		return "stopped to leave the memory to the other members"
+		return verdict.Because("stopped to leave the memory to the other members")
 	case r.Stopped == "won":
-		return "stopped: another member decided"
+		return verdict.Because("stopped: another member decided")
 	case r.Stopped == "file":
-		return "stopped: the stop file appeared (another member decided)"
-	case r.Result.Err != nil:
-		return r.Result.Err.Error()
+		return verdict.Because("stopped: the stop file appeared (another member decided)")
+	case r.Err != nil:
+		return verdict.Because(r.Err.Error())
 	}
-	l := r.Result.Limit
-	var b int64
-	if _, err := fmt.Sscanf(l, "--max-memory %d bytes", &b); err == nil && strings.HasSuffix(l, " bytes") {
-		return "--max-memory " + units.Size(b)
-	}
-	return l
+	return r.Result.Limit
 }
+
+// Limit says what stopped the member, as its summary prints it.
+func (r *Run) Limit() string { return r.Stop().String() }
 
 // Summary is one member's line in the results: its name, its verdict,
 // what stopped it, the states it stored and expanded, its deepest depth,
@@ -118,7 +117,7 @@ type Summary struct {
 func (r *Run) Summary() Summary {
 	s := Summary{Member: r.Member.String(), Verdict: r.Result.Verdict.String(), Stored: r.Result.Stats.StatesStored,
 		Expanded: r.Result.Stats.StatesExpanded, Depth: r.Result.Stats.MaxDepth, Seconds: r.Result.Stats.Seconds}
-	if r.Result.Verdict == search.Incomplete {
+	if r.Result.Verdict == check.Incomplete {
 		s.Limit = r.Limit()
 	}
 	if len(r.Result.Found) > 0 {
@@ -168,8 +167,8 @@ type Decision struct {
 	// replay on the simulator (a bug in hc11mc, which decided nothing);
 	// nil when there is none.
 	NotReplayed *check.NotReplayed
-	// Outcome is the race the decision was made of.
-	Outcome *Outcome
+	// outcome is the race the decision was made of.
+	outcome *outcome
 	// Bounded says that the winner explored every state within the
 	// bounds of the environment (--max-received, --max-timer-events):
 	// the check is incomplete, and so is the winner's search, whose own
@@ -177,11 +176,11 @@ type Decision struct {
 	Bounded bool
 }
 
-// Decide makes the check's result of the outcome of a swarm with --seed
+// decide makes the check's result of the outcome of a swarm with --seed
 // seed.
-func (o *Outcome) Decide(seed uint64) *Decision {
+func (o *outcome) decide(seed uint64) *Decision {
 	cs0 := o.Runs[0].Check
-	d := &Decision{Result: check.FromSearch(o.Result), Report: cs0.Properties, Machine: cs0.Machine, Outcome: o}
+	d := &Decision{Result: o.Result, Report: cs0.Properties, Machine: cs0.Machine, outcome: o}
 	if o.Winner >= 0 {
 		d.Winner = o.Runs[o.Winner]
 		d.Machine = d.Winner.Check.Machine
@@ -193,7 +192,7 @@ func (o *Outcome) Decide(seed uint64) *Decision {
 		}
 	}
 	for _, r := range o.Runs {
-		if nr := (*check.NotReplayed)(nil); r.Result != nil && errors.As(r.Result.Err, &nr) {
+		if nr := (*check.NotReplayed)(nil); errors.As(r.Err, &nr) {
 			d.NotReplayed = nr
 		}
 	}
@@ -210,7 +209,7 @@ func (o *Outcome) Decide(seed uint64) *Decision {
 	d.Report.Held = check.HeldInputs(cs0.Image, ms...)
 	d.Report.Received(ms...)
 	d.Report.Bound(d.Result)
-	if d.Winner != nil && d.Winner.Result.Verdict == search.Verified && d.Result.Verdict == check.Incomplete {
+	if d.Winner != nil && d.Winner.Result.Verdict == check.Verified && d.Result.Verdict == check.Incomplete {
 		// Nothing is left of the winner's exploration: the frontiers of
 		// the members it stopped are not what the verdict leaves out.
 		d.Bounded = true
@@ -224,10 +223,10 @@ func (o *Outcome) Decide(seed uint64) *Decision {
 // is, with the check's limit.
 func (d *Decision) Summaries() []Summary {
 	var ms []Summary
-	for _, r := range d.Outcome.Runs {
+	for _, r := range d.outcome.Runs {
 		s := r.Summary()
 		if d.Bounded && r == d.Winner {
-			s.Verdict, s.Limit = d.Result.Verdict.String(), d.Result.Limit
+			s.Verdict, s.Limit = d.Result.Verdict.String(), d.Result.Limit.String()
 		}
 		ms = append(ms, s)
 	}

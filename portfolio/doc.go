@@ -9,7 +9,8 @@
 //
 // It is not about the command line: package internal/cli reads the flags
 // into a check.Config, loads the firmware, prints the results and picks
-// the exit codes. Nor is it about one search (package search) or the
+// the exit codes; nor about the choice of the swarm's size and members
+// (package plan). Nor is it about one search (package search) or the
 // configuration of one check (package check), which it uses: a member is a
 // check.Config with its own search order, heuristic and seed.
 //
@@ -73,8 +74,8 @@
 // # The symbolic member
 //
 // Where the firmware draws nondeterministic data and the symbolic engine
-// models its machine (SymbolicMember), check's default swarm has one more
-// member: member 1 is HMC (package symbolic) from the initial state, each
+// models its machine (SymbolicMember, asked by package plan on member 0's
+// machine), check's default swarm has one more member: member 1 is HMC (package symbolic) from the initial state, each
 // value drawn a symbol, and the explicit members from 1 on move up one
 // place (MemberIn; --engine explicit runs the explicit list alone, as
 // before). The firmware draws data where some code calls __mc_nondet —
@@ -184,8 +185,9 @@
 //
 // # The race
 //
-// In one process (Race; --search swarm, the default of check) the members
-// run as goroutines. The first member that finds a violation wins and the
+// In one process (Swarm, an engine of a check: --search swarm, the
+// default of check) the members run as goroutines, each its own
+// check.Engine (the explicit search, or HMC), each giving a check.Result. The first member that finds a violation wins and the
 // others are stopped at their next expansion; when a member ends its
 // search exhaustively (verified), its verdict stands for the swarm,
 // whatever the others had left to do: each member is a complete search of
@@ -258,8 +260,9 @@
 //
 // # Its place in the layers
 //
-// Package portfolio sits beside check, hybrid, bench and cex, between the
-// command line and the engines, and within that layer above check (whose
-// configuration a member is) and cex (whose trace files Merge replays),
-// below bench (which runs the swarm as one of its strategies).
+// Package portfolio sits between the command line and the engines, above
+// check (whose configuration a member is, and whose engines its members
+// run) and cex (whose trace files Merge replays), below package plan,
+// which decides the swarm's size and its symbolic member (the command
+// line and bench ask plan for the swarm).
 package portfolio

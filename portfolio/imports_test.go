@@ -14,7 +14,7 @@ import (
 // command-line library: they call portfolio, not the other way round. Test
 // files are held to it too.
 func TestImports(t *testing.T) {
-	below := []string{"check", "cex", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
-	above := []string{"internal/cli", "cmd", "bench", "hybrid"}
+	below := []string{"settings", "verdict", "check", "cex", "search", "symbolic", "sim", "heuristics", "icfg", "devices", "loader", "isa", "internal"}
+	above := []string{"plan", "internal/cli", "cmd", "bench", "hybrid"}
 	layering.Check(t, below, above)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
-	"github.com/hc11mc/hc11mc/symbolic"
 )
 
 // Member is one search of a swarm, a function of its index (see the
@@ -164,12 +163,14 @@ type Run struct {
 	// Member is the member's search, Check the check it runs.
 	Member Member
 	Check  *check.Check
-	// Result is the member's, once it has stopped; the symbolic member's
-	// as its decision for the swarm (symbolicResult).
-	Result *search.Result
-	// HMC are the symbolic engine's statistics, the symbolic member's
-	// once it has stopped; nil for the others.
-	HMC *symbolic.Stats
+	// Result is the member's, once it has stopped: a check's result, the
+	// symbolic member's as its decision for the swarm (symbolicResult).
+	Result *check.Result
+	// Err says why the member's engine gave no result it can stand by
+	// (a symbolic engine that could not start, a counterexample that does
+	// not replay: a *check.NotReplayed); its Result is then incomplete
+	// and decides nothing.
+	Err error
 	// Stopped says why the swarm stopped the member: "won" (another
 	// member decided), "memory" (to leave the memory to the others),
 	// "file" (the stop file appeared); "" when it ended by itself.
@@ -228,13 +229,21 @@ func NewRun(img *loader.Image, cfg check.Config, i, n int, sym bool) (*Run, erro
 	return &Run{Member: sm, Check: cs}, nil
 }
 
-// NewRuns builds the n members of a swarm of the check cfg on img, in
-// parallel; sym says whether member 1 is the symbolic member (NewRun).
-func NewRuns(img *loader.Image, cfg check.Config, n int, sym bool) ([]*Run, error) {
+// NewRuns builds the n members of a swarm of the check cfg on img, sym
+// saying whether member 1 is the symbolic member (NewRun), in parallel.
+// first, when not nil, is member 0 already built (with any size: it does
+// not depend on it), on whose machine the caller decided the swarm's size
+// and its symbolic member.
+func NewRuns(img *loader.Image, cfg check.Config, first *Run, n int, sym bool) ([]*Run, error) {
 	runs := make([]*Run, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range runs {
+		if i == 0 && first != nil {
+			runs[0] = first
+			first.Member.Size = n
+			continue
+		}
 		wg.Go(func() { runs[i], errs[i] = NewRun(img, cfg, i, n, sym) })
 	}
 	wg.Wait()

@@ -80,7 +80,7 @@ func TestParseMember(t *testing.T) {
 // firmware without interrupts is check's single search (best-first on
 // efsm, k=1); the rest of the configuration is the swarm's.
 func TestMemberConfig(t *testing.T) {
-	swarm := check.Config{Machine: check.Machine{Preempt: sim.PreemptCalls}, MaxStates: 77, Seed: 5, K: 3, Heuristic: heuristics.Hamming}
+	swarm := check.Config{Machine: check.MachineConfig{Preempt: sim.PreemptCalls}, MaxStates: 77, Seed: 5, K: 3, Heuristic: heuristics.Hamming}
 	for _, c := range []struct {
 		m    Member
 		want check.Config
@@ -103,7 +103,7 @@ func TestMemberConfig(t *testing.T) {
 // takes no interrupt, best+fsm where it does; without a target for the
 // heuristic a guided member runs as shuffled depth-first search.
 func TestNewRun(t *testing.T) {
-	cfg := check.Config{Machine: check.Machine{Preempt: sim.PreemptEvery}, Seed: 1}
+	cfg := check.Config{Machine: check.MachineConfig{Preempt: sim.PreemptEvery}, Seed: 1}
 	r, err := NewRun(load(t, assertFail), cfg, 0, 2, false)
 	if err != nil || r.Member.String() != "0/2 (best+efsm k=1)" || r.Check.Options.Strategy != search.Best || r.Check.Options.Estimate == nil {
 		t.Fatalf("%+v, %v", r, err)
@@ -113,7 +113,7 @@ func TestNewRun(t *testing.T) {
 	if r, err = NewRun(load(t, irqCounter), irq, 0, 2, false); err != nil || r.Member.String() != "0/2 (best+fsm)" || r.Check.Config.Heuristic != heuristics.FSM {
 		t.Fatalf("with interrupts: %+v, %v", r, err)
 	}
-	runs, err := NewRuns(load(t, illegal), cfg, 4, false)
+	runs, err := NewRuns(load(t, illegal), cfg, nil, 4, false)
 	if err != nil || len(runs) != 4 {
 		t.Fatal(err)
 	}

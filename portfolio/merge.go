@@ -3,6 +3,7 @@ package portfolio
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hc11mc/hc11mc/settings"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,7 +29,7 @@ type MemberResult struct {
 	Member      string            `json:"member"`
 	SwarmKey    string            `json:"swarm_key"`
 	Firmware    string            `json:"firmware"`
-	Load        cex.LoadSpec      `json:"load"`
+	Load        settings.LoadSpec `json:"load"`
 	CoveredPCs  []int             `json:"covered_pcs"`
 	TraceFile   string            `json:"trace_file"`
 	Checked     json.RawMessage   `json:"properties_checked"`

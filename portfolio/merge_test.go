@@ -3,6 +3,7 @@ package portfolio
 import (
 	"context"
 	"encoding/json"
+	"github.com/hc11mc/hc11mc/settings"
 	"os"
 	"path/filepath"
 	"slices"
@@ -125,7 +126,7 @@ func TestMergeRefuses(t *testing.T) {
 func TestMergeSelfCheck(t *testing.T) {
 	dir := t.TempDir()
 	img := load(t, assertFail)
-	cs, err := check.New(img, check.Config{Machine: check.Machine{Preempt: sim.PreemptEvery}, Strategy: search.BFS})
+	cs, err := check.New(img, check.Config{Machine: check.MachineConfig{Preempt: sim.PreemptEvery}, Strategy: search.BFS})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestMergeSelfCheck(t *testing.T) {
 		t.Fatalf("%s: %s", assertFail, res.Verdict)
 	}
 	f := res.Found[0]
-	tf := cex.NewTrace(assertFail, cex.LoadSpec{}, cex.MachineSpec{Preempt: "every"}, cs.Machine, f.Trace, f.Violation)
+	tf := cex.NewTrace(assertFail, settings.LoadSpec{}, settings.MachineSpec{Preempt: "every"}, cs.Machine, f.Trace, f.Violation)
 	trace := filepath.Join(dir, "trace-0.json")
 	tf.WriteFile(trace)
 	cut := *tf

@@ -3,9 +3,11 @@ package portfolio
 import (
 	"context"
 	"errors"
+	"fmt"
+	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/verdict"
 	"os"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,7 +33,7 @@ type Limits struct {
 	// end once with the result the member reports. Only tests set it, to
 	// make a member unsound (a wrong result) or to order the members'
 	// ends.
-	EndHook func(i int, res *search.Result, end func(*search.Result))
+	EndHook func(i int, res *check.Result, end func(*check.Result))
 }
 
 // stopFileExists says whether the stop file is there.
@@ -52,24 +54,59 @@ type Progress struct {
 	Elapsed         time.Duration
 }
 
-// Outcome is the result of a swarm run in this process.
-type Outcome struct {
+// outcome is what a race leaves: the members, the winner, the swarm's
+// result and a contradiction between members.
+type outcome struct {
 	Runs []*Run
 	// Winner is the member that decided, or -1; with a conflict, the
 	// member with the violation.
 	Winner int
 	// Result is the swarm's: the winner's verdict and counterexample, the
 	// members' totals (combine).
-	Result *search.Result
+	Result *check.Result
 	// Conflict, when not nil, names a member that proved verified and
 	// one whose violation replays (selfcheck.go): a bug in hc11mc.
 	Conflict *Conflict
 }
 
+// Swarm is the members of a swarm racing in this process: an engine of a
+// check (check.Engine), whose Decision says, after Run, which member
+// decided and what each did.
+type Swarm struct {
+	Runs   []*Run
+	Limits Limits
+	// Progress, when not nil, is called about once a second.
+	Progress func(Progress)
+	// Seed is the swarm's --seed, from which its members' settings
+	// derive (an internal error names them).
+	Seed uint64
+
+	decision *Decision
+}
+
+// The engine is a check.Engine.
+var _ check.Engine = (*Swarm)(nil)
+
+// Describe names the engine: "swarm of 4".
+func (s *Swarm) Describe() string { return fmt.Sprintf("swarm of %d", len(s.Runs)) }
+
+// Run races the members until one decides or all stop, and returns the
+// swarm's result (Decision.Result). Two members that contradict each
+// other, or a counterexample of the symbolic member that does not replay,
+// are in the Decision: the result is given all the same.
+func (s *Swarm) Run(ctx context.Context) (*check.Result, error) {
+	s.decision = runRace(ctx, s.Runs, s.Limits, s.Progress).decide(s.Seed)
+	return s.decision.Result, nil
+}
+
+// Decision is what the last Run decided; nil before Run.
+func (s *Swarm) Decision() *Decision { return s.decision }
+
 // race is the swarm's rule for its winner: the first member to decide
 // (a violation, or an exhaustive end) wins, and the others stop at their
 // next expansion. See the package doc for why the first, and not the
-// member that decided at the least progress.
+// member that decided at the least progress. It holds the state of one
+// race, which the members (member) and the watcher (watch) share.
 //
 // When the members outnumber the processors, each yields its processor
 // every sliceExpansions expansions (runtime.Gosched): the Go scheduler
@@ -80,6 +117,31 @@ type race struct {
 	mu     sync.Mutex
 	winner int
 	decide func(winner int) // called once, with mu held, when a member decides
+
+	runs      []*Run
+	lim       Limits
+	progress  func(Progress)
+	start     time.Time
+	cancelAll context.CancelFunc
+	decidedAt time.Duration
+	ended     chan ended
+	cancels   []context.CancelCauseFunc
+	running   []bool // read and written by the watcher only
+	// statsMu guards stored, the states each member has stored.
+	statsMu sync.Mutex
+	stored  []int
+	withZ3  bool  // a symbolic member races
+	z3      int64 // what Z3 holds, last measured
+	// lastStop and lastProgress are when the watcher last stopped a
+	// member for memory and last called progress.
+	lastStop, lastProgress time.Time
+}
+
+// ended is a member's end: its result and its engine's error.
+type ended struct {
+	i   int
+	res *check.Result
+	err error
 }
 
 // sliceExpansions is the members' time slice when they outnumber the
@@ -104,10 +166,10 @@ func (r *race) pauser(share bool) func() bool {
 	}
 }
 
-// leave is member i's end of its search, with its result: a decision wins
-// unless another member's came first.
-func (r *race) leave(i int, res *search.Result) {
-	if res.Err != nil || res.Verdict == search.Incomplete {
+// leave is member i's end of its search, with its result and its
+// engine's error: a decision wins unless another member's came first.
+func (r *race) leave(i int, res *check.Result, err error) {
+	if err != nil || res.Verdict == check.Incomplete {
 		return
 	}
 	r.mu.Lock()
@@ -127,33 +189,23 @@ func (r *race) result() int {
 	return r.winner
 }
 
-// Race runs the members until one decides or all stop; progress, when not
-// nil, is called about once a second. Member 0 runs on the calling
-// goroutine.
-func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress)) *Outcome {
-	maxMemory := lim.MaxMemory
-	start := time.Now()
+// runRace runs the members until one decides or all stop; progress, when
+// not nil, is called about once a second. Member 0 runs on the calling
+// goroutine, the watcher (watch) on another.
+func runRace(ctx context.Context, runs []*Run, lim Limits, progress func(Progress)) *outcome {
+	n := len(runs)
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
-	n := len(runs)
-	var decidedAt time.Duration
-	rc := newRace(func(w int) {
-		decidedAt = time.Since(start)
+	rc := &race{winner: -1, runs: runs, lim: lim, progress: progress, start: time.Now(), cancelAll: cancelAll,
+		ended: make(chan ended, n), cancels: make([]context.CancelCauseFunc, n), running: make([]bool, n), stored: make([]int, n)}
+	rc.lastStop, rc.lastProgress = rc.start, rc.start
+	rc.decide = func(w int) {
+		rc.decidedAt = time.Since(rc.start)
 		cancelAll()
 		if lim.StopFile != "" {
 			os.WriteFile(lim.StopFile, []byte(runs[w].Member.String()+"\n"), 0o644)
 		}
-	})
-	type done struct {
-		i   int
-		res *search.Result
-		hmc *symbolic.Stats
 	}
-	ch := make(chan done, n)
-	var mu sync.Mutex
-	stored := make([]int, n)
-	cancels := make([]context.CancelCauseFunc, n)
-	running := make([]bool, n)
 	if lim.stopFileExists() {
 		// Decided before this swarm started: stop at once.
 		for _, r := range runs {
@@ -161,51 +213,14 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 		}
 		cancelAll()
 	}
-	share := n > runtime.GOMAXPROCS(0)
-	withZ3, z3 := false, int64(0) // a symbolic member, and what Z3 holds
 	for _, r := range runs {
-		withZ3 = withZ3 || r.Member.Engine != ""
+		rc.withZ3 = rc.withZ3 || r.Member.Engine != ""
 	}
 	member := make([]func(), n)
-	for i, r := range runs {
+	for i := range runs {
 		mctx, cancel := context.WithCancelCause(ctx)
-		cancels[i], running[i] = cancel, true
-		opts := r.Check.Options
-		opts.Progress = func(p search.Progress) {
-			mu.Lock()
-			stored[i] = p.Stored
-			mu.Unlock()
-		}
-		if n > 1 {
-			opts.Pause = rc.pauser(share)
-		}
-		member[i] = func() {
-			// The member writes nothing but its own locals: the
-			// watcher keeps its result (a symbolic member may still be
-			// leaving when Race returns).
-			var res *search.Result
-			var hmc *symbolic.Stats
-			if r.Member.Engine != "" && n > 1 && !startLate(mctx) {
-				res = &search.Result{Verdict: search.Incomplete, Limit: "interrupted"}
-			} else {
-				res, hmc = r.search(mctx, opts)
-			}
-			end := func(res *search.Result) {
-				rc.leave(i, res)
-				ch <- done{i, res, hmc}
-			}
-			if hmc != nil && !rc.done.Load() && (memoryLimited(res) || errors.Is(context.Cause(mctx), errMemory)) {
-				// Stopped for memory while the others go on: Z3's
-				// memory, which finalizers free, goes back before the
-				// member leaves the race.
-				symbolic.ReleaseMemory()
-			}
-			if lim.EndHook != nil {
-				lim.EndHook(i, res, end)
-				return
-			}
-			end(res)
-		}
+		rc.cancels[i], rc.running[i] = cancel, true
+		member[i] = rc.member(mctx, i)
 	}
 	// Member 0 runs on this goroutine, at once. The others wait for a
 	// thread to take them up, which, on an idle machine, must be woken
@@ -216,86 +231,153 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		lastStop, lastProgress := start, start
-		for left := n; left > 0; {
-			select {
-			case d := <-ch:
-				left--
-				cancels[d.i](nil)
-				running[d.i] = false
-				runs[d.i].Result, runs[d.i].HMC = d.res, d.hmc
-				if rc.done.Load() {
-					// Decided: a symbolic member still in a call of Z3
-					// that cannot be interrupted (making its context,
-					// taking in a formula) is not waited for. It stops
-					// as soon as it returns, and nothing of it is read.
-					left -= detach(runs, running)
-				}
-			case now := <-tick.C:
-				decided := rc.done.Load()
-				if !decided && lim.stopFileExists() {
-					for j, r := range runs {
-						if running[j] && r.Stopped == "" {
-							r.Stopped = "file"
-						}
-					}
-					cancelAll()
-				}
-				held, _ := memlimit.Held() // as the search's own limit measures it
-				mem := held
-				if withZ3 {
-					// Z3's memory is C memory, outside the runtime's count.
-					z3 = symbolic.Z3Memory()
-					mem += z3
-				}
-				live := 0
-				for _, r := range running {
-					if r {
-						live++
-					}
-				}
-				if maxMemory > 0 && live > 1 && !decided && mem > maxMemory-maxMemory/8 && now.Sub(lastStop) >= time.Second {
-					// The member that holds the most memory leaves it to
-					// the others; among equals the later one, so that the
-					// first members run longest.
-					mu.Lock()
-					big := biggest(runs, running, stored, held, z3)
-					mu.Unlock()
-					if big >= 0 {
-						runs[big].Stopped = "memory"
-						cancels[big](errMemory)
-						lastStop = now
-					}
-				}
-				if progress != nil && now.Sub(lastProgress) >= time.Second {
-					lastProgress = now
-					mu.Lock()
-					total := 0
-					for _, s := range stored {
-						total += s
-					}
-					mu.Unlock()
-					progress(Progress{Stored: total, Running: live, Memory: mem, Elapsed: now.Sub(start)})
-				}
-			}
-		}
+		rc.watch()
 	}()
 	member[0]()
 	<-watched
+	return rc.outcome()
+}
+
+// member returns the function that runs member i in its context mctx and
+// sends its end to the watcher. The member writes nothing but its own
+// locals: the watcher keeps its result (a symbolic member may still be
+// leaving when the race returns).
+func (rc *race) member(mctx context.Context, i int) func() {
+	r, n := rc.runs[i], len(rc.runs)
+	opts := r.Check.Options
+	opts.Progress = func(p search.Progress) {
+		rc.statsMu.Lock()
+		rc.stored[i] = p.Stored
+		rc.statsMu.Unlock()
+	}
+	if n > 1 {
+		opts.Pause = rc.pauser(n > runtime.GOMAXPROCS(0))
+	}
+	return func() {
+		var res *check.Result
+		var err error
+		if r.Member.Engine != "" && n > 1 && !startLate(mctx) {
+			res = &check.Result{Verdict: check.Incomplete, Limit: interrupted}
+		} else {
+			res, err = r.engine(opts).Run(mctx)
+		}
+		if res == nil {
+			res = &check.Result{Verdict: check.Incomplete}
+		}
+		end := func(res *check.Result) {
+			rc.leave(i, res, err)
+			rc.ended <- ended{i, res, err}
+		}
+		if r.Member.Engine != "" && !rc.done.Load() && (memoryLimited(res) || errors.Is(context.Cause(mctx), errMemory)) {
+			// Stopped for memory while the others go on: Z3's
+			// memory, which finalizers free, goes back before the
+			// member leaves the race.
+			symbolic.ReleaseMemory()
+		}
+		if rc.lim.EndHook != nil {
+			rc.lim.EndHook(i, res, end)
+			return
+		}
+		end(res)
+	}
+}
+
+// watch keeps the race until every member has left: it takes each
+// member's end and, every tenth of a second, looks at the stop file, the
+// memory and the progress (tick).
+func (rc *race) watch() {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for left := len(rc.runs); left > 0; {
+		select {
+		case d := <-rc.ended:
+			left--
+			rc.cancels[d.i](nil)
+			rc.running[d.i] = false
+			rc.runs[d.i].Result, rc.runs[d.i].Err = d.res, d.err
+			if rc.done.Load() {
+				// Decided: a symbolic member still in a call of Z3
+				// that cannot be interrupted (making its context,
+				// taking in a formula) is not waited for. It stops
+				// as soon as it returns, and nothing of it is read.
+				left -= detach(rc.runs, rc.running)
+			}
+		case now := <-tick.C:
+			rc.tick(now)
+		}
+	}
+}
+
+// tick is the watcher's look at the swarm at now: the stop file stops
+// every member; past seven eighths of the memory limit the member that
+// holds the most leaves it to the others; progress is told once a second.
+func (rc *race) tick(now time.Time) {
+	runs, lim := rc.runs, rc.lim
+	decided := rc.done.Load()
+	if !decided && lim.stopFileExists() {
+		for j, r := range runs {
+			if rc.running[j] && r.Stopped == "" {
+				r.Stopped = "file"
+			}
+		}
+		rc.cancelAll()
+	}
+	held, _ := memlimit.Held() // as the search's own limit measures it
+	mem := held
+	if rc.withZ3 {
+		// Z3's memory is C memory, outside the runtime's count.
+		rc.z3 = symbolic.Z3Memory()
+		mem += rc.z3
+	}
+	live := 0
+	for _, r := range rc.running {
+		if r {
+			live++
+		}
+	}
+	maxMemory := lim.MaxMemory
+	if maxMemory > 0 && live > 1 && !decided && mem > maxMemory-maxMemory/8 && now.Sub(rc.lastStop) >= time.Second {
+		// The member that holds the most memory leaves it to the
+		// others; among equals the later one, so that the first
+		// members run longest.
+		rc.statsMu.Lock()
+		big := biggest(runs, rc.running, rc.stored, held, rc.z3)
+		rc.statsMu.Unlock()
+		if big >= 0 {
+			runs[big].Stopped = "memory"
+			rc.cancels[big](errMemory)
+			rc.lastStop = now
+		}
+	}
+	if rc.progress != nil && now.Sub(rc.lastProgress) >= time.Second {
+		rc.lastProgress = now
+		rc.statsMu.Lock()
+		total := 0
+		for _, s := range rc.stored {
+			total += s
+		}
+		rc.statsMu.Unlock()
+		rc.progress(Progress{Stored: total, Running: live, Memory: mem, Elapsed: now.Sub(rc.start)})
+	}
+}
+
+// outcome is the race's once every member has left: the members the
+// winner stopped say so, the swarm checks itself, and the members'
+// results are combined.
+func (rc *race) outcome() *outcome {
+	runs := rc.runs
 	winner := rc.result()
-	seconds := time.Since(start)
+	seconds := time.Since(rc.start)
 	if winner >= 0 {
-		seconds = decidedAt
+		seconds = rc.decidedAt
 		for i, r := range runs {
-			if i != winner && r.Stopped == "" && r.Result.Verdict == search.Incomplete && r.Result.Limit == "interrupted" {
+			if i != winner && r.Stopped == "" && r.Result.Verdict == check.Incomplete && r.Result.Limit.Kind == verdict.StopInterrupted {
 				r.Stopped = "won"
 			}
 		}
 	}
-	out := &Outcome{Runs: runs, Winner: winner}
-	if n > 1 {
+	out := &outcome{Runs: runs, Winner: winner}
+	if len(runs) > 1 {
 		// Every member has stopped: the swarm checks itself (selfcheck.go).
 		if out.Conflict = selfCheck(runs, winner); out.Conflict != nil {
 			out.Winner = out.Conflict.Violated
@@ -351,20 +433,23 @@ func detach(runs []*Run, running []bool) int {
 	for j, r := range runs {
 		if running[j] {
 			running[j], r.detached = false, true
-			r.Result = &search.Result{Verdict: search.Incomplete, Limit: "interrupted"}
+			r.Result = &check.Result{Verdict: check.Incomplete, Limit: interrupted}
 			n++
 		}
 	}
 	return n
 }
 
+// interrupted is the stop of a member the swarm stopped.
+var interrupted = verdict.Stop{Kind: verdict.StopInterrupted}
+
 // errMemory is why the swarm stops a member to leave the memory to the
 // others.
 var errMemory = errors.New("stopped to leave the memory to the other members")
 
 // memoryLimited says whether a memory limit ended the search of res.
-func memoryLimited(res *search.Result) bool {
-	return strings.HasPrefix(res.Limit, "--max-memory")
+func memoryLimited(res *check.Result) bool {
+	return res.Limit.Kind == verdict.StopMaxMemory
 }
 
 // symbolicStart is how long the symbolic member of a swarm waits before

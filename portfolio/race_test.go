@@ -2,6 +2,7 @@ package portfolio
 
 import (
 	"context"
+	"github.com/hc11mc/hc11mc/verdict"
 	"os"
 	"strings"
 	"sync"
@@ -17,7 +18,7 @@ import (
 // at path, with the interrupts irqs.
 func run(t *testing.T, path string, i, n int, irqs ...string) *Run {
 	t.Helper()
-	cs, err := check.New(load(t, path), check.Config{Machine: check.Machine{Preempt: sim.PreemptEvery, IRQs: irqs},
+	cs, err := check.New(load(t, path), check.Config{Machine: check.MachineConfig{Preempt: sim.PreemptEvery, IRQs: irqs},
 		Strategy: search.BFS, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -32,13 +33,13 @@ func TestRaceRule(t *testing.T) {
 	var decided []int
 	r := newRace(func(w int) { decided = append(decided, w) })
 	pause := r.pauser(false)
-	r.leave(2, &search.Result{Verdict: search.Incomplete})
-	r.leave(3, &search.Result{Verdict: search.Violated, Err: context.Canceled})
+	r.leave(2, &check.Result{Verdict: search.Incomplete}, nil)
+	r.leave(3, &check.Result{Verdict: search.Violated}, context.Canceled)
 	if r.result() != -1 || pause() {
 		t.Fatalf("decided by an incomplete end or an error: winner %d", r.result())
 	}
-	r.leave(1, &search.Result{Verdict: search.Violated})
-	r.leave(0, &search.Result{Verdict: search.Verified})
+	r.leave(1, &check.Result{Verdict: search.Violated}, nil)
+	r.leave(0, &check.Result{Verdict: search.Verified}, nil)
 	if r.result() != 1 || len(decided) != 1 || decided[0] != 1 || !pause() || !r.pauser(true)() {
 		t.Errorf("winner %d, decided %v, pause %t", r.result(), decided, pause())
 	}
@@ -51,7 +52,7 @@ func TestRaceRule(t *testing.T) {
 func TestRaceFirstWins(t *testing.T) {
 	runs := []*Run{run(t, irqCounter, 0, 2, "toc1"), run(t, assertFail, 1, 2)}
 	start := time.Now()
-	out := Race(context.Background(), runs, Limits{}, nil)
+	out := runRace(context.Background(), runs, Limits{}, nil)
 	if d := time.Since(start); d > 30*time.Second {
 		t.Fatalf("the race took %v: the loser was not stopped", d)
 	}
@@ -65,7 +66,7 @@ func TestRaceFirstWins(t *testing.T) {
 	if st := out.Result.Stats; st.StatesStored != runs[0].Result.Stats.StatesStored+runs[1].Result.Stats.StatesStored || st.StatesStored <= runs[1].Result.Stats.StatesStored {
 		t.Errorf("stored %d, members %d and %d", st.StatesStored, runs[0].Result.Stats.StatesStored, runs[1].Result.Stats.StatesStored)
 	}
-	d := out.Decide(1)
+	d := out.decide(1)
 	if d.Winner != runs[1] || d.Found == nil || d.Found.Violation.Kind != sim.KindAssert || d.Machine != runs[1].Check.Machine || d.Internal != nil {
 		t.Errorf("decision: %+v", d)
 	}
@@ -74,7 +75,7 @@ func TestRaceFirstWins(t *testing.T) {
 // A member that searches exhaustively decides for the swarm too.
 func TestRaceVerified(t *testing.T) {
 	runs := []*Run{run(t, irqCounter, 0, 2, "toc1"), run(t, assertOK, 1, 2)}
-	out := Race(context.Background(), runs, Limits{}, nil)
+	out := runRace(context.Background(), runs, Limits{}, nil)
 	if out.Winner != 1 || out.Result.Verdict != search.Verified || runs[0].Stopped != "won" {
 		t.Errorf("winner %d, verdict %s, member 0 stopped %q", out.Winner, out.Result.Verdict, runs[0].Stopped)
 	}
@@ -85,13 +86,13 @@ func TestRaceVerified(t *testing.T) {
 func TestRaceStopFile(t *testing.T) {
 	stop := t.TempDir() + "/decided"
 	runs := []*Run{run(t, assertFail, 0, 2), run(t, assertFail, 1, 2)}
-	out := Race(context.Background(), runs, Limits{StopFile: stop}, nil)
+	out := runRace(context.Background(), runs, Limits{StopFile: stop}, nil)
 	if b, err := os.ReadFile(stop); out.Winner < 0 || err != nil || string(b) != runs[out.Winner].Member.String()+"\n" {
 		t.Fatalf("winner %d, stop file %q, %v", out.Winner, b, err)
 	}
 	runs = []*Run{run(t, irqCounter, 0, 2, "toc1"), run(t, irqCounter, 1, 2, "toc1")}
-	out = Race(context.Background(), runs, Limits{StopFile: stop}, nil)
-	if out.Winner != -1 || out.Result.Verdict != search.Incomplete || !strings.Contains(out.Result.Limit, "the stop file appeared") {
+	out = runRace(context.Background(), runs, Limits{StopFile: stop}, nil)
+	if out.Winner != -1 || out.Result.Verdict != search.Incomplete || !strings.Contains(out.Result.Limit.String(), "the stop file appeared") {
 		t.Errorf("with the stop file there: winner %d, %+v", out.Winner, out.Result)
 	}
 }
@@ -102,11 +103,11 @@ func TestRaceStopFile(t *testing.T) {
 func TestRaceConflict(t *testing.T) {
 	var searched sync.WaitGroup
 	searched.Add(1)
-	wrong := func(i int, res *search.Result, end func(*search.Result)) {
+	wrong := func(i int, res *check.Result, end func(*check.Result)) {
 		if i == 0 {
 			searched.Wait() // member 1 has found its violation
 			w := *res
-			w.Verdict, w.Found, w.Limit = search.Verified, nil, ""
+			w.Verdict, w.Found, w.Limit = search.Verified, nil, verdict.Stop{}
 			end(&w)
 			return
 		}
@@ -115,11 +116,11 @@ func TestRaceConflict(t *testing.T) {
 	}
 	runs := []*Run{run(t, assertFail, 0, 2), run(t, assertFail, 1, 2)}
 	runs[0].Check.Options.Strategy = search.DFS
-	out := Race(context.Background(), runs, Limits{EndHook: wrong}, nil)
+	out := runRace(context.Background(), runs, Limits{EndHook: wrong}, nil)
 	if out.Conflict == nil || out.Conflict.Verified != 0 || out.Conflict.Violated != 1 || out.Winner != 1 || out.Result.Verdict != search.Violated {
 		t.Fatalf("conflict %+v, winner %d, %s", out.Conflict, out.Winner, out.Result.Verdict)
 	}
-	d := out.Decide(3)
+	d := out.decide(3)
 	if d.Internal == nil || d.Internal.VerifiedBy.Member != runs[0].Member.String() || d.Internal.ViolatedBy.Repeat != "--swarm-member 1/2 --seed 3" ||
 		!strings.Contains(d.Internal.Text(), "verified by member 0/2") || d.Found == nil {
 		t.Errorf("decision: %+v", d.Internal)

@@ -22,7 +22,7 @@ import (
 // with its counterexample, as an internal error (exit 4), and names both
 // members' settings so that each can be repeated alone.
 //
-// In one process (Race) every member has stopped before the check: those
+// In one process (Swarm.Run) every member has stopped before the check: those
 // the winner stopped at their next expansion are incomplete, but a member
 // that decided at nearly the same time as the winner keeps its verdict,
 // and so its violation or its proof is compared too. Merge compares the
@@ -150,10 +150,10 @@ func selfCheck(runs []*Run, winner int) *Conflict {
 		if r.Result == nil {
 			continue
 		}
-		if r.Result.Err == nil && r.Result.Verdict == search.Verified && (proof < 0 || i == winner) {
+		if r.Err == nil && r.Result.Verdict == check.Verified && (proof < 0 || i == winner) {
 			proof = i
 		}
-		if r.Result.Err == nil && r.Result.Verdict == search.Violated && len(r.Result.Found) > 0 {
+		if r.Err == nil && r.Result.Verdict == check.Violated && len(r.Result.Found) > 0 {
 			viols = append(viols, i)
 		}
 	}

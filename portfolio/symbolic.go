@@ -3,6 +3,7 @@ package portfolio
 import (
 	"context"
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"strings"
 
 	"github.com/hc11mc/hc11mc/check"
@@ -17,31 +18,25 @@ import (
 // doc says when it runs, why it is HMC and not --engine auto, and why
 // its verdict may decide the swarm's; symbolicResult is the rule.
 
-// SymbolicMember says whether a racing swarm of the check cfg on img has
-// a symbolic member and, when it has none, why: it has one where the
-// firmware draws nondeterministic data — some code calls __mc_nondet, or
-// --input makes an address an input — and the symbolic engine models the
-// machine (not the chip's peripherals, whose SCI input and other events
-// it does not follow, nor board hardware). The error is the machine's,
-// which check.New would give too.
-func SymbolicMember(img *loader.Image, cfg check.Config) (ok bool, why string, err error) {
-	mc := cfg.Machine
-	mc.Dead = false // (its analysis takes milliseconds)
-	m, err := check.NewMachine(img, mc)
-	if err != nil {
-		return false, "", err
-	}
+// SymbolicMember says whether a racing swarm of the check cfg on img,
+// whose member 0 runs on the machine m, may have a symbolic member and,
+// when it may not, why: it may where the firmware draws nondeterministic
+// data — some code calls __mc_nondet, or --input makes an address an
+// input — and the symbolic engine models the machine (not the chip's
+// peripherals, whose SCI input and other events it does not follow, nor
+// board hardware, nor timing properties).
+func SymbolicMember(img *loader.Image, cfg check.Config, m *sim.Machine) (ok bool, why string) {
 	switch {
-	case m.HasTiming():
-		return false, "the symbolic engine does not check timing properties", nil
+	case cfg.Machine.Timing.On():
+		return false, "the symbolic engine does not check timing properties"
 	case m.HasDevice() || len(m.Config.Board) > 0:
-		return false, "the symbolic engine does not model the chip's peripherals or board hardware", nil
+		return false, "the symbolic engine does not model the chip's peripherals or board hardware"
 	case len(m.Config.Inputs) > 0:
-		return true, "", nil
+		return true, ""
 	case m.HasHook[loader.StubNondet] && calls(img, m.HookAddr[loader.StubNondet]):
-		return true, "", nil
+		return true, ""
 	}
-	return false, "the firmware draws no nondeterministic data (no call of __mc_nondet, no --input)", nil
+	return false, "the firmware draws no nondeterministic data (no call of __mc_nondet, no --input)"
 }
 
 // calls says whether some code of img may call or jump to addr: whether
@@ -68,69 +63,72 @@ func calls(img *loader.Image, addr uint16) bool {
 	return false
 }
 
-// search runs the member's search, or for the symbolic member HMC, with
-// the explicit search's options opts (the symbolic member takes their
-// Progress only) until it ends or ctx is done. hmc are HMC's statistics,
-// nil for an explicit member.
-func (r *Run) search(ctx context.Context, opts search.Options) (res *search.Result, hmc *symbolic.Stats) {
+// engine is the member's engine: its explicit search with the options
+// opts, or for the symbolic member HMC, which takes their Progress only
+// and gives its result as the swarm takes it (symbolicResult).
+func (r *Run) engine(opts search.Options) check.Engine {
 	if r.Member.Engine == "" {
-		return search.Run(ctx, r.Check.Machine, opts), nil
+		e := r.Check.Explicit()
+		e.Options = opts
+		return e
 	}
-	e, err := r.Check.SymbolicEngine()
-	if err != nil {
-		return &search.Result{Verdict: search.Incomplete, Err: err}, nil
-	}
-	cfg := r.Check.SymbolicConfig()
+	s := r.Check.Symbolic()
 	if p := opts.Progress; p != nil {
-		cfg.Progress = func(s symbolic.Stats) {
+		s.Config.Progress = func(s symbolic.Stats) {
 			p(search.Progress{Stored: s.States, Expanded: s.Images + s.Unrolled, Depth: s.MaxDepth, Frontier: s.Frontier,
 				Memory: s.PeakMemory, Elapsed: s.Elapsed})
 		}
 	}
-	sr := e.Check(ctx, []*symbolic.State{e.Initial()}, cfg)
-	return symbolicResult(r.Check, &sr), &sr.Stats
+	return symbolicMember{s}
 }
 
-// symbolicResult is the symbolic member's result sr on the check cs as
-// the swarm takes it, the rule that lets it decide (the package doc has
-// the argument):
+// symbolicMember is HMC as the swarm's symbolic member.
+type symbolicMember struct{ *check.Symbolic }
+
+// Run runs HMC and takes its result by the rule of symbolicResult.
+func (s symbolicMember) Run(ctx context.Context) (*check.Result, error) {
+	res, err := s.Symbolic.Run(ctx)
+	return symbolicResult(s.Check, res, err)
+}
+
+// symbolicResult is the symbolic member's result res (err, the engine's
+// error) on the check cs as the swarm takes it, the rule that lets it
+// decide (the package doc has the argument):
 //
 //   - a violation decides only once its counterexample has replayed on
 //     the simulator, on the member's machine (check.FromSymbolic, as
 //     --engine hmc does) and on the machine without reductions
 //     (replaysPlain, as the swarm's self-check does); one that does not
-//     replay is a bug in hc11mc: the result is incomplete, its Err a
-//     *check.NotReplayed, which decides nothing and which the check
+//     replay is a bug in hc11mc: the result is incomplete and the error
+//     a *check.NotReplayed, which decides nothing and which the check
 //     reports as an internal error;
 //   - verified decides only when the symbolic engine checks every
 //     property the check checks (check.SymbolicChecks); otherwise the
 //     result is incomplete and its limit says which properties the proof
 //     leaves out;
 //   - incomplete decides nothing.
-func symbolicResult(cs *check.Check, sr *symbolic.Result) *search.Result {
-	cr, err := check.FromSymbolic(cs.Machine, sr)
-	if err == nil && cr.Verdict == check.Violated && !replaysPlain(cs.Machine, cr.Found[0]) {
-		err = &check.NotReplayed{Kind: sr.Violation.Kind, Err: fmt.Errorf("on the machine without reductions, its %d steps do not end in %s at 0x%04X",
-			len(sr.Trace), sr.Violation.Kind, sr.Violation.PC)}
+func symbolicResult(cs *check.Check, res *check.Result, err error) (*check.Result, error) {
+	if err == nil && res.Verdict == check.Violated && !replaysPlain(cs.Machine, res.Found[0]) {
+		f := res.Found[0]
+		err = &check.NotReplayed{Kind: f.Violation.Kind, Err: fmt.Errorf("on the machine without reductions, its %d steps do not end in %s at 0x%04X",
+			len(f.Trace), f.Violation.Kind, f.Violation.PC)}
+		res.Verdict, res.Found = check.Incomplete, nil
 	}
 	if err != nil {
-		st := sr.Stats
-		return &search.Result{Verdict: search.Incomplete, Err: err, Stats: search.Stats{StatesStored: st.States,
-			StatesExpanded: st.Images + st.Unrolled, MaxDepth: st.MaxDepth, Seconds: st.Elapsed.Seconds(), PeakMemory: st.PeakMemory}}
-	}
-	res := &search.Result{Verdict: search.Incomplete, Limit: cr.Limit, Found: cr.Found, Stats: cr.Stats, Privacy: cr.Privacy}
-	switch cr.Verdict {
-	case check.Violated:
-		res.Verdict = search.Violated
-	case check.Verified:
-		if left := notSymbolic(cs.Properties.Checked); len(left) > 0 {
-			res.Limit = fmt.Sprintf("HMC found no violation, but it does not check %s, which this check does: its proof does not decide",
-				strings.Join(left, ", "))
-			break
+		if res == nil {
+			res = &check.Result{Verdict: check.Incomplete}
 		}
-		res.Verdict = search.Verified
+		res.Verdict, res.Limit, res.Found = check.Incomplete, verdict.Stop{}, nil
+		return res, err
 	}
-	return res
+	if res.Verdict == check.Verified {
+		if left := notSymbolic(cs.Properties.Checked); len(left) > 0 {
+			res.Verdict = check.Incomplete
+			res.Limit = verdict.Because(fmt.Sprintf("HMC found no violation, but it does not check %s, which this check does: its proof does not decide",
+				strings.Join(left, ", ")))
+		}
+	}
+	return res, nil
 }
 
 // notSymbolic lists the properties of checked that the symbolic engine

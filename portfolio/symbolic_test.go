@@ -3,6 +3,7 @@ package portfolio
 import (
 	"context"
 	"errors"
+	"github.com/hc11mc/hc11mc/verdict"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ const (
 
 // racing is check's default configuration, as the swarm gets it.
 func racing() check.Config {
-	return check.Config{Machine: check.Machine{Preempt: sim.PreemptEvery, Dead: true}, Reduce: true,
+	return check.Config{Machine: check.MachineConfig{Preempt: sim.PreemptEvery, Dead: true}, Reduce: true,
 		Heuristic: heuristics.EFSM, K: 1, Seed: 1, Timeout: time.Minute}
 }
 
@@ -70,12 +71,17 @@ func TestSymbolicMember(t *testing.T) {
 		{portPoll, input, true, ""},
 		{serialFW, check.Config{}, false, "peripherals"},
 	} {
-		ok, why, err := SymbolicMember(load(t, c.path), c.cfg)
-		if err != nil || ok != c.want || !strings.Contains(why, c.why) {
+		img := load(t, c.path)
+		m, err := check.NewMachine(img, c.cfg.Machine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, why := SymbolicMember(img, c.cfg, m)
+		if ok != c.want || !strings.Contains(why, c.why) {
 			t.Errorf("%s %v: %t %q %v, want %t %q", c.path, c.cfg.Machine.Inputs, ok, why, err, c.want, c.why)
 		}
 	}
-	runs, err := NewRuns(load(t, secret4), racing(), 3, true)
+	runs, err := NewRuns(load(t, secret4), racing(), nil, 3, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,43 +117,48 @@ func hmcRun(t *testing.T, path string) (*check.Check, symbolic.Result) {
 // nothing. The race takes a decision of the symbolic member as any
 // other's, and nothing else from it.
 func TestSymbolicResult(t *testing.T) {
-	decides := func(res *search.Result) bool {
+	decides := func(res *check.Result, err error) bool {
 		rc := newRace(func(int) {})
-		rc.leave(1, res)
+		rc.leave(1, res, err)
 		return rc.result() == 1
+	}
+	// take is HMC's result sr as the swarm takes it.
+	take := func(cs *check.Check, sr symbolic.Result) (*check.Result, error) {
+		res, err := check.FromSymbolic(cs.Machine, &sr)
+		return symbolicResult(cs, res, err)
 	}
 	cs, sr := hmcRun(t, secret4)
 	if sr.Verdict != symbolic.Violated {
 		t.Fatalf("HMC on secret4: %s %s", sr.Verdict, sr.Limit)
 	}
-	res := symbolicResult(cs, &sr)
-	if res.Verdict != search.Violated || res.Err != nil || len(res.Found) != 1 || res.Found[0].Violation.Kind != sim.KindAssert || !decides(res) {
-		t.Errorf("a violation that replays: %s %v %d", res.Verdict, res.Err, len(res.Found))
+	res, err := take(cs, sr)
+	if res.Verdict != search.Violated || err != nil || len(res.Found) != 1 || res.Found[0].Violation.Kind != sim.KindAssert || !decides(res, err) {
+		t.Errorf("a violation that replays: %s %v %d", res.Verdict, err, len(res.Found))
 	}
 	cut := sr
 	cut.Trace = sr.Trace[:len(sr.Trace)-1]
-	res = symbolicResult(cs, &cut)
+	res, err = take(cs, cut)
 	var nr *check.NotReplayed
-	if res.Verdict != search.Incomplete || !errors.As(res.Err, &nr) || len(res.Found) != 0 || decides(res) {
-		t.Errorf("a violation that does not replay: %s %v", res.Verdict, res.Err)
+	if res.Verdict != search.Incomplete || !errors.As(err, &nr) || len(res.Found) != 0 || decides(res, err) {
+		t.Errorf("a violation that does not replay: %s %v", res.Verdict, err)
 	}
 
 	cs, sr = hmcRun(t, crc8Table)
 	if sr.Verdict != symbolic.Verified {
 		t.Fatalf("HMC on crc8_table: %s %s", sr.Verdict, sr.Limit)
 	}
-	if res = symbolicResult(cs, &sr); res.Verdict != search.Verified || res.Err != nil || !decides(res) {
-		t.Errorf("verified, every property covered: %s %q %v", res.Verdict, res.Limit, res.Err)
+	if res, err = take(cs, sr); res.Verdict != search.Verified || err != nil || !decides(res, err) {
+		t.Errorf("verified, every property covered: %s %q %v", res.Verdict, res.Limit, err)
 	}
 	wider := *cs
 	wider.Properties.Checked = append(append([]string{}, cs.Properties.Checked...), "watchdog")
-	res = symbolicResult(&wider, &sr)
-	if res.Verdict != search.Incomplete || !strings.Contains(res.Limit, "does not check watchdog") || decides(res) {
+	res, err = take(&wider, sr)
+	if res.Verdict != search.Incomplete || !strings.Contains(res.Limit.String(), "does not check watchdog") || decides(res, err) {
 		t.Errorf("verified, the check's watchdog not covered: %s %q", res.Verdict, res.Limit)
 	}
 
-	stopped := symbolic.Result{Verdict: symbolic.Incomplete, Limit: "--max-states 5"}
-	if res = symbolicResult(cs, &stopped); res.Verdict != search.Incomplete || res.Limit != "--max-states 5" || decides(res) {
+	stopped := symbolic.Result{Verdict: symbolic.Incomplete, Limit: verdict.MaxStates(5)}
+	if res, err = take(cs, stopped); res.Verdict != search.Incomplete || res.Limit.String() != "--max-states 5" || decides(res, err) {
 		t.Errorf("incomplete: %s %q", res.Verdict, res.Limit)
 	}
 }
@@ -162,16 +173,16 @@ func TestRaceSymbolic(t *testing.T) {
 		path string
 		want search.Verdict
 	}{{secret4, search.Violated}, {crc8Table, search.Verified}} {
-		runs, err := NewRuns(load(t, c.path), racing(), 3, true)
+		runs, err := NewRuns(load(t, c.path), racing(), nil, 3, true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		out := Race(context.Background(), runs, Limits{}, nil)
+		out := runRace(context.Background(), runs, Limits{}, nil)
 		if d := time.Since(start); d > 30*time.Second {
 			t.Errorf("%s: the race took %v", c.path, d)
 		}
-		if out.Winner != 1 || out.Result.Verdict != c.want || out.Conflict != nil || runs[1].HMC == nil {
+		if out.Winner != 1 || out.Result.Verdict != c.want || out.Conflict != nil || runs[1].Result.HMC == nil {
 			t.Fatalf("%s: winner %d, verdict %s, limit %q", c.path, out.Winner, out.Result.Verdict, out.Result.Limit)
 		}
 		for _, i := range []int{0, 2} {
@@ -179,7 +190,7 @@ func TestRaceSymbolic(t *testing.T) {
 				t.Errorf("%s: member %d stopped %q, %s", c.path, i, runs[i].Stopped, runs[i].Result.Verdict)
 			}
 		}
-		d := out.Decide(1)
+		d := out.decide(1)
 		if d.Winner != runs[1] || strings.Join(d.Report.Reductions, ",") != "por" || d.NotReplayed != nil || (c.want == search.Violated) != (d.Found != nil) {
 			t.Errorf("%s: decision %+v", c.path, d)
 		}
@@ -189,11 +200,11 @@ func TestRaceSymbolic(t *testing.T) {
 	}
 	cfg := racing()
 	cfg.MaxStates = 20000
-	runs, err := NewRuns(load(t, secret4), cfg, 2, false)
+	runs, err := NewRuns(load(t, secret4), cfg, nil, 2, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := Race(context.Background(), runs, Limits{}, nil); out.Winner != -1 || out.Result.Verdict != search.Incomplete {
+	if out := runRace(context.Background(), runs, Limits{}, nil); out.Winner != -1 || out.Result.Verdict != search.Incomplete {
 		t.Errorf("explicit members alone: winner %d, %s", out.Winner, out.Result.Verdict)
 	}
 }
@@ -208,7 +219,7 @@ func TestDetach(t *testing.T) {
 		t.Errorf("with member 2 running: %d left out", n)
 	}
 	running[2] = false
-	if n := detach(runs, running); n != 1 || running[1] || !runs[1].detached || runs[1].Result.Limit != "interrupted" {
+	if n := detach(runs, running); n != 1 || running[1] || !runs[1].detached || runs[1].Result.Limit.Kind != verdict.StopInterrupted {
 		t.Errorf("with member 1 alone running: %d left out, %+v", n, runs[1].Result)
 	}
 	// A member that is not started is not waited for either.

@@ -9,11 +9,10 @@ import (
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/loader"
-	"github.com/hc11mc/hc11mc/search"
 )
 
 // The text of a swarm's results: which member decided and what each did
-// (Outcome.WriteMembers), and the merged results of swarm merge
+// (Decision.WriteMembers), and the merged results of swarm merge
 // (Merged.WriteText). The JSON forms are Summary and Merged themselves.
 
 // WriteText writes the merged result as text: the verdict, what the
@@ -84,7 +83,7 @@ func joinInts(xs []int) string {
 // WriteMembers says which member decided and what each did, in a swarm
 // of size members, or of the one member that ran alone (single).
 func (d *Decision) WriteMembers(w io.Writer, size int, single bool) {
-	out := d.Outcome
+	out := d.outcome
 	if single {
 		fmt.Fprintf(w, "swarm member %s (hc11mc swarm merge combines the members' --json results)\n", out.Runs[0].Member)
 		return
@@ -92,12 +91,12 @@ func (d *Decision) WriteMembers(w io.Writer, size int, single bool) {
 	if r := d.Winner; r != nil {
 		st := r.Result.Stats
 		switch {
-		case r.Result.Verdict == search.Violated:
+		case r.Result.Verdict == check.Violated:
 			fmt.Fprintf(w, "found by member %s after %s of its states in %.2fs; repeat it alone with --swarm-member %d/%d\n",
 				r.Member, units.Count(int64(st.StatesStored)), st.Seconds, r.Member.Index, size)
 		case d.Bounded:
 			fmt.Fprintf(w, "explored within the bounds by member %s, which searched all %s states they allow\n", r.Member, units.Count(int64(st.StatesStored)))
-		case r.HMC != nil:
+		case r.Member.Engine != "":
 			fmt.Fprintf(w, "verified by member %s, which covered every path for every value of every nondeterministic choice (%s symbolic states)\n",
 				r.Member, units.Count(int64(st.StatesStored)))
 		default:

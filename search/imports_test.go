@@ -19,6 +19,8 @@ func TestImports(t *testing.T) {
 		"github.com/hc11mc/hc11mc/internal/prefetch": true,
 		"github.com/hc11mc/hc11mc/internal/memlimit": true,
 		"github.com/hc11mc/hc11mc/internal/proviso":  true,
+		// The verdicts and stops every engine gives.
+		"github.com/hc11mc/hc11mc/verdict": true,
 		// The switches of known faults (the proved depth's, levels.go).
 		"github.com/hc11mc/hc11mc/internal/mutation": true,
 		"github.com/cespare/xxhash/v2":               true,

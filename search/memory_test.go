@@ -2,9 +2,9 @@ package search
 
 import (
 	"context"
+	"github.com/hc11mc/hc11mc/verdict"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"testing"
 
 	"github.com/hc11mc/hc11mc/loader"
@@ -42,7 +42,7 @@ func TestMaxMemory(t *testing.T) {
 	if gcAfter := debug.SetMemoryLimit(-1); gcAfter != gcBefore {
 		t.Errorf("the GC's memory limit was %d before the search, %d after", gcBefore, gcAfter)
 	}
-	if res.Verdict != Incomplete || !strings.HasPrefix(res.Limit, "--max-memory") {
+	if res.Verdict != Incomplete || res.Limit.Kind != verdict.StopMaxMemory {
 		t.Fatalf("verdict %v, limit %q", res.Verdict, res.Limit)
 	}
 	st := res.Stats

@@ -3,7 +3,7 @@ package search
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -245,7 +245,7 @@ type parallel struct {
 	bar      barrier
 
 	mu       sync.Mutex // guards the rest
-	limit    string
+	limit    verdict.Stop
 	found    []pfound
 	reported map[sim.Kind]bool
 }
@@ -280,10 +280,10 @@ func (p *parallel) ownerOf(key []byte, s *sim.State) int {
 
 func (p *parallel) end() { p.doneOnce.Do(func() { close(p.done) }) }
 
-// stop ends the search for a limit (limit != "") or a violation.
-func (p *parallel) stop(limit string) {
+// stop ends the search for a limit (limit.Stopped()) or a violation.
+func (p *parallel) stop(limit verdict.Stop) {
 	p.mu.Lock()
-	if p.limit == "" && !p.halt.Load() {
+	if !p.limit.Stopped() && !p.halt.Load() {
 		p.limit = limit
 	}
 	p.halt.Store(true)
@@ -542,17 +542,17 @@ func (w *pworker) tick() {
 	p := w.p
 	w.ticks++
 	if w.st.full {
-		p.stop(fullLimit)
+		p.stop(stopFull)
 		w.halted = true
 		return
 	}
 	if p.opts.private && p.m.Intrusion() != nil {
-		p.stop("stack privacy broken")
+		p.stop(stopPrivacy)
 		w.halted = true
 		return
 	}
 	if p.opts.dead && p.m.DeadBroken() != nil {
-		p.stop("dead-data elimination broken")
+		p.stop(stopDead)
 		w.halted = true
 		return
 	}
@@ -582,12 +582,12 @@ func (w *pworker) tick() {
 		return
 	}
 	if p.ctx.Err() != nil {
-		p.stop("interrupted")
+		p.stop(stopInterrupted)
 		return
 	}
 	now := time.Now()
 	if !p.deadline.IsZero() && now.After(p.deadline) {
-		p.stop(fmt.Sprintf("--timeout %v", opts.Timeout))
+		p.stop(verdict.Timeout(opts.Timeout))
 		return
 	}
 	progress := w.id == 0 && opts.Progress != nil && now.Sub(w.lastProgress) >= time.Second
@@ -596,7 +596,7 @@ func (w *pworker) tick() {
 		gcGrown(mem)
 		w.peak = max(w.peak, mem)
 		if opts.MaxMemory > 0 && w.mw.need(w.st, w.f, mem-free) > opts.MaxMemory {
-			p.stop(fmt.Sprintf("--max-memory %d bytes", opts.MaxMemory))
+			p.stop(verdict.MaxMemory(opts.MaxMemory))
 			return
 		}
 		if progress {
@@ -839,7 +839,7 @@ func (w *pworker) atMaxStates() bool {
 	c.expanded.Store(int64(w.expanded))
 	if p.opts.MaxStates > 0 {
 		if stored, _ := p.sums(); stored >= p.opts.MaxStates {
-			p.stop(fmt.Sprintf("--max-states %d", p.opts.MaxStates))
+			p.stop(verdict.MaxStates(p.opts.MaxStates))
 			w.halted = true
 			return true
 		}
@@ -926,7 +926,7 @@ func (w *pworker) report(v *sim.Violation, n *node, l *sim.Label) bool {
 	if p.opts.All {
 		return false
 	}
-	p.stop("")
+	p.stop(noStop)
 	w.halted = true
 	return true
 }
@@ -1001,7 +1001,7 @@ func (p *parallel) result() *Result {
 		res.Found = append(res.Found, Found{Violation: TrueInterval(p.m, tr, f.v), Trace: tr})
 	}
 	switch {
-	case p.limit != "":
+	case p.limit.Stopped():
 		res.Verdict, res.Limit = Incomplete, p.limit
 		lv := newLevels(p.opts)
 		if res.LevelsNote = lv.note; lv.bfs {

@@ -136,7 +136,7 @@ func TestParallelLimits(t *testing.T) {
 			opts := c.opts
 			opts.Strategy, opts.Workers, opts.All = strat, 2, true
 			r := Run(c.ctx, m, opts)
-			if r.Verdict != Incomplete || !strings.HasPrefix(r.Limit, c.limit) || r.Stats.Frontier == 0 || r.Stats.Workers != 2 {
+			if r.Verdict != Incomplete || !strings.HasPrefix(r.Limit.String(), c.limit) || r.Stats.Frontier == 0 || r.Stats.Workers != 2 {
 				t.Errorf("%s, %s: %s, limit %q, frontier %d, %d workers", strat, c.limit, r.Verdict, r.Limit, r.Stats.Frontier, r.Stats.Workers)
 			}
 			if opts.MaxStates > 0 && (r.Stats.StatesStored < opts.MaxStates || r.Stats.StatesStored > opts.MaxStates+5000) {

@@ -40,6 +40,7 @@ import (
 	"github.com/hc11mc/hc11mc/internal/prefetch"
 	"github.com/hc11mc/hc11mc/internal/proviso"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/verdict"
 )
 
 // Strategy is the order in which the frontier is explored (--search).
@@ -141,17 +142,16 @@ type Progress struct {
 	Elapsed          time.Duration
 }
 
-// Verdict is the outcome of a search.
-type Verdict uint8
+// Verdict is the outcome of a search: package verdict's, which every
+// engine gives.
+type Verdict = verdict.Verdict
 
-// The verdicts; the CLI maps them to exit codes 0, 1 and 3.
+// The verdicts, package verdict's.
 const (
-	Verified Verdict = iota
-	Violated
-	Incomplete
+	Verified   = verdict.Verified
+	Violated   = verdict.Violated
+	Incomplete = verdict.Incomplete
 )
-
-func (v Verdict) String() string { return [...]string{"verified", "violation", "incomplete"}[v] }
 
 // Stats are the counters of a search.
 type Stats struct {
@@ -188,7 +188,7 @@ type Result struct {
 	Verdict Verdict
 	Found   []Found // the violations, first found first
 	Stats   Stats
-	Limit   string // which limit stopped an incomplete search
+	Limit   verdict.Stop // why an incomplete search stopped
 	// Covered lists the PCs of every expanded state's threads, for the
 	// coverage report of an incomplete search.
 	Covered map[uint16]bool
@@ -210,7 +210,7 @@ type Result struct {
 	// Handed lists the states whose transitions offered a choice wider
 	// than the machine's Config.MaxBranch: those transitions were not
 	// followed (sim.Expander.Wide), and a search that would otherwise
-	// have been exhaustive is Incomplete with the limit LimitHanded. The
+	// have been exhaustive is Incomplete, stopped by verdict.StopHanded. The
 	// caller may follow them with another engine (check --engine auto).
 	Handed []Handed
 
@@ -238,9 +238,17 @@ type Handed struct {
 	Threads []int       // whose transitions out of State were not followed
 }
 
-// LimitHanded is the limit of a search that followed every transition but
-// those of Result.Handed.
-const LimitHanded = "choices wider than the machine's MaxBranch were not followed"
+// The stops of a search (Result.Limit) that have no bound: a search that
+// followed every transition but those of Result.Handed, an interrupt (or
+// Options.Pause), a broken assumption of a reduction, a full store.
+var (
+	noStop          verdict.Stop
+	stopHanded      = verdict.Stop{Kind: verdict.StopHanded}
+	stopInterrupted = verdict.Stop{Kind: verdict.StopInterrupted}
+	stopPrivacy     = verdict.Stop{Kind: verdict.StopPrivacy}
+	stopDead        = verdict.Stop{Kind: verdict.StopDead}
+	stopFull        = verdict.Because(fullLimit)
+)
 
 // CanSave reports whether SaveFrontier has a search to save: the search
 // was stopped by a limit, and no assumption of a reduction broke under
@@ -483,7 +491,7 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			res.Dead = fmt.Sprintf("%v, so no dead data was left out of states", db)
 		}
 		if len(res.Found) > 0 && !opts.All {
-			res.Verdict, res.Limit = Violated, ""
+			res.Verdict, res.Limit = Violated, noStop
 			return res
 		}
 		again := "searched again"
@@ -549,9 +557,9 @@ func run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 		}
 	}
 	if len(x.res.Found) > 0 {
-		return x.finish(Violated, "")
+		return x.finish(Violated, noStop)
 	}
-	return x.finish(Verified, "")
+	return x.finish(Verified, noStop)
 }
 
 // searcher is one search of one worker (run), in the shape of the
@@ -714,7 +722,7 @@ func (x *searcher) expand() *Result {
 		proviso.Expand(fl)
 		dl := exp.ExpandBatch(n.s, &x.simStats, x.insertFn)
 		if x.stop || dl != nil && x.report(dl, n, nil) {
-			return x.finish(Violated, "")
+			return x.finish(Violated, noStop)
 		}
 		if w := exp.Wide(); len(w) > 0 {
 			res.Handed = append(res.Handed, Handed{State: n.s.Clone(), Trace: x.trace(n), Threads: slices.Clone(w)})
@@ -841,32 +849,32 @@ func (x *searcher) report(v *sim.Violation, from *node, l *sim.Label) bool {
 func (x *searcher) limits() *Result {
 	opts, res, st, m := &x.opts, x.res, x.st, x.m
 	if st.full {
-		return x.finish(Incomplete, fullLimit)
+		return x.finish(Incomplete, stopFull)
 	}
 	if opts.Pause != nil && opts.Pause() {
-		return x.finish(Incomplete, "interrupted")
+		return x.finish(Incomplete, stopInterrupted)
 	}
 	if opts.private && m.Intrusion() != nil {
-		return x.finish(Incomplete, "stack privacy broken")
+		return x.finish(Incomplete, stopPrivacy)
 	}
 	if opts.dead && m.DeadBroken() != nil {
-		return x.finish(Incomplete, "dead-data elimination broken")
+		return x.finish(Incomplete, stopDead)
 	}
 	if res.Stats.StatesExpanded&1023 != 0 {
 		if opts.MaxStates > 0 && st.n-x.resumed >= opts.MaxStates {
-			return x.finish(Incomplete, fmt.Sprintf("--max-states %d", opts.MaxStates))
+			return x.finish(Incomplete, verdict.MaxStates(opts.MaxStates))
 		}
 		return nil
 	}
 	if x.ctx.Err() != nil {
-		return x.finish(Incomplete, "interrupted")
+		return x.finish(Incomplete, stopInterrupted)
 	}
 	if opts.MaxStates > 0 && st.n-x.resumed >= opts.MaxStates {
-		return x.finish(Incomplete, fmt.Sprintf("--max-states %d", opts.MaxStates))
+		return x.finish(Incomplete, verdict.MaxStates(opts.MaxStates))
 	}
 	now := time.Now()
 	if !x.deadline.IsZero() && now.After(x.deadline) {
-		return x.finish(Incomplete, fmt.Sprintf("--timeout %v", opts.Timeout))
+		return x.finish(Incomplete, verdict.Timeout(opts.Timeout))
 	}
 	progress := now.Sub(x.lastCheck) >= time.Second
 	if progress || opts.MaxMemory > 0 || gcHeld() {
@@ -874,7 +882,7 @@ func (x *searcher) limits() *Result {
 		gcGrown(mem)
 		x.peak = max(x.peak, mem)
 		if opts.MaxMemory > 0 && x.mw.need(st, x.f, mem-free) > opts.MaxMemory {
-			return x.finish(Incomplete, fmt.Sprintf("--max-memory %d bytes", opts.MaxMemory))
+			return x.finish(Incomplete, verdict.MaxMemory(opts.MaxMemory))
 		}
 		if progress {
 			x.lastCheck = now
@@ -889,7 +897,7 @@ func (x *searcher) limits() *Result {
 
 // finish makes the search's result, with verdict v and, for an
 // incomplete search, the limit that stopped it.
-func (x *searcher) finish(v Verdict, limit string) *Result {
+func (x *searcher) finish(v Verdict, limit verdict.Stop) *Result {
 	res, st, f, opts, m := x.res, x.st, x.f, &x.opts, x.m
 	x.simStats.Through.Each(x.covered.add)
 	x.covered.into(res.Covered)
@@ -916,7 +924,7 @@ func (x *searcher) finish(v Verdict, limit string) *Result {
 		res.Verdict = Violated
 	}
 	if res.Verdict == Verified && len(res.Handed) > 0 {
-		res.Verdict, res.Limit = Incomplete, LimitHanded
+		res.Verdict, res.Limit = Incomplete, stopHanded
 	}
 	if res.Verdict == Incomplete {
 		res.Levels, res.LevelsNote = x.lv.proved(f)

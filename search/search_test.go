@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/gob"
+	"github.com/hc11mc/hc11mc/verdict"
 	"maps"
 	"os"
 	"path/filepath"
@@ -304,7 +305,7 @@ func TestHanded(t *testing.T) {
 	m.Config.MaxBranch = 16
 	for _, strat := range []Strategy{BFS, DFS} {
 		res := Run(context.Background(), m, Options{Strategy: strat, Reduce: true})
-		if res.Verdict != Incomplete || res.Limit != LimitHanded || len(res.Handed) != 1 {
+		if res.Verdict != Incomplete || res.Limit.Kind != verdict.StopHanded || len(res.Handed) != 1 {
 			t.Fatalf("%v: %v (%s), %d handed", strat, res.Verdict, res.Limit, len(res.Handed))
 		}
 		h := res.Handed[0]

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"math"
 	"slices"
 	"sort"
@@ -148,17 +149,15 @@ type Stats struct {
 	PeakMemory int64
 }
 
-// Verdict is HMC's answer.
-type Verdict uint8
+// Verdict is HMC's answer: package verdict's, which every engine gives.
+type Verdict = verdict.Verdict
 
-// The verdicts, in the order of package search's.
+// The verdicts, package verdict's.
 const (
-	Verified Verdict = iota
-	Violated
-	Incomplete
+	Verified   = verdict.Verified
+	Violated   = verdict.Violated
+	Incomplete = verdict.Incomplete
 )
-
-func (v Verdict) String() string { return [...]string{"verified", "violation", "incomplete"}[v] }
 
 // Result is the outcome of Check.
 type Result struct {
@@ -170,7 +169,7 @@ type Result struct {
 	// Start is the index of the start state the trace begins at.
 	Start int
 	// Limit says why the result is incomplete.
-	Limit string
+	Limit verdict.Stop
 	Stats Stats
 	// Privacy, when not empty, says which transition broke the privacy of
 	// a stack that partial-order reduction assumed, and that the check ran
@@ -544,26 +543,26 @@ func (h *hmc) limit() *Result {
 		h.cfg.Progress(h.stats)
 	}
 	if err := h.ctx.Err(); err != nil {
-		why := "interrupted"
+		why := verdict.Stop{Kind: verdict.StopInterrupted}
 		if errors.Is(err, context.DeadlineExceeded) {
-			why = fmt.Sprintf("--timeout %v", h.cfg.Timeout)
+			why = verdict.Timeout(h.cfg.Timeout)
 		}
 		return &Result{Verdict: Incomplete, Limit: why}
 	}
 	if h.private && h.e.M.Intrusion() != nil {
-		return &Result{Verdict: Incomplete, Limit: "stack privacy broken"}
+		return &Result{Verdict: Incomplete, Limit: verdict.Stop{Kind: verdict.StopPrivacy}}
 	}
 	if h.checks++; h.checks%1024 == 0 {
 		h.e.Sol.sampleMemory()
 	}
 	if h.cfg.MaxStates > 0 && h.stats.Images+h.stats.Unrolled >= h.cfg.MaxStates {
-		return &Result{Verdict: Incomplete, Limit: fmt.Sprintf("--max-states %d", h.cfg.MaxStates)}
+		return &Result{Verdict: Incomplete, Limit: verdict.MaxStates(h.cfg.MaxStates)}
 	}
 	// The memory the process holds, Z3's included (runtime/metrics and
 	// Z3's estimate: no stopping of the world), every 64 steps.
 	if h.cfg.MaxMemory > 0 && h.checks%64 == 0 {
 		if h.e.Sol.memoryNow() > h.cfg.MaxMemory {
-			return &Result{Verdict: Incomplete, Limit: fmt.Sprintf("--max-memory %d", h.cfg.MaxMemory)}
+			return &Result{Verdict: Incomplete, Limit: verdict.MaxMemory(h.cfg.MaxMemory)}
 		}
 	}
 	return nil
@@ -575,7 +574,7 @@ func (h *hmc) failed(err error) *Result {
 	if r := h.limit(); r != nil {
 		return r
 	}
-	return &Result{Verdict: Incomplete, Limit: err.Error()}
+	return &Result{Verdict: Incomplete, Limit: verdict.Because(err.Error())}
 }
 
 // violation decides whether the violation v at st is feasible and, when

@@ -26,7 +26,7 @@ func TestPlaceholderUnsupported(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := e.Check(context.Background(), []*State{e.Initial()}, Config{MaxStates: 1000})
-		if res.Verdict != Incomplete || !strings.Contains(res.Limit, "placeholder") {
+		if res.Verdict != Incomplete || !strings.Contains(res.Limit.String(), "placeholder") {
 			t.Errorf("max-branch %d: %v (%s), want incomplete: the step would read a placeholder", branch, res.Verdict, res.Limit)
 
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hc11mc/hc11mc/plan"
+	"github.com/hc11mc/hc11mc/portfolio"
 	"io"
 	"math"
 	"os"
@@ -18,7 +20,6 @@ import (
 
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/heuristics"
-	"github.com/hc11mc/hc11mc/hybrid"
 	"github.com/hc11mc/hc11mc/icfg"
 	"github.com/hc11mc/hc11mc/internal/memlimit"
 	"github.com/hc11mc/hc11mc/internal/units"
@@ -60,6 +61,11 @@ type checkOptions struct {
 	// default is a share of.
 	maxMemorySet bool
 	memoryNote   string
+	// searchGiven is --search when given, "" when not; guided says a
+	// flag of a heuristic was given (--heuristic, --k, --goal-mem),
+	// oneSearch one of --all, --save-frontier, --resume (plan.Request).
+	searchGiven       string
+	guided, oneSearch bool
 }
 
 func newCheck(stdout, stderr io.Writer) *cobra.Command {
@@ -207,7 +213,7 @@ func (o *checkOptions) config() (check.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if o.strategy != "swarm" { // each member of a swarm has its own
+	if o.strategy != plan.Swarm { // each member of a swarm has its own
 		if cfg.Strategy, err = search.ParseStrategy(o.strategy); err != nil {
 			return cfg, usagef("%v", err)
 		}
@@ -258,135 +264,155 @@ func (o *checkOptions) config() (check.Config, error) {
 	return cfg, nil
 }
 
-// setupCheck loads the firmware and builds the check the flags describe.
-func setupCheck(o *checkOptions, path string) (*check.Check, error) {
-	cfg, err := o.config()
-	if err != nil {
-		return nil, err
+// request is the check the flags ask for on cfg, their configuration,
+// for plan.Choose.
+func (o *checkOptions) request(cfg check.Config, img *loader.Image) plan.Request {
+	req := plan.Request{Config: cfg, Engine: cfg.Engine, EngineGiven: o.engine != "", Search: o.searchGiven,
+		Guided: o.guided, OneSearch: o.oneSearch, Workers: o.swarm.workers, WorkersGiven: o.swarm.workersSet,
+		Member: o.swarm.member, SaveTo: o.saveTo, Resume: o.resume,
+		Limits: portfolio.Limits{MaxMemory: o.maxMemory, StopFile: o.swarm.stopFile, EndHook: memberEndHook}}
+	if req.Resume != "" || req.SaveTo != "" {
+		req.Key = machineKey(img, o)
 	}
-	img, err := o.load.load(path, o.machine.Entry, false)
-	if err != nil {
-		return nil, err
-	}
-	c, err := check.New(img, cfg)
-	if err != nil {
-		return nil, err
-	}
-	c.Options.Key = machineKey(img, o)
-	return c, nil
+	return req
 }
 
-func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
-	if o.engine == "hmc" {
-		return runEngine(o, path, stdout, stderr)
+// watch are the progress lines check writes on stderr, a terminal.
+func (o *checkOptions) watch(stderr io.Writer) plan.Watch {
+	w := plan.Watch{
+		Search: func(p search.Progress) {
+			fmt.Fprintf(stderr, "\r%d states (%.0f/s), depth %d, frontier %d, %d MiB   ",
+				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
+		},
+		HMC: func(s symbolic.Stats) {
+			fmt.Fprintf(stderr, "\r%d states, %d images, frontier %d, depth %d, %d solver queries in %.1fs   ",
+				s.States, s.Images, s.Frontier, s.MaxDepth, s.Queries, s.SolverTime.Seconds())
+		},
+		Swarm: func(p portfolio.Progress) {
+			fmt.Fprintf(stderr, "\r%d states (%.0f/s) in %d running members, %d MiB   ",
+				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Running, p.Memory>>20)
+		},
+		Between: func() { fmt.Fprint(stderr, "\r\033[K") },
 	}
+	if o.engine == "auto" {
+		w.HMC = func(s symbolic.Stats) {
+			fmt.Fprintf(stderr, "\rHMC: %d states, %d images, frontier %d, %d solver queries in %.1fs   ",
+				s.States, s.Images, s.Frontier, s.Queries, s.SolverTime.Seconds())
+		}
+	}
+	return w
+}
+
+// runCheck is check: the flags read, the plan chosen (package plan), its
+// engine run, its result printed and the exit code set.
+func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	if err := o.hmc.refuse(o.engine); err != nil {
 		return err
 	}
-	if o.strategy == "swarm" {
-		return runSwarmCheck(o, path, stdout, stderr)
-	}
-	cs, err := setupCheck(o, path)
+	// From the start: swarm run interrupts a member when another decides,
+	// which may be while this one sets up.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg, err := o.config()
 	if err != nil {
 		return err
 	}
-	img, m, opts := cs.Image, cs.Machine, cs.Options
-	workersNote := o.searchWorkers(&opts)
-	warnSymbols(stderr, img, o, path)
+	if o.swarm.member != "" {
+		if _, _, err := portfolio.ParseMember(o.swarm.member); err != nil {
+			return err
+		}
+	}
+	img, err := o.load.load(path, o.machine.Entry, false)
+	if err != nil {
+		return err
+	}
+	req := o.request(cfg, img)
 	progress := !o.json && !o.quiet && isTerminal(stderr)
-	clearProgress := func() { fmt.Fprint(stderr, "\r\033[K") }
 	if progress {
-		opts.Progress = func(p search.Progress) {
-			fmt.Fprintf(stderr, "\r%d states (%.0f/s), depth %d, frontier %d, %d MiB   ",
-				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
-		}
+		req.Watch = o.watch(stderr)
 	}
-	var auto *hybrid.Hybrid
-	if o.engine == "auto" {
-		opts.Workers, workersNote = 1, ""
-		hc := hybrid.Config{Search: opts, MaxBranch: o.hmc.maxBranch, HMC: cs.SymbolicConfig()}
-		if progress {
-			hc.HMC.Progress = func(s symbolic.Stats) {
-				fmt.Fprintf(stderr, "\rHMC: %d states, %d images, frontier %d, %d solver queries in %.1fs   ",
-					s.States, s.Images, s.Frontier, s.Queries, s.SolverTime.Seconds())
-			}
-			hc.Between = clearProgress
-		}
-		auto = hybrid.New(m, hc)
+	p, err := plan.Choose(img, req)
+	if err != nil {
+		return err
 	}
-	if o.resume != "" {
-		f, err := os.Open(o.resume)
-		if err != nil {
-			return usagef("--resume: %v", err)
-		}
-		defer f.Close()
-		opts.Resume = f
+	if p.Swarm == nil {
+		img = p.Check.Image
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	warnSymbols(stderr, img, o, path)
 	if !o.json {
-		fmt.Fprintf(stdout, "checking %s: search %s, preempt %s", path, opts.Strategy, m.Config.Preempt)
-		if auto != nil && auto.Alone() == "" {
-			fmt.Fprintf(stdout, ", engine auto (choices of more than %d values to HMC, priority %s)", o.hmc.maxBranch, o.hmc.priority)
-		} else if auto != nil {
-			fmt.Fprintf(stdout, ", engine auto (every choice enumerated: %s)", auto.Alone())
-		}
-		if opts.Workers > 1 {
-			fmt.Fprintf(stdout, ", %d workers", opts.Workers)
-		}
-		if opts.Estimate != nil {
-			fmt.Fprintf(stdout, ", heuristic %s", o.heuristic)
-			if o.heuristic == "aicfg" || o.heuristic == "efsm" {
-				fmt.Fprintf(stdout, " (k=%d)", o.k)
-			}
-		}
-		fmt.Fprintln(stdout)
-		if cs.Note != "" {
-			fmt.Fprintf(stdout, "note: %s\n", cs.Note)
-		}
-		if workersNote != "" {
-			fmt.Fprintf(stdout, "note: %s\n", workersNote)
-		}
+		o.writeHeader(stdout, path, p)
 	}
-	opts.SaveReserve = o.saveTo != ""
-	var res *check.Result
-	var rep *hybrid.Report
-	if auto != nil {
-		if res, rep, err = auto.Run(ctx); err != nil {
-			return notReplayed(err)
-		}
-	} else {
-		sr := search.Run(ctx, m, opts)
-		if sr.Err != nil {
-			return usagef("--resume %s: %v", o.resume, sr.Err)
-		}
-		if o.saveTo != "" && sr.Verdict == search.Incomplete && !sr.CanSave() {
-			// An assumption broke in a resumed search: nothing to go on
-			// with (the limit says why).
-			o.saveTo = ""
-		}
-		if o.saveTo != "" && sr.Verdict == search.Incomplete {
-			if err := check.SaveFrontier(o.saveTo, sr, opts.MaxMemory); err != nil {
-				return usagef("--save-frontier: %v", err)
-			}
-		}
-		res = check.FromSearch(sr)
-	}
+	res, err := p.Engine.Run(ctx)
 	if progress {
-		clearProgress()
+		fmt.Fprint(stderr, "\r\033[K")
 	}
+	if err != nil {
+		return notReplayed(err)
+	}
+	switch p.Kind {
+	case plan.KindHMC:
+		return o.printSymbolic(stdout, path, p.Check, res)
+	case plan.KindSwarm, plan.KindMember:
+		return o.printSwarm(stdout, path, img, p)
+	}
+	return o.printExplicit(stdout, path, p, res)
+}
+
+// writeHeader writes the line that opens check's text output: the
+// engine, the search and its notes, or the swarm's members.
+func (o *checkOptions) writeHeader(w io.Writer, path string, p *plan.Plan) {
+	switch p.Kind {
+	case plan.KindHMC:
+		o.writeSymbolicHeader(w, path, p)
+		return
+	case plan.KindSwarm, plan.KindMember:
+		o.writeSwarmHeader(w, path, p)
+		return
+	}
+	cs := p.Check
+	opts := cs.Options
+	fmt.Fprintf(w, "checking %s: search %s, preempt %s", path, opts.Strategy, cs.Machine.Config.Preempt)
+	if a := p.Auto; a != nil && a.Alone() == "" {
+		fmt.Fprintf(w, ", engine auto (choices of more than %d values to HMC, priority %s)", o.hmc.maxBranch, o.hmc.priority)
+	} else if a != nil {
+		fmt.Fprintf(w, ", engine auto (every choice enumerated: %s)", a.Alone())
+	}
+	if p.Explicit != nil && p.Explicit.Options.Workers > 1 {
+		fmt.Fprintf(w, ", %d workers", p.Explicit.Options.Workers)
+	}
+	if opts.Estimate != nil {
+		fmt.Fprintf(w, ", heuristic %s", o.heuristic)
+		if o.heuristic == "aicfg" || o.heuristic == "efsm" {
+			fmt.Fprintf(w, " (k=%d)", o.k)
+		}
+	}
+	fmt.Fprintln(w)
+	if cs.Note != "" {
+		fmt.Fprintf(w, "note: %s\n", cs.Note)
+	}
+	if p.WorkersNote != "" {
+		fmt.Fprintf(w, "note: %s\n", p.WorkersNote)
+	}
+}
+
+// printExplicit prints the result res of one explicit search, alone or
+// handing its wide choices to HMC (--engine auto), and returns the exit
+// code of its verdict.
+func (o *checkOptions) printExplicit(stdout io.Writer, path string, p *plan.Plan, res *check.Result) error {
+	cs := p.Check
+	img, m := cs.Image, cs.Machine
 	if o.resume != "" {
 		cs.Properties.Resumed()
 	}
 	props := cs.Conclude(res)
-	if err := writeCounterexample(o, path, img, m, res.First(), fmt.Sprintf("check --search %s, --preempt %s", opts.Strategy, m.Config.Preempt)); err != nil {
+	if err := writeCounterexample(o, path, img, m, res.First(), fmt.Sprintf("check --search %s, --preempt %s", cs.Options.Strategy, m.Config.Preempt)); err != nil {
 		return err
 	}
 	tr := timingReport(o, cs, []*sim.Machine{m}, res)
 	if o.json {
 		more := map[string]any{}
-		if rep != nil {
-			more = map[string]any{"engine": "auto", "auto": rep.JSON()}
+		if p.Auto != nil {
+			more = map[string]any{"engine": "auto", "auto": p.Auto.Report().JSON()}
 		}
 		if m.Config.ExactClock {
 			more["xtal_hz"] = o.xtal
@@ -398,8 +424,8 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	} else {
 		res.WriteText(stdout, img, m, props, o.resultText(img, m, res))
 		printTiming(stdout, tr)
-		if rep != nil {
-			fmt.Fprintln(stdout, rep.Line(o.hmc.maxBranch))
+		if p.Auto != nil {
+			fmt.Fprintln(stdout, p.Auto.Report().Line(o.hmc.maxBranch))
 		}
 	}
 	return verdictExit(res.Verdict)

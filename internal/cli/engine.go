@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"context"
 	"fmt"
+	"github.com/hc11mc/hc11mc/plan"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 
 	"github.com/spf13/pflag"
 
@@ -132,54 +130,26 @@ func (f *engineFlags) refuse(engine string) error {
 	return nil
 }
 
-// runEngine is check with --engine hmc or auto.
-func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
-	if err := o.hmc.refuse(o.engine); err != nil {
-		return err
+// writeSymbolicHeader writes the line that opens the output of check
+// --engine hmc: the engine's configuration.
+func (o *checkOptions) writeSymbolicHeader(w io.Writer, path string, p *plan.Plan) {
+	switch p.Symbolic.Config.Mode {
+	case symbolic.BMC:
+		fmt.Fprintf(w, "checking %s: engine %s (bounded model checking alone, the bound grown until it decides", path, o.engine)
+	case symbolic.ST:
+		fmt.Fprintf(w, "checking %s: engine %s (state traversal alone, ties by %s", path, o.engine, o.hmc.priority)
+	default:
+		fmt.Fprintf(w, "checking %s: engine %s (HMC, priority %s", path, o.engine, o.hmc.priority)
 	}
-	cs, err := setupCheck(o, path)
-	if err != nil {
-		return err
-	}
-	e, err := cs.SymbolicEngine()
-	if err != nil {
-		return usagef("--engine %s: %v", o.engine, err)
-	}
-	img, m, cfg := cs.Image, cs.Machine, cs.SymbolicConfig()
-	mode := cfg.Mode
-	warnSymbols(stderr, img, o, path)
-	if !o.json && !o.quiet && isTerminal(stderr) {
-		cfg.Progress = func(s symbolic.Stats) {
-			fmt.Fprintf(stderr, "\r%d states, %d images, frontier %d, depth %d, %d solver queries in %.1fs   ",
-				s.States, s.Images, s.Frontier, s.MaxDepth, s.Queries, s.SolverTime.Seconds())
-		}
-	}
-	if !o.json {
-		switch mode {
-		case symbolic.BMC:
-			fmt.Fprintf(stdout, "checking %s: engine %s (bounded model checking alone, the bound grown until it decides", path, o.engine)
-		case symbolic.ST:
-			fmt.Fprintf(stdout, "checking %s: engine %s (state traversal alone, ties by %s", path, o.engine, o.hmc.priority)
-		default:
-			fmt.Fprintf(stdout, "checking %s: engine %s (HMC, priority %s", path, o.engine, o.hmc.priority)
-		}
-		if o.engine == "auto" {
-			fmt.Fprintf(stdout, ", choices of more than %d values symbolic", o.hmc.maxBranch)
-		}
-		fmt.Fprintf(stdout, "), preempt %s\n", m.Config.Preempt)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	sres := e.Check(ctx, []*symbolic.State{e.Initial()}, cfg)
-	if cfg.Progress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
-	res, err := check.FromSymbolic(m, &sres)
-	if err != nil {
-		return notReplayed(err)
-	}
+	fmt.Fprintf(w, "), preempt %s\n", p.Check.Machine.Config.Preempt)
+}
+
+// printSymbolic prints the result res of check --engine hmc on cs and
+// returns the exit code of its verdict.
+func (o *checkOptions) printSymbolic(stdout io.Writer, path string, cs *check.Check, res *check.Result) error {
+	m := cs.Machine
 	props := cs.Conclude(res)
-	if err := writeCounterexample(o, path, img, m, res.First(), fmt.Sprintf("check --engine %s, --preempt %s", o.engine, m.Config.Preempt)); err != nil {
+	if err := writeCounterexample(o, path, cs.Image, m, res.First(), fmt.Sprintf("check --engine %s, --preempt %s", o.engine, m.Config.Preempt)); err != nil {
 		return err
 	}
 	if o.json {
@@ -189,7 +159,7 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		}
 		printJSON(stdout, m, res, props, more)
 	} else {
-		res.WriteSymbolicText(stdout, cs.Image, cs.Machine, props, o.text())
+		res.WriteSymbolicText(stdout, cs.Image, m, props, o.text())
 	}
 	return verdictExit(res.Verdict)
 }

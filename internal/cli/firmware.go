@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/hc11mc/hc11mc/settings"
 	"math"
 	"os"
 	"strconv"
@@ -9,20 +10,19 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
 // The flags of the commands that load firmware and build its machine, kept
-// as text (cex.LoadSpec, cex.MachineSpec) for a trace file to record;
+// as text (settings.LoadSpec, settings.MachineSpec) for a trace file to record;
 // package check reads them.
 
 // loadFlags are the flags of every command that loads firmware; their
 // values are what a trace file records of the loading.
 type loadFlags struct {
-	cex.LoadSpec
+	settings.LoadSpec
 	// Board is --board FILE until applyBoard writes what the file says
 	// into the other flags (check.Board).
 	Board string `json:"-"`
@@ -42,7 +42,7 @@ func (l *loadFlags) register(fs *pflag.FlagSet) {
 // applyBoard reads the --board file, if one is given, into the loading
 // flags and, when spec is not nil, the --device and --wire lists, and
 // forgets the file: what it said is now the flags'.
-func (l *loadFlags) applyBoard(spec *cex.MachineSpec) error {
+func (l *loadFlags) applyBoard(spec *settings.MachineSpec) error {
 	if l.Board == "" {
 		return nil
 	}
@@ -82,12 +82,12 @@ func printWarnings(img *loader.Image) {
 }
 
 // machineFlags configure the simulated machine. The flags are a
-// cex.MachineSpec, which a trace file records so that replay builds the
-// same machine; check.MachineOf reads them into the check.Machine that
+// settings.MachineSpec, which a trace file records so that replay builds the
+// same machine; check.MachineOf reads them into the check.MachineConfig that
 // package check builds it from (the firmware's environment: see
 // registerEnvironment).
 type machineFlags struct {
-	cex.MachineSpec
+	settings.MachineSpec
 	// runFeed: --sci-input is run's sequence of bytes, not an alphabet.
 	runFeed bool
 }
@@ -108,7 +108,7 @@ func (f *machineFlags) register(fs *pflag.FlagSet, preemptDefault string) {
 
 // machine reads the flags into the machine's settings; run's --sci-input
 // is the bytes it feeds, which run reads itself.
-func (f *machineFlags) machine() (check.Machine, error) {
+func (f *machineFlags) machine() (check.MachineConfig, error) {
 	spec := f.MachineSpec
 	if f.runFeed {
 		spec.SCIInput = ""
@@ -129,7 +129,7 @@ func newMachine(img *loader.Image, mf *machineFlags) (*sim.Machine, error) {
 
 // The firmware's environment: the chip's peripherals (package devices),
 // board hardware outside the chip, and what the firmware is expected to
-// print; check.Machine says what each setting means.
+// print; check.MachineConfig says what each setting means.
 
 func (f *machineFlags) registerEnvironment(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Peripherals, "peripherals", "auto", "the chip's peripherals (SCI, timer, ports, COP) as the environment: on, off, or auto (on for firmware that calls no harness stub and has no --irq)")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/hc11mc/hc11mc/plan"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -65,11 +66,11 @@ func (o *checkOptions) refuseIdle(fs *pflag.FlagSet) error {
 	if err := o.refuseSwarm(fs); err != nil {
 		return err
 	}
-	if o.strategy == "swarm" {
+	if o.strategy == plan.Swarm {
 		guided, distance = true, true // the members' heuristics aim where --aim says
 	}
 	switch {
-	case fs.Changed("seed") && o.strategy != "random" && o.strategy != "swarm":
+	case fs.Changed("seed") && o.strategy != "random" && o.strategy != plan.Swarm:
 		return usagef("--seed: only --search random and the swarm's members make random choices (the search is %s)", o.strategy)
 	case fs.Changed("heuristic") && o.heuristic != "none" && !guided:
 		return usagef("--heuristic %s: only --search best and astar follow a heuristic (the search is %s)", o.heuristic, o.strategy)

@@ -78,13 +78,14 @@ func isTerminal(w io.Writer) bool {
 // text is what the text of check's result says of how it was asked for.
 func (o *checkOptions) text() check.TextOptions {
 	return check.TextOptions{Full: o.full, Resumed: o.resume != "", MaxRun: o.machine.MaxRun,
-		SavedTo: o.saveTo, Trace: o.trace, Mode: o.hmc.mode}
+		Trace: o.trace, Mode: o.hmc.mode}
 }
 
-// resultText is text with, under the exact clock, the line that gives its
-// time at --xtal.
+// resultText is text with the file the search saved its frontier to and,
+// under the exact clock, the line that gives its time at --xtal.
 func (o *checkOptions) resultText(img *loader.Image, m *sim.Machine, res *check.Result) check.TextOptions {
 	t := o.text()
+	t.SavedTo = res.SavedTo
 	if m.Config.ExactClock {
 		t.Time = fmt.Sprintf("  time: at --xtal %s an E cycle is %s%s", formatFreq(o.xtal), formatSeconds(4/o.xtal), frameTime(img, m, res, o.xtal))
 	}

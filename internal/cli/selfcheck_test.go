@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/verdict"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +19,7 @@ import (
 const assertFail = "../../testdata/models/assert_fail.elf"
 
 // setEndHook sets memberEndHook for the rest of the test.
-func setEndHook(t *testing.T, hook func(i int, res *search.Result, end func(*search.Result))) {
+func setEndHook(t *testing.T, hook func(i int, res *check.Result, end func(*check.Result))) {
 	t.Helper()
 	memberEndHook = hook
 	t.Cleanup(func() { memberEndHook = nil })
@@ -28,12 +30,12 @@ func setEndHook(t *testing.T, hook func(i int, res *search.Result, end func(*sea
 // first, once every other member's search has returned (so none of them
 // is stopped by it); otherwise it ends last, once every other member has
 // ended.
-func unsoundMember(t *testing.T, n, wrong int, wrongFirst bool, change func(*search.Result) *search.Result) {
+func unsoundMember(t *testing.T, n, wrong int, wrongFirst bool, change func(*check.Result) *check.Result) {
 	var searched, ended sync.WaitGroup
 	searched.Add(n - 1)
 	ended.Add(n - 1)
 	left := make(chan struct{})
-	setEndHook(t, func(i int, res *search.Result, end func(*search.Result)) {
+	setEndHook(t, func(i int, res *check.Result, end func(*check.Result)) {
 		if i == wrong {
 			if wrongFirst {
 				searched.Wait()
@@ -57,9 +59,9 @@ func unsoundMember(t *testing.T, n, wrong int, wrongFirst bool, change func(*sea
 }
 
 // wrongVerified turns a result into an exhaustive end without a violation.
-func wrongVerified(res *search.Result) *search.Result {
+func wrongVerified(res *check.Result) *check.Result {
 	w := *res
-	w.Verdict, w.Found, w.Limit = search.Verified, nil, ""
+	w.Verdict, w.Found, w.Limit = search.Verified, nil, verdict.Stop{}
 	return &w
 }
 
@@ -171,9 +173,9 @@ func TestSwarmSelfCheckRace(t *testing.T) {
 // replay (the result is then what it would be without the check: the
 // verdict of the member that decided first).
 func TestSwarmSelfCheckNoContradiction(t *testing.T) {
-	limit := func(res *search.Result) *search.Result {
+	limit := func(res *check.Result) *check.Result {
 		w := *res
-		w.Verdict, w.Found, w.Limit = search.Incomplete, nil, "--max-states 10"
+		w.Verdict, w.Found, w.Limit = search.Incomplete, nil, verdict.MaxStates(10)
 		return &w
 	}
 	unsoundMember(t, 2, 1, true, limit)
@@ -192,7 +194,7 @@ func TestSwarmSelfCheckNoContradiction(t *testing.T) {
 		cut := false
 		unsoundMember(t, 2, 1, c.wrongFirst, wrongVerified)
 		hook := memberEndHook
-		setEndHook(t, func(i int, res *search.Result, end func(*search.Result)) {
+		setEndHook(t, func(i int, res *check.Result, end func(*check.Result)) {
 			if i == 0 && len(res.Found) > 0 {
 				w := *res
 				f := w.Found[0]
@@ -219,7 +221,7 @@ func TestSwarmSelfCheckModels(t *testing.T) {
 	const n = 4
 	var mu sync.Mutex
 	var searched *sync.WaitGroup
-	setEndHook(t, func(i int, res *search.Result, end func(*search.Result)) {
+	setEndHook(t, func(i int, res *check.Result, end func(*check.Result)) {
 		mu.Lock()
 		wg := searched
 		mu.Unlock()

@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"context"
 	"fmt"
+	"github.com/hc11mc/hc11mc/plan"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"strings"
 
@@ -15,7 +13,6 @@ import (
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/portfolio"
-	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -39,21 +36,10 @@ func (o *checkOptions) registerSwarm(fs *pflag.FlagSet) {
 	fs.StringVar(&o.swarm.stopFile, "stop-file", "", "stop the swarm (incomplete) when FILE exists, and create FILE when it decides: the members of an array job on a shared file system stop each other")
 }
 
-// symbolic says whether check's swarm on img has a symbolic member: not
-// under --engine explicit, else where the firmware draws nondeterministic
-// data that the symbolic engine can follow (portfolio.SymbolicMember).
-func (o *checkOptions) symbolic(img *loader.Image, cfg check.Config) (bool, error) {
-	if o.engine == "explicit" {
-		return false, nil
-	}
-	sym, _, err := portfolio.SymbolicMember(img, cfg)
-	return sym, err
-}
-
 // memberEndHook, when not nil, is the swarm's portfolio.Limits.EndHook.
 // Only tests set it, to make a member unsound or to order the members'
 // ends.
-var memberEndHook func(i int, res *search.Result, end func(*search.Result))
+var memberEndHook func(i int, res *check.Result, end func(*check.Result))
 
 // swarmKey names the firmware and every flag that the members' searches
 // depend on, so that swarm merge combines only the results of one swarm.
@@ -64,44 +50,42 @@ func swarmKey(img *loader.Image, o *checkOptions, n int) string {
 }
 
 // singleSearchFlags name one search: given without --search, they make
-// the default best-first search instead of the swarm.
+// best-first search instead of the swarm (plan.Request.SearchOrder).
 var singleSearchFlags = []string{"heuristic", "k", "goal-mem", "all", "save-frontier", "resume"}
 
-// defaultSearch picks best-first search when --search is not given but a
-// flag of singleSearchFlags is: `check --heuristic fsm` means best-first
-// search on the FSM distance, as it did before the swarm was the default.
+// defaultSearch reads which flags that choose the search were given, and
+// sets --search to the search the check runs (plan.Request.SearchOrder):
+// `check --heuristic fsm` means best-first search on the FSM distance,
+// as it did before the swarm was the default.
 func (o *checkOptions) defaultSearch(fs *pflag.FlagSet) {
 	if (o.engine == "auto" || o.engine == "hmc") && !fs.Changed("reduce") {
 		o.reduce = "por" // dead-data elimination clears bytes HMC would read
 	}
+	o.searchGiven, o.guided, o.oneSearch = "", false, false
 	if fs.Changed("search") {
-		return
-	}
-	if o.engine == "auto" {
-		// One explicit search, which hands its wide choices to HMC:
-		// breadth-first, which no model of testdata/bench leads astray
-		// (best-first with efsm misses tick_counter) and which gives the
-		// shortest prefixes.
-		o.strategy = "bfs"
-		for _, f := range singleSearchFlags {
-			if fs.Changed(f) && f != "all" && f != "save-frontier" && f != "resume" {
-				o.strategy = "best" // a heuristic's flag names best-first
-			}
-		}
-		return
+		o.searchGiven = o.strategy
 	}
 	for _, f := range singleSearchFlags {
-		if fs.Changed(f) {
-			o.strategy = "best"
-			return
+		if !fs.Changed(f) {
+			continue
+		}
+		if f == "all" || f == "save-frontier" || f == "resume" {
+			o.oneSearch = true
+		} else {
+			o.guided = true
 		}
 	}
+	req := plan.Request{EngineGiven: o.engine != "", Search: o.searchGiven, Guided: o.guided, OneSearch: o.oneSearch}
+	if o.engine == "auto" {
+		req.Engine = check.EngineAuto
+	}
+	o.strategy = req.SearchOrder()
 }
 
 // refuseSwarm refuses the flags of one search under --search swarm, and
 // the swarm's flags under the other searches.
 func (o *checkOptions) refuseSwarm(fs *pflag.FlagSet) error {
-	if o.strategy != "swarm" {
+	if o.strategy != plan.Swarm {
 		for _, f := range []string{"workers", "swarm-member", "stop-file"} {
 			if f == "workers" {
 				continue // the workers of one search, or refused (refuseWorkers)
@@ -123,82 +107,41 @@ func (o *checkOptions) refuseSwarm(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// runSwarmCheck is check with --search swarm: the members in this process
-// or, with --swarm-member, one of them alone.
-func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
-	// From the start: swarm run interrupts a member when another decides,
-	// which may be while this one sets up.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	size, single := o.swarm.workers, o.swarm.member != ""
-	cfg, err := o.config()
-	if err != nil {
-		return err
-	}
-	i := 0
+// writeSwarmHeader writes the lines that open the output of the swarm:
+// its size and its members, or the member that runs alone.
+func (o *checkOptions) writeSwarmHeader(w io.Writer, path string, p *plan.Plan) {
+	runs, single := p.Swarm.Runs, p.Kind == plan.KindMember
 	if single {
-		if i, size, err = portfolio.ParseMember(o.swarm.member); err != nil {
-			return err
+		fmt.Fprintf(w, "checking %s: swarm member %s alone, preempt %s\n", path, runs[0].Member, runs[0].Check.Machine.Config.Preempt)
+	} else {
+		fmt.Fprintf(w, "checking %s: swarm of %d, preempt %s\n", path, p.Size, runs[0].Check.Machine.Config.Preempt)
+	}
+	for _, r := range runs {
+		note := ""
+		if r.Check.Note != "" && r.Check.Options.Estimate != nil {
+			note = " (" + r.Check.Note + ")"
 		}
-	}
-	img, err := o.load.load(path, o.machine.Entry, false)
-	if err != nil {
-		return err
-	}
-	sym, err := o.symbolic(img, cfg)
-	if err != nil {
-		return err
-	}
-	if sym && !single && !o.swarm.workersSet {
-		size++ // the symbolic member, beside one search per processor
-	}
-	var runs []*portfolio.Run
-	if single {
-		r, err := portfolio.NewRun(img, cfg, i, size, sym)
-		if err != nil {
-			return err
-		}
-		runs = []*portfolio.Run{r}
-	} else if runs, err = portfolio.NewRuns(img, cfg, size, sym); err != nil {
-		return err
-	}
-	warnSymbols(stderr, img, o, path)
-	if !o.json {
-		if single {
-			fmt.Fprintf(stdout, "checking %s: swarm member %s alone, preempt %s\n", path, runs[0].Member, runs[0].Check.Machine.Config.Preempt)
-		} else {
-			fmt.Fprintf(stdout, "checking %s: swarm of %d, preempt %s\n", path, size, runs[0].Check.Machine.Config.Preempt)
-		}
-		for _, r := range runs {
-			note := ""
-			if r.Check.Note != "" && r.Check.Options.Estimate != nil {
-				note = " (" + r.Check.Note + ")"
-			}
-			if r.Member.Engine != "" {
-				note = " (the symbolic engine: every value drawn a symbol; " + strings.TrimPrefix(note, " (")
-				if r.Check.Options.Estimate == nil {
-					note = strings.TrimSuffix(note, "; ") + ")"
-				}
-			}
-			if !single {
-				fmt.Fprintf(stdout, "  member %d/%d: %s%s\n", r.Member.Index, size, r.Member.Describe(), note)
-			} else if note != "" {
-				fmt.Fprintf(stdout, "note: %s\n", r.Check.Note)
+		if r.Member.Engine != "" {
+			note = " (the symbolic engine: every value drawn a symbol; " + strings.TrimPrefix(note, " (")
+			if r.Check.Options.Estimate == nil {
+				note = strings.TrimSuffix(note, "; ") + ")"
 			}
 		}
-	}
-	var progress func(portfolio.Progress)
-	if !o.json && !o.quiet && isTerminal(stderr) {
-		progress = func(p portfolio.Progress) {
-			fmt.Fprintf(stderr, "\r%d states (%.0f/s) in %d running members, %d MiB   ",
-				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Running, p.Memory>>20)
+		if !single {
+			fmt.Fprintf(w, "  member %d/%d: %s%s\n", r.Member.Index, p.Size, r.Member.Describe(), note)
+		} else if note != "" {
+			fmt.Fprintf(w, "note: %s\n", r.Check.Note)
 		}
 	}
-	out := portfolio.Race(ctx, runs, portfolio.Limits{MaxMemory: o.maxMemory, StopFile: o.swarm.stopFile, EndHook: memberEndHook}, progress)
-	if progress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
-	d := out.Decide(o.seed)
+}
+
+// printSwarm prints the decision of the swarm of p, or of its member
+// that ran alone, on img and returns the exit code: an internal error
+// when members contradict each other or a counterexample of the symbolic
+// member does not replay, else that of the verdict.
+func (o *checkOptions) printSwarm(stdout io.Writer, path string, img *loader.Image, p *plan.Plan) error {
+	d := p.Swarm.Decision()
+	runs, size, single := p.Swarm.Runs, p.Size, p.Kind == plan.KindMember
 	res, m, first := d.Result, d.Machine, d.Found
 	sub := ""
 	if d.Winner != nil {
@@ -207,14 +150,11 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if err := writeCounterexample(o, path, img, m, first, sub); err != nil {
 		return err
 	}
-	var tr []check.TimingResult
-	if len(runs) > 0 {
-		var ms []*sim.Machine
-		for _, r := range runs {
-			ms = append(ms, r.Check.Machine)
-		}
-		tr = timingReport(o, runs[0].Check, ms, res)
+	var ms []*sim.Machine
+	for _, r := range runs {
+		ms = append(ms, r.Check.Machine)
 	}
+	tr := timingReport(o, runs[0].Check, ms, res)
 	if o.json {
 		extra := map[string]any{}
 		if tr != nil {
@@ -285,22 +225,4 @@ func (o *checkOptions) refuseWorkers(fs *pflag.FlagSet) error {
 		return usagef("--workers %d: a resumed search (--resume) runs one worker; give --workers 1", o.swarm.workers)
 	}
 	return nil
-}
-
-// searchWorkers sets the workers of a single search from --workers, and
-// returns a note when it runs one worker where --workers, not given,
-// would have meant more.
-func (o *checkOptions) searchWorkers(opts *search.Options) (note string) {
-	opts.Workers = 1
-	if !parallelSearch(o.strategy) {
-		return ""
-	}
-	if o.saveTo != "" || o.resume != "" {
-		if o.swarm.workers > 1 {
-			return "one worker: a search that saves or resumes its frontier runs one"
-		}
-		return ""
-	}
-	opts.Workers = o.swarm.workers
-	return ""
 }

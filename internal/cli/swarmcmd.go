@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hc11mc/hc11mc/plan"
 	"io"
 	"os"
 	"slices"
@@ -104,7 +105,7 @@ func (mf memberFlags) args(fs *pflag.FlagSet) []string {
 // validateMember sets up member 0 of the swarm, as a task would: flags and
 // firmware that a task would refuse are refused here.
 func validateMember(o *checkOptions, fs *pflag.FlagSet, fw string, size int) error {
-	o.strategy = "swarm"
+	o.strategy = plan.Swarm
 	if err := o.refuseIdle(fs); err != nil {
 		return err
 	}
@@ -116,11 +117,9 @@ func validateMember(o *checkOptions, fs *pflag.FlagSet, fw string, size int) err
 	if err != nil {
 		return err
 	}
-	sym, err := o.symbolic(img, cfg)
-	if err != nil {
-		return err
-	}
-	_, err = portfolio.NewRun(img, cfg, 0, size, sym)
+	req := o.request(cfg, img)
+	req.Search, req.Member = plan.Swarm, fmt.Sprintf("0/%d", size)
+	_, err = plan.Choose(img, req)
 	return err
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/hc11mc/hc11mc/settings"
 	"io"
 
 	"github.com/spf13/pflag"
@@ -23,7 +24,7 @@ const maskedHelp = "N: after the firmware's first CLI, interrupts (CCR.I) are ne
 
 // registerTiming defines check's timing flags, kept in the machine's
 // settings (a trace records them).
-func registerTiming(fs *pflag.FlagSet, s *cex.MachineSpec) {
+func registerTiming(fs *pflag.FlagSet, s *settings.MachineSpec) {
 	fs.StringVar(&s.MaxMasked, "max-masked", "", maskedHelp)
 	fs.StringArrayVar(&s.Deadline, "deadline", nil, "FROM:TO:N: whenever a thread reaches TO after FROM (symbols or addresses; the latest FROM), "+
 		"at most N E cycles have passed, counting every instruction of every thread and interrupt handler, every interrupt entry "+
@@ -48,7 +49,7 @@ func timingReport(o *checkOptions, cs *check.Check, ms []*sim.Machine, res *chec
 	if !o.machine.ReportTiming || !cs.Machine.HasTiming() {
 		return nil
 	}
-	why := res.Limit
+	why := res.Limit.String()
 	if res.Verdict == check.Violated {
 		why = "it stopped at a violation"
 	}

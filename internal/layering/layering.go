@@ -1,14 +1,18 @@
 // Package layering checks, in a package's tests, that the package depends
 // downward only: the layers of DESIGN.md (cmd → cli → check, portfolio,
-// hybrid, bench, cex → search, symbolic → heuristics → icfg, sim →
-// devices, isa, loader), with no import from outside the module.
+// hybrid, plan, bench, cex → search, symbolic → heuristics → icfg, sim →
+// devices, isa, loader), with no import from outside the module; the
+// leaves verdict (one verdict and stop for every engine) and settings
+// (the schema of the settings a trace records) lie below the engines.
 //
 // The packages of the layer between the command line and the engines are
 // ordered too, each importing only those before it: cex (counterexamples
-// and the settings a trace records), check (which reads those settings
-// into a check's configuration), then hybrid and portfolio (which run
+// and the trace that records them with their settings), check (which
+// reads those settings into a check's configuration, and is the door
+// every engine runs through), then hybrid and portfolio (engines that run
 // checks with that configuration, and do not import each other), then
-// bench (which runs the swarm among its strategies).
+// plan (which chooses the engine), then bench (which asks plan for each of
+// its runs).
 //
 // Rows puts every package of the module in a row of a picture of the
 // imports (docs/imports.svg, drawn by make imports from what Picture

@@ -19,13 +19,14 @@ var Rows = [][]string{
 	{"cmd/hc11mc"},
 	{"internal/cli"},
 	{"bench"},
+	{"plan"},
 	{"portfolio", "hybrid"},
 	{"check", "cex/gdbremote"},
 	{"cex"},
 	{"search", "symbolic", "heuristics", "internal/randprog", "internal/timeoracle"},
 	{"sim", "icfg", "sim/ops", "internal/listing"},
-	{"devices", "sim/alu", "internal/proviso", "cex/internal/tracesvg"},
-	{"loader", "internal/memlimit", "internal/prefetch", "internal/mutation", "internal/units", "symbolic/term"},
+	{"devices", "verdict", "sim/alu", "internal/proviso", "cex/internal/tracesvg"},
+	{"loader", "settings", "internal/memlimit", "internal/prefetch", "internal/mutation", "internal/units", "symbolic/term"},
 	{"isa/m68hc11", "sim/alu/gen", "internal/docscheck", "internal/layering"},
 }
 
