@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc compare-spin testdata clean imports
+.PHONY: sarif-multitool ci-check all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc compare-spin testdata clean imports
 
 all: build
 
@@ -13,7 +13,7 @@ build: z3
 	$(GO) build -o $(BIN) ./cmd/hc11mc
 
 ## test: the whole suite (the README's test command; CI runs it)
-test: tools
+test: tools sarif-multitool
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
@@ -50,6 +50,19 @@ tools: z3
 	  else \
 	    echo "missing$$missing; to run every test: sudo apt-get install$$missing"; \
 	  fi; \
+	fi
+
+## sarif-multitool: Microsoft's SARIF validator, which the test of check --sarif runs (npm's
+## @microsoft/sarif-multitool, into .cache/; about 3 s and 100 MiB; the test skips without it)
+SARIF_MULTITOOL_VERSION := 5.7.0
+SARIF_MULTITOOL := .cache/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+sarif-multitool:
+	@if [ "$$(uname -s)" != Linux ]; then echo "sarif-multitool: installed on Linux only; the SARIF validation test skips"; \
+	elif [ -x $(SARIF_MULTITOOL) ]; then :; \
+	elif ! command -v npm >/dev/null 2>&1; then echo "missing npm; to validate SARIF in the tests: apt-get install npm, then make sarif-multitool"; \
+	else npm install --prefix .cache/sarif-multitool --no-audit --no-fund --loglevel=error \
+	       @microsoft/sarif-multitool@$(SARIF_MULTITOOL_VERSION) >/dev/null && chmod u+x $(SARIF_MULTITOOL) || \
+	     echo "could not install @microsoft/sarif-multitool; the SARIF validation test skips"; \
 	fi
 
 ## objdump-diff: the long differential test of the decoder against m68hc11-objdump

@@ -40,6 +40,7 @@ type checkOptions struct {
 	maxMemory int64
 	trace     string
 	traceSVG  string
+	sarif     string // --sarif: the findings as a SARIF 2.1.0 log
 	json      bool
 	engine    string
 	hmc       engineFlags
@@ -179,6 +180,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
 	fs.StringVar(&o.traceSVG, "trace-svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
+	fs.StringVar(&o.sarif, "sarif", "", "write the result as a SARIF 2.1.0 log to FILE: a result per violation with its counterexample as a code flow, the properties not checked and the inputs held as notifications (written whatever the verdict)")
 	fs.StringVar(&o.engine, "engine", "", "force one engine: explicit (the explicit-state searches alone), hmc (symbolic data: every nondeterministic value a symbol, Z3 decides; HMC) or auto (one explicit search that hands each choice among more than --max-branch values, with its state, to HMC); default: the swarm's explicit searches race HMC where the firmware draws nondeterministic data")
 	o.hmc.register(fs)
 	fs.StringVar(&o.reduce, "reduce", "por,dead", reduceHelp)
@@ -401,6 +403,9 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		if rep != nil {
 			fmt.Fprintln(stdout, rep.Line(o.hmc.maxBranch))
 		}
+	}
+	if err := writeFindings(o, stdout, img, m, res, props); err != nil {
+		return err
 	}
 	return verdictExit(res.Verdict)
 }

@@ -191,5 +191,8 @@ func runEngine(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	} else {
 		res.WriteSymbolicText(stdout, cs.Image, cs.Machine, props, o.text())
 	}
+	if err := writeFindings(o, stdout, img, m, res, props); err != nil {
+		return err
+	}
 	return verdictExit(res.Verdict)
 }

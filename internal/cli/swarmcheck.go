@@ -248,6 +248,9 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		printTiming(stdout, tr)
 		d.WriteMembers(stdout, size, single)
 	}
+	if err := writeFindings(o, stdout, img, m, res, d.Report); err != nil {
+		return err
+	}
 	if d.Internal != nil {
 		return &exitError{code: ExitInternal, msg: d.Internal.Text()}
 	}

@@ -8,7 +8,7 @@ import (
 
 // Rows are the module's packages in the rows of the picture of its
 // imports, top to bottom: the command, the command line, the packages that
-// run checks, the check's configuration, counterexamples, the engines and
+// run checks and the one that renders their findings, the check's configuration, counterexamples, the engines and
 // what they search with, the simulator and what it executes, the loader,
 // and at the bottom the instruction set and the leaf helpers. A package
 // imports only packages of rows below its own (Picture checks it), so
@@ -17,7 +17,7 @@ import (
 var Rows = [][]string{
 	{"cmd/hc11mc"},
 	{"internal/cli"},
-	{"bench"},
+	{"bench", "findings"},
 	{"portfolio", "hybrid"},
 	{"check"},
 	{"cex"},
