@@ -65,6 +65,17 @@ sarif-multitool:
 	     echo "could not install @microsoft/sarif-multitool; the SARIF validation test skips"; \
 	fi
 
+## ci-check: the CI recipe (docs/cli.md#in-ci, docs/ci-workflow.yml): check FIRMWARE and fail on a violation
+## or a check a limit stopped (exit 1 or 3); the findings as compiler-style lines on stdout (annotations
+## through docs/ci-matcher.json) and as SARIF in $(SARIF)
+## (make ci-check FIRMWARE=fw.elf [CHECK_FLAGS='--timeout 10m'] [SARIF=hc11mc.sarif])
+FIRMWARE    ?=
+CHECK_FLAGS ?=
+SARIF       ?= hc11mc.sarif
+ci-check: build
+	@[ -n "$(FIRMWARE)" ] || { echo "usage: make ci-check FIRMWARE=fw.elf [CHECK_FLAGS='--timeout 10m'] [SARIF=hc11mc.sarif]"; exit 2; }
+	$(BIN) check $(FIRMWARE) --quiet --sarif $(SARIF) $(CHECK_FLAGS)
+
 ## objdump-diff: the long differential test of the decoder against m68hc11-objdump
 objdump-diff: tools
 	$(GO) test ./isa/m68hc11 -run ObjdumpDifferential -objdump -v
