@@ -24,3 +24,12 @@ func TestSymAddrOutsideCode(t *testing.T) {
 		t.Errorf("SymAddr(0xD001) = %q, want after _start", got)
 	}
 }
+
+// The bytes lost to overruns are counted in words: "1 byte", "2 bytes".
+func TestLostToOverruns(t *testing.T) {
+	for n, want := range map[int]string{1: " and 1 byte lost to overruns", 2: " and 2 bytes lost to overruns", 304: " and 304 bytes lost to overruns"} {
+		if got := lostToOverruns(n); got != want {
+			t.Errorf("lostToOverruns(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -66,8 +66,18 @@ type Config struct {
 
 // NameLimit names the memory limit that stopped a check by its size —
 // the engines give it in bytes, "--max-memory N bytes" — and says when it
-// was the default; other limits pass.
+// was the default, and names a --timeout by the duration given: an engine
+// that goes on after a restart or a hand-over is given what is left of it,
+// and names that ("--timeout 1m59.999792071s" for --timeout 2m); other
+// limits pass.
 func (c Config) NameLimit(limit string) string {
+	if rest, ok := strings.CutPrefix(limit, "--timeout "); ok && c.Timeout > 0 {
+		_, after, _ := strings.Cut(rest, " ")
+		if after != "" {
+			after = " " + after
+		}
+		return "--timeout " + c.Timeout.String() + after
+	}
 	if !strings.HasPrefix(limit, "--max-memory ") {
 		return limit
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/sim"
@@ -131,5 +132,17 @@ func TestNameLimit(t *testing.T) {
 	}
 	if got := c.NameLimit("--max-states 10"); got != "--max-states 10" {
 		t.Errorf("another limit: %q", got)
+	}
+	// A timeout is the one given, not what was left of it when an engine
+	// went on after a restart or a hand-over.
+	c.Timeout = 2 * time.Minute
+	for limit, want := range map[string]string{
+		"--timeout 1m59.999792071s":                       "--timeout 2m0s",
+		"--timeout 299.813764ms in HMC's part (4 handed)": "--timeout 2m0s in HMC's part (4 handed)",
+		"--timeout 2m0s":                                  "--timeout 2m0s",
+	} {
+		if got := c.NameLimit(limit); got != want {
+			t.Errorf("%q: %q, want %q", limit, got, want)
+		}
 	}
 }

@@ -27,6 +27,15 @@ type TextOptions struct {
 	Time    string // a line on the time of the exact clock at the crystal's rate, after the conditions
 }
 
+// Stopped says what stopped an incomplete check whose limit is limit:
+// "stopped by --max-states 10", or "interrupted" (Ctrl-C).
+func Stopped(limit string) string {
+	if strings.HasPrefix(limit, "interrupted") || strings.HasPrefix(limit, "stopped") {
+		return limit
+	}
+	return "stopped by " + limit
+}
+
 // VerdictNote is the part of a verdict line that says what it covers.
 func VerdictNote(r Report) string {
 	return "properties checked: " + strings.Join(r.Checked, ", ")
@@ -56,7 +65,7 @@ func (res *Result) WriteText(w io.Writer, img *loader.Image, m *sim.Machine, rep
 		rep.WriteText(w)
 		res.writeFirmwareCoverage(w, img, m, true)
 	case Incomplete:
-		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", VerdictNote(rep), res.Limit)
+		fmt.Fprintf(w, "incomplete (%s): %s\n", VerdictNote(rep), Stopped(res.Limit))
 		rep.WriteText(w)
 		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, Coverage(img, res.Covered))
 		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
@@ -104,7 +113,7 @@ func (res *Result) WriteSymbolicText(w io.Writer, img *loader.Image, m *sim.Mach
 		fmt.Fprintf(w, "verified (%s): no violation in any reachable state, for every value of every nondeterministic choice\n", VerdictNote(rep))
 		rep.WriteText(w)
 	case Incomplete:
-		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", VerdictNote(rep), res.Limit)
+		fmt.Fprintf(w, "incomplete (%s): %s\n", VerdictNote(rep), Stopped(res.Limit))
 		rep.WriteText(w)
 		if bmc {
 			fmt.Fprintf(w, "  covered: no violation within %d transitions of the initial state (every path that long)\n", st.MaxDepth)

@@ -37,3 +37,28 @@ func TestVerdictNote(t *testing.T) {
 		t.Errorf("VerdictNote = %q", got)
 	}
 }
+
+// What stopped an incomplete check reads as a sentence: a limit stops it,
+// an interrupt interrupts it.
+func TestStopped(t *testing.T) {
+	for limit, want := range map[string]string{
+		"--max-states 10":             "stopped by --max-states 10",
+		"interrupted":                 "interrupted",
+		"interrupted (every member)":  "interrupted (every member)",
+		"--timeout 2s (every member)": "stopped by --timeout 2s (every member)",
+	} {
+		if got := Stopped(limit); got != want {
+			t.Errorf("Stopped(%q) = %q, want %q", limit, got, want)
+		}
+	}
+	c, err := New(load(t, mutexOK), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	res := &Result{Verdict: Incomplete, Limit: "interrupted"}
+	res.WriteText(&b, c.Image, c.Machine, Report{Checked: []string{"assert"}}, TextOptions{})
+	if !strings.HasPrefix(b.String(), "incomplete (properties checked: assert): interrupted\n") {
+		t.Errorf("text of an interrupted check:\n%s", b.String())
+	}
+}

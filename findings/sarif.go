@@ -221,7 +221,7 @@ func WriteSARIF(w io.Writer, r Run) error {
 	run := sarifRun{Tool: sarifTool{driver}, Results: []sarifResult{}}
 	if r.Result != nil {
 		if r.Result.Verdict == check.Incomplete {
-			note(2, "warning", "the check is incomplete: stopped by "+r.Result.Limit)
+			note(2, "warning", "the check is incomplete: "+check.Stopped(r.Result.Limit))
 		}
 		run.Properties = map[string]any{"verdict": r.Result.Verdict.String(), "propertiesChecked": r.Report.Checked}
 	}

@@ -97,6 +97,9 @@ func (r *Run) Limit() string {
 	if _, err := fmt.Sscanf(l, "--max-memory %d bytes", &b); err == nil && strings.HasSuffix(l, " bytes") {
 		return "--max-memory " + units.Size(b)
 	}
+	if strings.HasPrefix(l, "--timeout ") {
+		return r.Check.Config.NameLimit(l)
+	}
 	return l
 }
 
