@@ -219,6 +219,11 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 							res.Violation = v
 							if v == nil {
 								res.Reason = env.reason
+								if opts.Stop != nil && opts.Stop() {
+									// The input ended because the run was
+									// interrupted (run --terminal, Ctrl-C).
+									res.Reason = "stopped by an interrupt"
+								}
 							}
 							m.finalLine(opts.Trace, s, i, res.Cycles)
 							return res
@@ -276,6 +281,9 @@ func (m *Machine) Run(s *State, opts RunOptions) (res RunResult) {
 		}
 		if live && m.events(s) > 0 {
 			res.Reason = "the firmware waits in WAI or STOP: " + env.left(s) + env.quietNote()
+			if opts.Stop != nil && opts.Stop() {
+				res.Reason = "stopped by an interrupt"
+			}
 			m.finalLine(opts.Trace, s, cur, res.Cycles)
 			return res
 		}
