@@ -145,6 +145,7 @@ internal error (members of the swarm that contradict each other).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.defaultSearch(cmd.Flags())
 			o.swarm.workersSet = cmd.Flags().Changed("workers")
+			warnWorkers(stderr, o.swarm.workers, o.swarm.workersSet, o.strategy)
 			if err := o.refuseIdle(cmd.Flags()); err != nil {
 				return err
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/portfolio"
 	"github.com/hc11mc/hc11mc/search"
@@ -258,6 +259,21 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		return notReplayed(d.NotReplayed)
 	}
 	return verdictExit(res.Verdict)
+}
+
+// warnWorkers warns, on stderr, of a --workers given above the processors
+// this process may use: they share the processors, and a swarm's members
+// each keep a visited set of their own.
+func warnWorkers(stderr io.Writer, workers int, set bool, strategy string) {
+	procs := runtime.GOMAXPROCS(0)
+	if !set || workers <= procs {
+		return
+	}
+	what := "the workers share the processors, so a search does not run faster with more of them than processors"
+	if strategy == "swarm" {
+		what = "the members share the processors, and each keeps a visited set of its own, so the memory grows with their number (--max-memory still stops the check)"
+	}
+	fmt.Fprintf(stderr, "hc11mc: warning: --workers %d on %s: %s\n", workers, units.Of(procs, "processor"), what)
 }
 
 // --workers has two meanings: the members of --search swarm (package

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// An address beyond 64 KiB is out of range, not a missing symbol: the
+// message says the range.
+func TestInputOutOfRange(t *testing.T) {
+	for _, in := range []string{"0x10000", "65536=1", "$10000=0,1"} {
+		_, diag := runSplit(t, ExitUsage, "check", "../../testdata/models/mutex_ok.elf", "--input", in, "-q")
+		addr, _, _ := strings.Cut(in, "=")
+		if want := fmt.Sprintf("address %s is out of range 0x0000–0xFFFF", addr); !strings.Contains(diag, want) || strings.Contains(diag, "no symbol") {
+			t.Errorf("--input %s: %q, want it to say %q", in, diag, want)
+		}
+	}
+}
+
+// More --workers than processors is said, for the swarm and for one
+// search; as many as there are is not.
+func TestWorkersAboveProcessors(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	more := fmt.Sprint(procs + 1)
+	_, diag := runSplit(t, ExitVerified, "check", "../../testdata/models/mutex_ok.elf", "--workers", more, "-q")
+	if want := fmt.Sprintf("hc11mc: warning: --workers %s on %d processor", more, procs); !strings.Contains(diag, want) || !strings.Contains(diag, "visited set of its own") {
+		t.Errorf("a swarm of %s on %d processors: %q", more, procs, diag)
+	}
+	_, diag = runSplit(t, ExitVerified, "check", "../../testdata/models/mutex_ok.elf", "--search", "bfs", "--workers", more, "-q")
+	if !strings.Contains(diag, "--workers "+more) || !strings.Contains(diag, "does not run faster") {
+		t.Errorf("bfs with %s workers on %d processors: %q", more, procs, diag)
+	}
+	if _, diag = runSplit(t, ExitVerified, "check", "../../testdata/models/mutex_ok.elf", "--workers", fmt.Sprint(procs), "-q"); strings.Contains(diag, "warning") {
+		t.Errorf("--workers %d on %d processors: %q", procs, procs, diag)
+	}
+}
+
+// A --timeout is named as given, also when the symbolic part of --engine
+// auto ran on what the explicit part left of it (it used to say
+// "--timeout 299.813764ms in HMC's part").
+func TestTimeoutNamedAsGiven(t *testing.T) {
+	out := run(t, ExitIncomplete, "check", "../../testdata/models/symbolic/torn16.elf", "--engine", "auto", "--max-branch", "300", "--timeout", "300ms", "-q")
+	if l := lineWith(out, "incomplete ("); !strings.Contains(l, "stopped by --timeout 300ms") {
+		t.Errorf("the verdict line %q does not name --timeout 300ms", l)
+	}
+}
