@@ -2,6 +2,7 @@ package cex
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hc11mc/hc11mc/loader"
@@ -31,5 +32,39 @@ func TestLostToOverruns(t *testing.T) {
 		if got := lostToOverruns(n); got != want {
 			t.Errorf("lostToOverruns(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// The drawing names a code address as the text does: with the text's
+// name where SymAddr gives one, in hex alone where it does not (a PC in
+// RAM far past an absolute symbol is not "<COPRST+0x380b>"), for every
+// address of the bundled images.
+func TestSVGNamesAsText(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/firmware/*.elf")
+	if len(paths) == 0 {
+		t.Fatal("no images")
+	}
+	mismatches := 0
+	for _, p := range paths {
+		img, err := loader.Load(p, loader.Options{})
+		if err != nil {
+			continue
+		}
+		b := &svgBuilder{img: img}
+		for a := 0; a < 0x10000; a++ {
+			text := SymAddr(img, uint16(a))
+			want := text
+			if i := strings.IndexByte(text, ' '); i >= 0 {
+				want = text[i+1:]
+			}
+			if got := b.sym(uint16(a)); got != want {
+				if mismatches++; mismatches <= 5 {
+					t.Errorf("%s: 0x%04X drawn %s, written %s", p, a, got, text)
+				}
+			}
+		}
+	}
+	if mismatches > 5 {
+		t.Errorf("%d more", mismatches-5)
 	}
 }
