@@ -44,10 +44,13 @@ func (l Limits) stopFileExists() bool {
 }
 
 // Progress is a snapshot of a swarm, for a progress line: the states the
-// members stored, the members still running, the memory the process
-// holds, the time since the start.
+// members stored, their deepest depth and their frontiers, the members
+// still running, the memory the process holds, the time since the start.
 type Progress struct {
 	Stored, Running int
+	// Depth is the deepest any member's search has gone, Frontier the
+	// states the members have left to expand, together.
+	Depth, Frontier int
 	Memory          int64
 	Elapsed         time.Duration
 }
@@ -152,6 +155,7 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 	ch := make(chan done, n)
 	var mu sync.Mutex
 	stored := make([]int, n)
+	depth, frontier := make([]int, n), make([]int, n) // each member's, for the progress line
 	cancels := make([]context.CancelCauseFunc, n)
 	running := make([]bool, n)
 	if lim.stopFileExists() {
@@ -173,7 +177,7 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 		opts := r.Check.Options
 		opts.Progress = func(p search.Progress) {
 			mu.Lock()
-			stored[i] = p.Stored
+			stored[i], depth[i], frontier[i] = p.Stored, p.Depth, p.Frontier
 			mu.Unlock()
 		}
 		if n > 1 {
@@ -272,12 +276,14 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 				if progress != nil && now.Sub(lastProgress) >= time.Second {
 					lastProgress = now
 					mu.Lock()
-					total := 0
-					for _, s := range stored {
-						total += s
+					p := Progress{Running: live, Memory: mem, Elapsed: now.Sub(start)}
+					for j, s := range stored {
+						p.Stored += s
+						p.Depth = max(p.Depth, depth[j])
+						p.Frontier += frontier[j]
 					}
 					mu.Unlock()
-					progress(Progress{Stored: total, Running: live, Memory: mem, Elapsed: now.Sub(start)})
+					progress(p)
 				}
 			}
 		}

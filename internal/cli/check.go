@@ -299,10 +299,7 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 	progress := !o.json && !o.quiet && isTerminal(stderr)
 	clearProgress := func() { fmt.Fprint(stderr, "\r\033[K") }
 	if progress {
-		opts.Progress = func(p search.Progress) {
-			fmt.Fprintf(stderr, "\r%d states (%.0f/s), depth %d, frontier %d, %d MiB   ",
-				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
-		}
+		opts.Progress = func(p search.Progress) { fmt.Fprint(stderr, "\r"+searchProgressLine(p)+"   ") }
 	}
 	var auto *hybrid.Hybrid
 	if o.engine == "auto" {
@@ -409,6 +406,12 @@ func runCheck(o *checkOptions, path string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return verdictExit(res.Verdict)
+}
+
+// searchProgressLine is the progress line of one search.
+func searchProgressLine(p search.Progress) string {
+	return fmt.Sprintf("%d states (%.0f/s), depth %d, frontier %d, %d MiB",
+		p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
 }
 
 // verdictExit is the exit code of a verdict.

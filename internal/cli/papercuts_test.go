@@ -5,6 +5,10 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hc11mc/hc11mc/portfolio"
+	"github.com/hc11mc/hc11mc/search"
 )
 
 // An address beyond 64 KiB is out of range, not a missing symbol: the
@@ -44,5 +48,34 @@ func TestTimeoutNamedAsGiven(t *testing.T) {
 	out := run(t, ExitIncomplete, "check", "../../testdata/models/symbolic/torn16.elf", "--engine", "auto", "--max-branch", "300", "--timeout", "300ms", "-q")
 	if l := lineWith(out, "incomplete ("); !strings.Contains(l, "stopped by --timeout 300ms") {
 		t.Errorf("the verdict line %q does not name --timeout 300ms", l)
+	}
+}
+
+// The progress line says what docs/cli.md promises of it (states,
+// states/s, depth, frontier, memory), for one search and for a swarm.
+func TestProgressLines(t *testing.T) {
+	doc := readCLIDoc(t)
+	i := strings.Index(doc, "A progress line (")
+	if i < 0 {
+		t.Fatal("docs/cli.md does not describe the progress line")
+	}
+	promised, _, _ := strings.Cut(doc[i+len("A progress line ("):], ")")
+	sec := 2 * time.Second
+	lines := map[string]string{
+		"one search": searchProgressLine(search.Progress{Stored: 1000, Depth: 17, Frontier: 99, Memory: 5 << 20, Elapsed: sec}),
+		"a swarm":    swarmProgressLine(portfolio.Progress{Stored: 1000, Depth: 17, Frontier: 99, Running: 2, Memory: 5 << 20, Elapsed: sec}),
+	}
+	shown := map[string]string{"states": "1000 states", "states/s": "(500/s)", "depth": "depth 17", "frontier": "frontier 99", "memory": "5 MiB"}
+	for _, item := range strings.Split(strings.Join(strings.Fields(promised), " "), ", ") {
+		want, ok := shown[item]
+		if !ok {
+			t.Errorf("docs/cli.md promises %q in the progress line: the test does not know it", item)
+			continue
+		}
+		for who, l := range lines {
+			if !strings.Contains(l, want) {
+				t.Errorf("the progress line of %s, %q, lacks the %s (%q)", who, l, item, want)
+			}
+		}
 	}
 }

@@ -190,10 +190,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	}
 	var progress func(portfolio.Progress)
 	if !o.json && !o.quiet && isTerminal(stderr) {
-		progress = func(p portfolio.Progress) {
-			fmt.Fprintf(stderr, "\r%d states (%.0f/s) in %d running members, %d MiB   ",
-				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Running, p.Memory>>20)
-		}
+		progress = func(p portfolio.Progress) { fmt.Fprint(stderr, "\r"+swarmProgressLine(p)+"   ") }
 	}
 	out := portfolio.Race(ctx, runs, portfolio.Limits{MaxMemory: o.maxMemory, StopFile: o.swarm.stopFile, EndHook: memberEndHook}, progress)
 	if progress != nil {
@@ -259,6 +256,14 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		return notReplayed(d.NotReplayed)
 	}
 	return verdictExit(res.Verdict)
+}
+
+// swarmProgressLine is the progress line of a swarm: the members' states
+// together and their rate, the deepest depth, their frontiers together,
+// the members still running and the memory.
+func swarmProgressLine(p portfolio.Progress) string {
+	return fmt.Sprintf("%d states (%.0f/s), depth %d, frontier %d in %d running members, %d MiB",
+		p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Running, p.Memory>>20)
 }
 
 // warnWorkers warns, on stderr, of a --workers given above the processors
