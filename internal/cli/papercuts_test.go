@@ -2,6 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -77,5 +80,67 @@ func TestProgressLines(t *testing.T) {
 				t.Errorf("the progress line of %s, %q, lacks the %s (%q)", who, l, item, want)
 			}
 		}
+	}
+}
+
+// The README's example of check's output is what check prints: the
+// violation, every line of the counterexample with its cycle column, the
+// threads at the violation and the compiler-style lines (member 0/2
+// alone repeats the README's winner; the counts that depend on the race
+// are left out).
+func TestReadmeExample(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	i := strings.Index(readme, "exits with 1 and prints")
+	if i < 0 {
+		t.Fatal("README.md: no example of check's output")
+	}
+	block := readme[i:]
+	block = block[strings.Index(block, "```\n")+4:]
+	block = block[:strings.Index(block, "```")]
+	out := run(t, ExitViolation, "check", "../../testdata/models/mutex_bad.elf", "--swarm-member", "0/2", "-q")
+	out = strings.ReplaceAll(out, "../../testdata/", "testdata/")
+	compared := regexp.MustCompile(`^(violation: |  thread \d|counterexample: |(->|  ) +\d+  cyc |threads at the violation:|testdata/\S+:\d+:\d+: )`)
+	pick := func(text string) []string {
+		var ls []string
+		for _, l := range strings.Split(text, "\n") {
+			if compared.MatchString(l) {
+				ls = append(ls, l)
+			}
+		}
+		return ls
+	}
+	want, got := pick(block), pick(out)
+	if len(want) < 20 {
+		t.Fatalf("README.md's example has %d lines of the counterexample and the findings: %q", len(want), want)
+	}
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Errorf("README.md's example:\n%s\ncheck prints:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
+}
+
+// A package built with cgo needs a C compiler: the README's set-up says
+// so where go list finds one.
+func TestReadmeNamesCCompiler(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", "{{if .CgoFiles}}{{.ImportPath}}{{end}}", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	cgo := strings.Fields(string(out))
+	if len(cgo) == 0 {
+		t.Skip("no package uses cgo")
+	}
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, _, _ := strings.Cut(string(b)[strings.Index(string(b), "## Set-up"):], "The two commands")
+	if !strings.Contains(setup, "C compiler") {
+		t.Errorf("%s use cgo, and the README's set-up does not name a C compiler:\n%s", strings.Join(cgo, ", "), setup)
 	}
 }
