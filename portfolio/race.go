@@ -194,6 +194,7 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 			} else {
 				res, hmc = r.search(mctx, opts)
 			}
+			r.searched.Store(true)
 			end := func(res *search.Result) {
 				rc.leave(i, res)
 				ch <- done{i, res, hmc}
@@ -236,6 +237,9 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 					// taking in a formula) is not waited for. It stops
 					// as soon as it returns, and nothing of it is read.
 					left -= detach(runs, running)
+				}
+				if watchedHook != nil {
+					watchedHook(d.i)
 				}
 			case now := <-tick.C:
 				decided := rc.done.Load()
@@ -343,10 +347,19 @@ func biggest(runs []*Run, running []bool, stored []int, held, z3 int64) int {
 	return big
 }
 
-// detach leaves out of the race the symbolic members still running once
+// watchedHook, when not nil, is called by the race's watcher after it has
+// taken in the end of member i. Only tests set it, to order a member's end
+// after the others'.
+var watchedHook func(i int)
+
+// detach leaves out of the race the symbolic members still searching once
 // every explicit member has left: each is stopped (its context is
 // cancelled), counts as interrupted, and is not read again. It returns
-// how many it left out.
+// how many it left out. A member whose search has returned is not left
+// out: its result is on its way (its end may come after the explicit
+// members' ends, when a test's EndHook orders them so, or when the
+// scheduler does), and a verdict it reached is the swarm's to compare —
+// taken for interrupted, it read "stopped: another member decided".
 func detach(runs []*Run, running []bool) int {
 	for j, r := range runs {
 		if running[j] && r.Member.Engine == "" {
@@ -355,7 +368,7 @@ func detach(runs []*Run, running []bool) int {
 	}
 	n := 0
 	for j, r := range runs {
-		if running[j] {
+		if running[j] && !r.searched.Load() {
 			running[j], r.detached = false, true
 			r.Result = &search.Result{Verdict: search.Incomplete, Limit: "interrupted"}
 			n++
