@@ -29,7 +29,8 @@
 //     violation entered it (its last __mc_cs_enter);
 //   - deadlock: where each lock held at the violation was taken, and where
 //     each other blocked thread waits;
-//   - unlock: where the lock released was taken, by whom;
+//   - unlock: where the lock released was taken, by whom, or where it was
+//     last released when no thread holds it;
 //   - every other kind: for each shared byte the violating thread or
 //     handler read in its last 16 operand accesses, the last write to it
 //     before that read (the write that left the value the failing code

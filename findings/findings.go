@@ -105,7 +105,9 @@ func newFinding(img *loader.Image, m *sim.Machine, src *sources, v *sim.Violatio
 		notes, holders := x.locksHeld(-1)
 		fd.Notes = append(notes, x.waiting(v.Thread, holders)...)
 	case sim.KindUnlock:
-		fd.Notes, _ = x.locksHeld(int(v.Addr))
+		if fd.Notes, _ = x.locksHeld(int(v.Addr)); len(fd.Notes) == 0 {
+			fd.Notes = x.lastRelease(v.Addr)
+		}
 	}
 	if len(fd.Notes) == 0 && v.Thread >= 0 {
 		fd.Notes = x.lastWrites(v.Thread)
@@ -278,6 +280,17 @@ func (x *explainer) locksHeld(only int) (notes []Note, holders map[uint16]int) {
 		notes = append(notes, x.stubNote(j, fmt.Sprintf("%s took the lock %s here (step %d) and holds it", x.who(j), name, j+1)))
 	}
 	return notes, holders
+}
+
+// lastRelease is where the lock byte at a, held by no thread, was last
+// released; nil when it never was.
+func (x *explainer) lastRelease(a uint16) []Note {
+	for j := len(x.steps) - 2; j >= 0; j-- { // the last step is the violating unlock
+		if b, name, ok := x.lockByte(j); ok && b == a && x.stubStep(j, loader.StubUnlock) {
+			return []Note{x.stubNote(j, fmt.Sprintf("%s released the lock %s here (step %d)", x.who(j), name, j+1))}
+		}
+	}
+	return nil
 }
 
 // lockName names the lock byte at a as the counterexample's accesses do.
