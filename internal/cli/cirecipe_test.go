@@ -83,6 +83,15 @@ func TestCIRecipe(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make is not installed")
 	}
+	wf, err := os.ReadFile("../../docs/ci-workflow.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"make -C .hc11mc ci-check FIRMWARE=", "::add-matcher::.hc11mc/docs/ci-matcher.json", "upload-sarif"} {
+		if !strings.Contains(string(wf), want) {
+			t.Errorf("docs/ci-workflow.yml does not run %q", want)
+		}
+	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "hc11mc")
 	recipe := func(firmware string) (string, int) {
