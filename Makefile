@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc compare-spin testdata clean imports gdb
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench compare-spin testdata clean imports gdb sarif-multitool ci-check
 
 all: build
 
@@ -13,7 +13,7 @@ build: z3
 	$(GO) build -o $(BIN) ./cmd/hc11mc
 
 ## test: the whole suite (the README's test command; CI runs it)
-test: tools
+test: tools sarif-multitool
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
@@ -51,6 +51,30 @@ tools: z3
 	    echo "missing$$missing; to run every test: sudo apt-get install$$missing"; \
 	  fi; \
 	fi
+
+## sarif-multitool: Microsoft's SARIF validator, which the test of check --sarif runs (npm's
+## @microsoft/sarif-multitool, into .cache/; about 3 s and 100 MiB; the test skips without it)
+SARIF_MULTITOOL_VERSION := 5.7.0
+SARIF_MULTITOOL := .cache/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+sarif-multitool:
+	@if [ "$$(uname -s)" != Linux ]; then echo "sarif-multitool: installed on Linux only; the SARIF validation test skips"; \
+	elif [ -x $(SARIF_MULTITOOL) ]; then :; \
+	elif ! command -v npm >/dev/null 2>&1; then echo "missing npm; to validate SARIF in the tests: apt-get install npm, then make sarif-multitool"; \
+	else npm install --prefix .cache/sarif-multitool --no-audit --no-fund --loglevel=error \
+	       @microsoft/sarif-multitool@$(SARIF_MULTITOOL_VERSION) >/dev/null && chmod u+x $(SARIF_MULTITOOL) || \
+	     echo "could not install @microsoft/sarif-multitool; the SARIF validation test skips"; \
+	fi
+
+## ci-check: the CI recipe (docs/cli.md#in-ci, docs/ci-workflow.yml): check FIRMWARE and fail on a violation
+## or a check a limit stopped (exit 1 or 3); the findings as compiler-style lines on stdout (annotations
+## through docs/ci-matcher.json) and as SARIF in $(SARIF)
+## (make ci-check FIRMWARE=fw.elf [CHECK_FLAGS='--timeout 10m'] [SARIF=hc11mc.sarif])
+FIRMWARE    ?=
+CHECK_FLAGS ?=
+SARIF       ?= hc11mc.sarif
+ci-check: build
+	@[ -n "$(FIRMWARE)" ] || { echo "usage: make ci-check FIRMWARE=fw.elf [CHECK_FLAGS='--timeout 10m'] [SARIF=hc11mc.sarif]"; exit 2; }
+	$(BIN) check $(FIRMWARE) --quiet --sarif $(SARIF) $(CHECK_FLAGS)
 
 ## objdump-diff: the long differential test of the decoder against m68hc11-objdump
 objdump-diff: tools
@@ -91,9 +115,13 @@ imports:
 	@if command -v dot >/dev/null; then dot -Tsvg docs/imports.dot -o docs/imports.svg; \
 	  else echo "graphviz (dot) is not installed: docs/imports.svg not redrawn (apt-get install graphviz)"; fi
 
-## results: regenerate the benchmark results in docs/benchmarks.md (docs/results.svg and the tables), and the
+## results: regenerate the measured tables: the benchmark results in docs/benchmarks.md (results-bench) and the
 ## default against each engine in the README (results-race)
-results: build results-race
+results: results-bench results-race
+
+## results-bench: regenerate docs/benchmarks.md's tables and docs/results.svg (several minutes; TestBenchmarksDoc
+## checks that the deterministic columns still match the tool)
+results-bench: build
 	./$(BIN) bench --repeat 9 --format markdown --plot docs/results.svg > bin/results.md
 	awk 'FNR==NR { r = r $$0 "\n"; next } \
 	     /<!-- results:begin/ { print; printf "%s", r; skip = 1; next } \

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -143,6 +144,13 @@ func TestCell(t *testing.T) {
 			t.Errorf("%s: %q, want %q", col, got, want)
 		}
 	}
+	limited := []Record{{Model: "m", Strategy: "s", States: 2000001, Limit: "--max-states 2000000"}, {Model: "m", Strategy: "t", States: 7, Limit: "--timeout 1s"}}
+	if got := summarise(limited, "m", "s", shownStates).format(intf); got != "≥2,000,000" {
+		t.Errorf("stopped by --max-states 2000000 after 2,000,001 states: %q, want ≥2,000,000", got)
+	}
+	if got := summarise(limited, "m", "t", shownStates).format(intf); got != "≥7" {
+		t.Errorf("stopped by --timeout after 7 states: %q, want ≥7", got)
+	}
 	if secf(0.0012) != "0.0012" || secf(1.5) != "1.500" || mibf(3<<20) != "3" {
 		t.Errorf("%s %s %s", secf(0.0012), secf(1.5), mibf(3<<20))
 	}
@@ -169,6 +177,20 @@ func TestWrite(t *testing.T) {
 	res.WriteCSV(&b)
 	if lines := strings.Split(b.String(), "\n"); !strings.HasPrefix(lines[0], "model,strategy,seed,") || !strings.HasPrefix(lines[1], "naive2,bfs,0,violation,assert,true,1234,") {
 		t.Errorf("csv:\n%s", b.String())
+	}
+	// A model the paper did not run has no figure: its paper columns are
+	// empty, not 0.
+	b.Reset()
+	(&Results{Models: []Model{{Name: "peterson"}}, Columns: []string{"bfs"}, Records: []Record{{Model: "peterson", Strategy: "bfs", Verdict: "verified", Expected: true, States: 3}}}).WriteCSV(&b)
+	rd := csv.NewReader(&b)
+	rows, err := rd.ReadAll()
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("csv: %v %q", err, rows)
+	}
+	for i, h := range rows[0] {
+		if (h == "paper_states" || h == "paper_seconds") && rows[1][i] != "" {
+			t.Errorf("csv: %s = %q for a model the paper has no figure for, want empty", h, rows[1][i])
+		}
 	}
 	svg := filepath.Join(t.TempDir(), "p.svg")
 	if err := res.WritePlot(svg); err != nil {

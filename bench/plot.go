@@ -54,7 +54,7 @@ func writePlot(path string, models []Model, strats []string, recs []Record) erro
 	for mi, m := range models {
 		x0 := left + gap/2 + float64(mi)*groupW
 		for si, s := range strats {
-			c := summarise(recs, m.Name, s, func(r Record) float64 { return float64(r.States) })
+			c := summarise(recs, m.Name, s, shownStates)
 			if c.n == 0 {
 				continue
 			}

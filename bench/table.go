@@ -33,10 +33,31 @@ func (r *Results) WriteCSV(out io.Writer) {
 	for _, r := range r.Records {
 		w.Write([]string{r.Model, r.Strategy, strconv.FormatUint(r.Seed, 10), r.Verdict, r.Kind, strconv.FormatBool(r.Expected),
 			strconv.Itoa(r.States), strconv.FormatFloat(r.Seconds, 'f', 6, 64), strconv.Itoa(r.TraceLength),
-			strconv.FormatInt(r.PeakMemory, 10), r.Limit, strconv.Itoa(r.PaperStates), strconv.FormatFloat(r.PaperSecs, 'f', 2, 64), r.Reduce,
+			strconv.FormatInt(r.PeakMemory, 10), r.Limit, paperCSV(float64(r.PaperStates), 0), paperCSV(r.PaperSecs, 2), r.Reduce,
 			strconv.Itoa(r.MaxDepth), strconv.Itoa(r.Round), r.Member})
 	}
 	w.Flush()
+}
+
+// paperCSV is a figure of the paper with prec decimals, empty where the
+// paper gives none (0: a model the paper did not run).
+func paperCSV(v float64, prec int) string {
+	if v == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
+}
+
+// shownStates are the states a table and the plot give for r: those it
+// stored, but a run that --max-states stopped is shown at its limit (the
+// search notices the limit after an expansion, and may have stored a few
+// successors beyond it): "≥2,000,000" for --max-states 2000000.
+func shownStates(r Record) float64 {
+	var n int
+	if _, err := fmt.Sscanf(r.Limit, "--max-states %d", &n); err == nil && n > 0 && r.States > n {
+		return float64(n)
+	}
+	return float64(r.States)
 }
 
 // writeAligned prints rows as columns: the first left-aligned, the others
@@ -190,7 +211,7 @@ func writeTables(w io.Writer, md bool, models []Model, strats []string, recs []R
 		f     func(float64) string
 		paper func(heuristics.PaperRow, int) string
 	}{
-		{"States generated before the error (exhaustive models: all reachable states)", func(r Record) float64 { return float64(r.States) }, intf,
+		{"States generated before the error (exhaustive models: all reachable states)", shownStates, intf,
 			func(p heuristics.PaperRow, i int) string { return units.Count(int64(p.States[i])) }},
 		{"Time to find the error (seconds)", func(r Record) float64 { return r.Seconds }, secf,
 			func(p heuristics.PaperRow, i int) string { return secf(p.Seconds[i]) }},

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -348,9 +349,15 @@ func (c *Counterexample) printSerial(w io.Writer) {
 	}
 	fmt.Fprintf(w, "serial input (SCI received): %s", quoteBytes(in))
 	if overruns > 0 {
-		fmt.Fprintf(w, " and %d byte(s) lost to overruns", overruns)
+		fmt.Fprint(w, lostToOverruns(overruns))
 	}
 	fmt.Fprintf(w, "\nserial output (SCI sent):    %s\n", quoteBytes(out))
+}
+
+// lostToOverruns says how many bytes the SCI lost to overruns, after the
+// bytes it received.
+func lostToOverruns(n int) string {
+	return " and " + units.Of(n, "byte") + " lost to overruns"
 }
 
 // extra describes a transition beyond its first instruction: how many it

@@ -160,9 +160,12 @@ func drawTrace(img *loader.Image, m *sim.Machine, labels []sim.Label, subtitle s
 	return b.t
 }
 
-// sym names a code address as <sym+off>, or prints it in hex.
+// sym names a code address as <sym+off>, or prints it in hex, as the
+// text of a counterexample names it (SymAddr): an address outside the
+// image's code and loaded bytes, or with no code label before it, is not
+// named after a far-away symbol.
 func (b *svgBuilder) sym(a uint16) string {
-	if name, off, ok := b.img.SymbolAt(a); ok {
+	if name, off, ok := codeName(b.img, a); ok {
 		if off == 0 {
 			return "<" + name + ">"
 		}

@@ -43,6 +43,10 @@ func ParseWatch(img *loader.Image, item string) (Watch, error) {
 		}
 	} else {
 		a, err := loader.ParseAddr(name)
+		var re *loader.RangeError
+		if errors.As(err, &re) {
+			return w, err // a number, too large: not a missing symbol
+		}
 		if err != nil {
 			return w, fmt.Errorf("no symbol %q in %s, and not an address", name, img.Path)
 		}

@@ -56,6 +56,7 @@ type Registers struct {
 // ReportAccess is one operand a transition read or wrote, with its value
 // before and after (big-endian for two bytes).
 type ReportAccess struct {
+	PC     string `json:"pc"` // the instruction that accessed it
 	Addr   string `json:"addr"`
 	Name   string `json:"name,omitempty"`
 	Size   int    `json:"size"`
@@ -158,7 +159,7 @@ func (c *Counterexample) Report(recorded *Violation, ws []Watch) *Report {
 		for len(acc) > 0 && acc[0].step == i {
 			a := acc[0]
 			acc = acc[1:]
-			aj := ReportAccess{Addr: fmt.Sprintf("0x%04X", a.addr), Size: int(a.size), Read: a.read, Write: a.write, Before: a.before, After: a.after}
+			aj := ReportAccess{PC: fmt.Sprintf("0x%04X", a.pc), Addr: fmt.Sprintf("0x%04X", a.addr), Size: int(a.size), Read: a.read, Write: a.write, Before: a.before, After: a.after}
 			if name, base, ok := c.img.MemoryName(a.addr); ok {
 				aj.Name = offsetName(name, a.addr-base)
 			}

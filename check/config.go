@@ -64,8 +64,14 @@ type Config struct {
 }
 
 // NamedStop is the stop of a check as it is printed: a memory limit that
-// was the default says what it is a share of; other stops pass.
+// was the default says what it is a share of, and a --timeout is named by
+// the duration given (an engine that goes on after a restart or a
+// hand-over is given what is left of it: "--timeout 1m59.999792071s" for
+// --timeout 2m); other stops pass.
 func (c Config) NamedStop(s verdict.Stop) verdict.Stop {
+	if s.Kind == verdict.StopTimeout && c.Timeout > 0 {
+		s.Bound = int64(c.Timeout)
+	}
 	if s.Kind == verdict.StopMaxMemory {
 		s.Default = c.MaxMemoryDefault
 	}

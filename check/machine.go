@@ -1,6 +1,7 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -36,6 +37,10 @@ func Resolve(img *loader.Image, s string) (uint16, error) {
 		return sym.Addr, nil
 	}
 	a, err := loader.ParseAddr(s)
+	var re *loader.RangeError
+	if errors.As(err, &re) {
+		return 0, err // a number, too large: not a missing symbol
+	}
 	if err != nil {
 		return 0, fmt.Errorf("no symbol %q in %s, and not an address", s, img.Path)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hc11mc/hc11mc/sim"
 )
@@ -133,5 +134,20 @@ func TestNamedStop(t *testing.T) {
 	}
 	if got := c.NamedStop(verdict.MaxStates(10)).String(); got != "--max-states 10" {
 		t.Errorf("another limit: %q", got)
+	}
+	// A timeout is the one given, not what was left of it when an engine
+	// went on after a restart or a hand-over.
+	c.Timeout = 2 * time.Minute
+	for _, e := range []struct {
+		stop verdict.Stop
+		want string
+	}{
+		{verdict.Timeout(2*time.Minute - 207929*time.Nanosecond), "--timeout 2m0s"},
+		{verdict.Timeout(299813764 * time.Nanosecond).In("in HMC's part (4 handed)"), "--timeout 2m0s in HMC's part (4 handed)"},
+		{verdict.Timeout(2 * time.Minute), "--timeout 2m0s"},
+	} {
+		if got := c.NamedStop(e.stop).String(); got != e.want {
+			t.Errorf("%v: %q, want %q", e.stop, got, e.want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"io"
 	"strings"
 
@@ -25,6 +26,16 @@ type TextOptions struct {
 	Trace   string // the file the first counterexample was written to
 	Mode    string // the symbolic engine's mode (WriteSymbolicText): "bmc" reports an unrolling
 	Time    string // a line on the time of the exact clock at the crystal's rate, after the conditions
+}
+
+// Stopped says what stopped an incomplete check whose stop is s:
+// "stopped by --max-states 10", or "interrupted" (Ctrl-C).
+func Stopped(s verdict.Stop) string {
+	text := s.String()
+	if s.Kind == verdict.StopInterrupted || strings.HasPrefix(text, "interrupted") || strings.HasPrefix(text, "stopped") {
+		return text
+	}
+	return "stopped by " + text
 }
 
 // VerdictNote is the part of a verdict line that says what it covers.
@@ -56,7 +67,7 @@ func (res *Result) WriteText(w io.Writer, img *loader.Image, m *sim.Machine, rep
 		rep.WriteText(w)
 		res.writeFirmwareCoverage(w, img, m, true)
 	case Incomplete:
-		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", VerdictNote(rep), res.Limit)
+		fmt.Fprintf(w, "incomplete (%s): %s\n", VerdictNote(rep), Stopped(res.Limit))
 		rep.WriteText(w)
 		fmt.Fprintf(w, "  covered: %d states stored, depth %d, %s\n", st.StatesStored, st.MaxDepth, Coverage(img, res.Covered))
 		fmt.Fprintf(w, "  left: %d states in the frontier, not expanded\n", st.Frontier)
@@ -104,7 +115,7 @@ func (res *Result) WriteSymbolicText(w io.Writer, img *loader.Image, m *sim.Mach
 		fmt.Fprintf(w, "verified (%s): no violation in any reachable state, for every value of every nondeterministic choice\n", VerdictNote(rep))
 		rep.WriteText(w)
 	case Incomplete:
-		fmt.Fprintf(w, "incomplete (%s): stopped by %s\n", VerdictNote(rep), res.Limit)
+		fmt.Fprintf(w, "incomplete (%s): %s\n", VerdictNote(rep), Stopped(res.Limit))
 		rep.WriteText(w)
 		if bmc {
 			fmt.Fprintf(w, "  covered: no violation within %d transitions of the initial state (every path that long)\n", st.MaxDepth)

@@ -3,8 +3,10 @@ package check
 import (
 	"bytes"
 	"fmt"
+	"github.com/hc11mc/hc11mc/verdict"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The text of a report: a line per property not checked, then the inputs
@@ -35,5 +37,33 @@ func TestReportWriteText(t *testing.T) {
 func TestVerdictNote(t *testing.T) {
 	if got := VerdictNote(Report{Checked: []string{"assert", "deadlock"}}); got != "properties checked: assert, deadlock" {
 		t.Errorf("VerdictNote = %q", got)
+	}
+}
+
+// What stopped an incomplete check reads as a sentence: a limit stops it,
+// an interrupt interrupts it.
+func TestStopped(t *testing.T) {
+	for _, c := range []struct {
+		stop verdict.Stop
+		want string
+	}{
+		{verdict.MaxStates(10), "stopped by --max-states 10"},
+		{verdict.Stop{Kind: verdict.StopInterrupted}, "interrupted"},
+		{verdict.Stop{Kind: verdict.StopInterrupted}.In("(every member)"), "interrupted (every member)"},
+		{verdict.Timeout(2 * time.Second).In("(every member)"), "stopped by --timeout 2s (every member)"},
+	} {
+		if got := Stopped(c.stop); got != c.want {
+			t.Errorf("Stopped(%v) = %q, want %q", c.stop, got, c.want)
+		}
+	}
+	c, err := New(load(t, mutexOK), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	res := &Result{Verdict: Incomplete, Limit: verdict.Stop{Kind: verdict.StopInterrupted}}
+	res.WriteText(&b, c.Image, c.Machine, Report{Checked: []string{"assert"}}, TextOptions{})
+	if !strings.HasPrefix(b.String(), "incomplete (properties checked: assert): interrupted\n") {
+		t.Errorf("text of an interrupted check:\n%s", b.String())
 	}
 }

@@ -25,9 +25,20 @@ func ParseAddr(s string) (uint16, error) {
 		return 0, fmt.Errorf("bad address %q: want 0xHHHH, $HHHH or decimal", s)
 	}
 	if v > 0xFFFF {
-		return 0, fmt.Errorf("address %q is beyond 0xFFFF: the 68HC11 addresses 64 KiB", s)
+		return 0, &RangeError{Text: s}
 	}
 	return uint16(v), nil
+}
+
+// RangeError is an address that reads as a number but lies beyond the
+// 68HC11's 64 KiB.
+type RangeError struct {
+	Text string // as given
+}
+
+// Error says the address is out of range, and what the range is.
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("address %s is out of range 0x0000–0xFFFF: the 68HC11 addresses 64 KiB", e.Text)
 }
 
 // parseDigits parses an unsigned number without sign or prefix.

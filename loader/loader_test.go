@@ -681,7 +681,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("ParseAddr(%q) = 0x%X, want an error", s, a)
 		}
 	}
-	if _, err := ParseAddr("0x10000"); err == nil || !strings.Contains(err.Error(), "beyond 0xFFFF") {
+	if _, err := ParseAddr("0x10000"); err == nil || !strings.Contains(err.Error(), "0x10000 is out of range 0x0000–0xFFFF") {
 		t.Errorf("ParseAddr(0x10000): %v", err)
 	}
 

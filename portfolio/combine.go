@@ -93,7 +93,10 @@ func (r *Run) Stop() verdict.Stop {
 	case r.Err != nil:
 		return verdict.Because(r.Err.Error())
 	}
-	return r.Result.Limit
+	if r.Check == nil {
+		return r.Result.Limit
+	}
+	return r.Check.Config.NamedStop(r.Result.Limit)
 }
 
 // Limit says what stopped the member, as its summary prints it.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/heuristics"
@@ -179,6 +180,10 @@ type Run struct {
 	// Z3, and did not wait for it (race.go); its machine may still be in
 	// use.
 	detached bool
+	// searched is set by the member once its search has returned: its
+	// result is on its way to the race, which waits for it rather than
+	// detaching the member (detach).
+	searched atomic.Bool
 }
 
 // NewRun builds member i of a swarm of n of the check cfg on img, sym

@@ -46,10 +46,13 @@ func (l Limits) stopFileExists() bool {
 }
 
 // Progress is a snapshot of a swarm, for a progress line: the states the
-// members stored, the members still running, the memory the process
-// holds, the time since the start.
+// members stored, their deepest depth and their frontiers, the members
+// still running, the memory the process holds, the time since the start.
 type Progress struct {
 	Stored, Running int
+	// Depth is the deepest any member's search has gone, Frontier the
+	// states the members have left to expand, together.
+	Depth, Frontier int
 	Memory          int64
 	Elapsed         time.Duration
 }
@@ -127,11 +130,13 @@ type race struct {
 	ended     chan ended
 	cancels   []context.CancelCauseFunc
 	running   []bool // read and written by the watcher only
-	// statsMu guards stored, the states each member has stored.
-	statsMu sync.Mutex
-	stored  []int
-	withZ3  bool  // a symbolic member races
-	z3      int64 // what Z3 holds, last measured
+	// statsMu guards stored, depth and frontier: the states each member
+	// has stored, its depth and its frontier.
+	statsMu         sync.Mutex
+	stored          []int
+	depth, frontier []int
+	withZ3          bool  // a symbolic member races
+	z3              int64 // what Z3 holds, last measured
 	// lastStop and lastProgress are when the watcher last stopped a
 	// member for memory and last called progress.
 	lastStop, lastProgress time.Time
@@ -197,7 +202,8 @@ func runRace(ctx context.Context, runs []*Run, lim Limits, progress func(Progres
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
 	rc := &race{winner: -1, runs: runs, lim: lim, progress: progress, start: time.Now(), cancelAll: cancelAll,
-		ended: make(chan ended, n), cancels: make([]context.CancelCauseFunc, n), running: make([]bool, n), stored: make([]int, n)}
+		ended: make(chan ended, n), cancels: make([]context.CancelCauseFunc, n), running: make([]bool, n), stored: make([]int, n),
+		depth: make([]int, n), frontier: make([]int, n)}
 	rc.lastStop, rc.lastProgress = rc.start, rc.start
 	rc.decide = func(w int) {
 		rc.decidedAt = time.Since(rc.start)
@@ -247,7 +253,7 @@ func (rc *race) member(mctx context.Context, i int) func() {
 	opts := r.Check.Options
 	opts.Progress = func(p search.Progress) {
 		rc.statsMu.Lock()
-		rc.stored[i] = p.Stored
+		rc.stored[i], rc.depth[i], rc.frontier[i] = p.Stored, p.Depth, p.Frontier
 		rc.statsMu.Unlock()
 	}
 	if n > 1 {
@@ -261,6 +267,7 @@ func (rc *race) member(mctx context.Context, i int) func() {
 		} else {
 			res, err = r.engine(opts).Run(mctx)
 		}
+		r.searched.Store(true)
 		if res == nil {
 			res = &check.Result{Verdict: check.Incomplete}
 		}
@@ -301,6 +308,9 @@ func (rc *race) watch() {
 				// taking in a formula) is not waited for. It stops
 				// as soon as it returns, and nothing of it is read.
 				left -= detach(rc.runs, rc.running)
+			}
+			if watchedHook != nil {
+				watchedHook(d.i)
 			}
 		case now := <-tick.C:
 			rc.tick(now)
@@ -352,12 +362,14 @@ func (rc *race) tick(now time.Time) {
 	if rc.progress != nil && now.Sub(rc.lastProgress) >= time.Second {
 		rc.lastProgress = now
 		rc.statsMu.Lock()
-		total := 0
-		for _, s := range rc.stored {
-			total += s
+		p := Progress{Running: live, Memory: mem, Elapsed: now.Sub(rc.start)}
+		for j, s := range rc.stored {
+			p.Stored += s
+			p.Depth = max(p.Depth, rc.depth[j])
+			p.Frontier += rc.frontier[j]
 		}
 		rc.statsMu.Unlock()
-		rc.progress(Progress{Stored: total, Running: live, Memory: mem, Elapsed: now.Sub(rc.start)})
+		rc.progress(p)
 	}
 }
 
@@ -419,10 +431,19 @@ func biggest(runs []*Run, running []bool, stored []int, held, z3 int64) int {
 	return big
 }
 
-// detach leaves out of the race the symbolic members still running once
+// watchedHook, when not nil, is called by the race's watcher after it has
+// taken in the end of member i. Only tests set it, to order a member's end
+// after the others'.
+var watchedHook func(i int)
+
+// detach leaves out of the race the symbolic members still searching once
 // every explicit member has left: each is stopped (its context is
 // cancelled), counts as interrupted, and is not read again. It returns
-// how many it left out.
+// how many it left out. A member whose search has returned is not left
+// out: its result is on its way (its end may come after the explicit
+// members' ends, when a test's EndHook orders them so, or when the
+// scheduler does), and a verdict it reached is the swarm's to compare —
+// taken for interrupted, it read "stopped: another member decided".
 func detach(runs []*Run, running []bool) int {
 	for j, r := range runs {
 		if running[j] && r.Member.Engine == "" {
@@ -431,7 +452,7 @@ func detach(runs []*Run, running []bool) int {
 	}
 	n := 0
 	for j, r := range runs {
-		if running[j] {
+		if running[j] && !r.searched.Load() {
 			running[j], r.detached = false, true
 			r.Result = &check.Result{Verdict: check.Incomplete, Limit: interrupted}
 			n++

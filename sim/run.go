@@ -347,13 +347,23 @@ func (r *runner) after(i int, ev event) (_ event, stop bool) {
 			r.res.Violation = v
 			reason := ""
 			if v == nil {
-				reason = env.reason
+				reason = r.interrupted(env.reason)
 			}
 			r.end(i, reason)
 			return ev, true
 		}
 	}
 	return ev, false
+}
+
+// interrupted is the reason a run ends for whose input ended: reason,
+// unless the input ended because the run was interrupted (run --terminal,
+// Ctrl-C).
+func (r *runner) interrupted(reason string) string {
+	if r.opts.Stop != nil && r.opts.Stop() {
+		return "stopped by an interrupt"
+	}
+	return reason
 }
 
 // idle is the run's move when no thread can move and no interrupt is
@@ -380,7 +390,7 @@ func (r *runner) idle() bool {
 	}
 	switch {
 	case live && m.events(s) > 0:
-		r.end(r.cur, "the firmware waits in WAI or STOP: "+r.env.left(s)+r.env.quietNote())
+		r.end(r.cur, r.interrupted("the firmware waits in WAI or STOP: "+r.env.left(s)+r.env.quietNote()))
 	case live:
 		r.res.Violation = m.deadlock(s)
 		r.end(r.cur, "")

@@ -291,3 +291,25 @@ func TestSCIIdleArmedLoop(t *testing.T) {
 		t.Errorf("the loop with I set: gate %+v, want closed", g)
 	}
 }
+
+// TestRunInterruptedInput: an interrupt (run --terminal's Ctrl-C) ends the
+// input of a run; the run then says it was interrupted, not that the
+// firmware waits because its input ended.
+func TestRunInterruptedInput(t *testing.T) {
+	m := deviceMachine(t, echoFirmware, echoRoutines, devices.Options{}, Config{})
+	interrupted := false
+	keys := 0
+	res := m.Run(m.Initial(), RunOptions{Steps: 1000000,
+		Input: func() (byte, bool) {
+			if keys == 1 {
+				interrupted = true // Ctrl-C: no more keys
+				return 0, false
+			}
+			keys++
+			return 'x', true
+		},
+		Stop: func() bool { return interrupted }})
+	if res.Violation != nil || res.Reason != "stopped by an interrupt" {
+		t.Errorf("interrupted while waiting for input: %q, %v; want \"stopped by an interrupt\"", res.Reason, res.Violation)
+	}
+}

@@ -41,6 +41,7 @@ type checkOptions struct {
 	maxMemory int64
 	trace     string
 	traceSVG  string
+	sarif     string // --sarif: the findings as a SARIF 2.1.0 log
 	json      bool
 	engine    string
 	hmc       engineFlags
@@ -150,6 +151,7 @@ internal error (members of the swarm that contradict each other).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.defaultSearch(cmd.Flags())
 			o.swarm.workersSet = cmd.Flags().Changed("workers")
+			warnWorkers(stderr, o.swarm.workers, o.swarm.workersSet, o.strategy)
 			if err := o.refuseIdle(cmd.Flags()); err != nil {
 				return err
 			}
@@ -185,6 +187,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.trace, "trace", "", "write the counterexample as JSON to FILE (for hc11mc replay)")
 	fs.StringVar(&o.traceSVG, "trace-svg", "", "draw the counterexample as SVG into FILE: a lane per thread and interrupt handler, the accesses that matter highlighted")
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object on stdout")
+	fs.StringVar(&o.sarif, "sarif", "", "write the result as a SARIF 2.1.0 log to FILE: a result per violation with its counterexample as a code flow, the properties not checked and the inputs held as notifications (written whatever the verdict)")
 	fs.StringVar(&o.engine, "engine", "", "force one engine: explicit (the explicit-state searches alone), hmc (symbolic data: every nondeterministic value a symbol, Z3 decides; HMC) or auto (one explicit search that hands each choice among more than --max-branch values, with its state, to HMC); default: the swarm's explicit searches race HMC where the firmware draws nondeterministic data")
 	o.hmc.register(fs)
 	fs.StringVar(&o.reduce, "reduce", "por,dead", reduceHelp)
@@ -280,18 +283,12 @@ func (o *checkOptions) request(cfg check.Config, img *loader.Image) plan.Request
 // watch are the progress lines check writes on stderr, a terminal.
 func (o *checkOptions) watch(stderr io.Writer) plan.Watch {
 	w := plan.Watch{
-		Search: func(p search.Progress) {
-			fmt.Fprintf(stderr, "\r%d states (%.0f/s), depth %d, frontier %d, %d MiB   ",
-				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
-		},
+		Search: func(p search.Progress) { fmt.Fprint(stderr, "\r"+searchProgressLine(p)+"   ") },
 		HMC: func(s symbolic.Stats) {
 			fmt.Fprintf(stderr, "\r%d states, %d images, frontier %d, depth %d, %d solver queries in %.1fs   ",
 				s.States, s.Images, s.Frontier, s.MaxDepth, s.Queries, s.SolverTime.Seconds())
 		},
-		Swarm: func(p portfolio.Progress) {
-			fmt.Fprintf(stderr, "\r%d states (%.0f/s) in %d running members, %d MiB   ",
-				p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Running, p.Memory>>20)
-		},
+		Swarm:   func(p portfolio.Progress) { fmt.Fprint(stderr, "\r"+swarmProgressLine(p)+"   ") },
 		Between: func() { fmt.Fprint(stderr, "\r\033[K") },
 	}
 	if o.engine == "auto" {
@@ -428,7 +425,16 @@ func (o *checkOptions) printExplicit(stdout io.Writer, path string, p *plan.Plan
 			fmt.Fprintln(stdout, p.Auto.Report().Line(o.hmc.maxBranch))
 		}
 	}
+	if err := writeFindings(o, stdout, img, m, res, props); err != nil {
+		return err
+	}
 	return verdictExit(res.Verdict)
+}
+
+// searchProgressLine is the progress line of one search.
+func searchProgressLine(p search.Progress) string {
+	return fmt.Sprintf("%d states (%.0f/s), depth %d, frontier %d, %d MiB",
+		p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Memory>>20)
 }
 
 // verdictExit is the exit code of a verdict.

@@ -161,5 +161,8 @@ func (o *checkOptions) printSymbolic(stdout io.Writer, path string, cs *check.Ch
 	} else {
 		res.WriteSymbolicText(stdout, cs.Image, m, props, o.text())
 	}
+	if err := writeFindings(o, stdout, cs.Image, m, res, props); err != nil {
+		return err
+	}
 	return verdictExit(res.Verdict)
 }

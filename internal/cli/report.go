@@ -9,6 +9,7 @@ import (
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/findings"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -54,6 +55,36 @@ func writeCounterexample(o *checkOptions, path string, img *loader.Image, m *sim
 		if err := os.WriteFile(o.traceSVG, cex.SVG(img, m, first.Trace, subtitle), 0o644); err != nil {
 			return usagef("--trace-svg: %v", err)
 		}
+	}
+	return nil
+}
+
+// writeFindings prints the violations of res, found on m for img, as
+// compiler-style lines after the text of the result (not with --json,
+// whose stdout is one object), and writes them to --sarif where it is
+// given, whatever the verdict.
+func writeFindings(o *checkOptions, stdout io.Writer, img *loader.Image, m *sim.Machine, res *check.Result, rep check.Report) error {
+	if len(res.Found) == 0 && o.sarif == "" {
+		return nil
+	}
+	fs := findings.New(img, m, res)
+	if !o.json && len(fs) > 0 {
+		fmt.Fprintln(stdout)
+		findings.WriteLines(stdout, fs)
+	}
+	if o.sarif == "" {
+		return nil
+	}
+	f, err := os.Create(o.sarif)
+	if err != nil {
+		return usagef("--sarif: %v", err)
+	}
+	err = findings.WriteSARIF(f, findings.Run{Version: Version, InformationURI: "https://github.com/hc11mc/hc11mc", Result: res, Report: rep, Findings: fs})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return usagef("--sarif: %v", err)
 	}
 	return nil
 }

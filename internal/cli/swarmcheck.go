@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/portfolio"
 	"github.com/hc11mc/hc11mc/sim"
@@ -188,6 +189,9 @@ func (o *checkOptions) printSwarm(stdout io.Writer, path string, img *loader.Ima
 		printTiming(stdout, tr)
 		d.WriteMembers(stdout, size, single)
 	}
+	if err := writeFindings(o, stdout, img, m, res, d.Report); err != nil {
+		return err
+	}
 	if d.Internal != nil {
 		return &exitError{code: ExitInternal, msg: d.Internal.Text()}
 	}
@@ -225,4 +229,27 @@ func (o *checkOptions) refuseWorkers(fs *pflag.FlagSet) error {
 		return usagef("--workers %d: a resumed search (--resume) runs one worker; give --workers 1", o.swarm.workers)
 	}
 	return nil
+}
+
+// swarmProgressLine is the progress line of a swarm: the members' states
+// together and their rate, the deepest depth, their frontiers together,
+// the members still running and the memory.
+func swarmProgressLine(p portfolio.Progress) string {
+	return fmt.Sprintf("%d states (%.0f/s), depth %d, frontier %d in %d running members, %d MiB",
+		p.Stored, float64(p.Stored)/p.Elapsed.Seconds(), p.Depth, p.Frontier, p.Running, p.Memory>>20)
+}
+
+// warnWorkers warns, on stderr, of a --workers given above the processors
+// this process may use: they share the processors, and a swarm's members
+// each keep a visited set of their own.
+func warnWorkers(stderr io.Writer, workers int, set bool, strategy string) {
+	procs := runtime.GOMAXPROCS(0)
+	if !set || workers <= procs {
+		return
+	}
+	what := "the workers share the processors, so a search does not run faster with more of them than processors"
+	if strategy == "swarm" {
+		what = "the members share the processors, and each keeps a visited set of its own, so the memory grows with their number (--max-memory still stops the check)"
+	}
+	fmt.Fprintf(stderr, "hc11mc: warning: --workers %d on %s: %s\n", workers, units.Of(procs, "processor"), what)
 }

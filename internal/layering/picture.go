@@ -8,7 +8,8 @@ import (
 
 // Rows are the module's packages in the rows of the picture of its
 // imports, top to bottom: the command, the command line, the packages that
-// run checks, the check's configuration (and, beside it, serving a
+// run checks (and, beside the choice of engine, the one that renders
+// their findings), the check's configuration (and, beside it, serving a
 // counterexample to GDB), counterexamples, the engines and
 // what they search with, the simulator and what it executes, the loader,
 // and at the bottom the instruction set and the leaf helpers. A package
@@ -19,7 +20,7 @@ var Rows = [][]string{
 	{"cmd/hc11mc"},
 	{"internal/cli"},
 	{"bench"},
-	{"plan"},
+	{"plan", "findings"},
 	{"portfolio", "hybrid"},
 	{"check", "cex/gdbremote"},
 	{"cex"},
