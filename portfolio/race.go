@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hc11mc/hc11mc/internal/memlimit"
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/symbolic"
 )
@@ -191,7 +192,11 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 				res, hmc = r.search(mctx, opts)
 			}
 			end := func(res *search.Result) {
-				rc.leave(i, res)
+				if !(r.Member.Board && res.Verdict == search.Verified) || mutation.On(mutation.BoardProof) {
+					// The board member's exhaustive end decides nothing
+					// while another member runs (board.go).
+					rc.leave(i, res)
+				}
 				ch <- done{i, res, hmc}
 			}
 			if hmc != nil && !rc.done.Load() && (memoryLimited(res) || errors.Is(context.Cause(mctx), errMemory)) {
@@ -285,6 +290,16 @@ func Race(ctx context.Context, runs []*Run, lim Limits, progress func(Progress))
 	member[0]()
 	<-watched
 	winner := rc.result()
+	if winner < 0 {
+		// No other member decided: the board member's exhaustive end,
+		// if it had one, is the result, a bounded one (board.go).
+		for i, r := range runs {
+			if r.Member.Board && r.Result != nil && r.Result.Err == nil && r.Result.Verdict == search.Verified {
+				winner = i
+				decidedAt = time.Since(start)
+			}
+		}
+	}
 	seconds := time.Since(start)
 	if winner >= 0 {
 		seconds = decidedAt

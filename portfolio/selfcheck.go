@@ -32,7 +32,8 @@ import (
 // reported as a warning, not confirmed.
 //
 // What is not a contradiction: a member stopped by a limit (incomplete)
-// beside a violation; a violation that does not replay (handled as
+// beside a violation; the board member's proof, which holds for its model
+// only (board.go), beside another member's violation; a violation that does not replay (handled as
 // without the check). A member whose reductions' assumptions broke
 // searched again without them (search.Run), so its verified verdict
 // stands on its own like any other.
@@ -150,7 +151,7 @@ func selfCheck(runs []*Run, winner int) *Conflict {
 		if r.Result == nil {
 			continue
 		}
-		if r.Result.Err == nil && r.Result.Verdict == search.Verified && (proof < 0 || i == winner) {
+		if r.Result.Err == nil && r.Result.Verdict == search.Verified && !r.Member.Board && (proof < 0 || i == winner) {
 			proof = i
 		}
 		if r.Result.Err == nil && r.Result.Verdict == search.Violated && len(r.Result.Found) > 0 {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/hc11mc/hc11mc/devices"
 	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/loader"
 )
@@ -33,7 +34,9 @@ import (
 //     section or end the path);
 //   - under --sci-timing idle, events are possible and s is a place
 //     where the firmware may wait (waitPoint): answering would run the
-//     firmware on from s, so the question is left to s's expansion.
+//     firmware on from s, so the question is left to s's expansion —
+//     unless under --sci-timing first and the exact clock the receiver
+//     is shut whatever the answer (shut).
 //
 // Under the exact clock the timer's flags are set by the clock as time
 // passes, not by events: they are no choice, and a state where one makes
@@ -92,7 +95,7 @@ func (m *Machine) forced(s *State, i int) bool {
 	if n == 0 {
 		return true
 	}
-	if m.Config.SCIWhenIdle && m.waitPoint(s, i) {
+	if m.Config.SCIWhenIdle && m.waitPoint(s, i) && !m.shut(s) {
 		// Whether the firmware waits here (and a byte may arrive) is
 		// found by running it on until it comes back (wait.go): asked
 		// at every step of a polling loop, that would cost a run per
@@ -101,12 +104,31 @@ func (m *Machine) forced(s *State, i int) bool {
 		return false
 	}
 	g := m.gateOf(s)
-	for k := range n {
-		if g.allows(m.EventInfo(s, k).Kind) {
+	// The receiver's events come first (devices.Device.Events), as many
+	// as the alphabet has bytes: asked from the last, the first of them
+	// answers for the rest.
+	for k := n - 1; k >= 0; k-- {
+		kind := m.EventInfo(s, k).Kind
+		if g.allows(kind) {
 			return false
+		}
+		if kind == devices.EvReceive || kind == devices.EvOverrun {
+			break
 		}
 	}
 	return true
+}
+
+// shut reports whether, under --sci-timing first and the exact clock, no
+// event of the SCI may happen at s whether or not the firmware waits
+// there: the wait was passed, or a byte is being sent (gateOf), and the
+// transmitter's end is no event.
+func (m *Machine) shut(s *State) bool {
+	if !m.Config.SCIFirstWait || !m.Config.ExactClock {
+		return false
+	}
+	busy, _ := m.sending(s)
+	return busy || m.waitPassed(s)
 }
 
 // loopAfter is the steps after which a batch starts looking for a loop

@@ -173,6 +173,17 @@ func (e *Expander) slot(k int, s *State) *State {
 	return n
 }
 
+// next is slot k made a copy of s for a transition out of s; pass says
+// that s is a wait a byte may arrive at under --sci-timing first, which
+// the copy notes as passed (an arrival clears the note again).
+func (e *Expander) next(k int, s *State, pass bool) *State {
+	n := e.slot(k, s)
+	if pass {
+		e.m.markPassed(n)
+	}
+	return n
+}
+
 // Expand calls visit for every transition out of s (see Successors) with
 // the state it leads to, the label and the violation it causes, if any.
 // next is valid only during the call: Clone it to keep it. Expand returns
@@ -204,6 +215,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 		pend = m.pending(s)
 	}
 	late := m.overdue(s) // only the environment may move
+	pass := m.passes(s)  // --sci-timing first: a byte may arrive here, or never after
 	for i := range s.Threads {
 		if late {
 			break
@@ -216,7 +228,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 		if dev {
 			// The pending interrupt is the thread's move: it runs no
 			// instruction.
-			ns := e.slot(len(b), s)
+			ns := e.next(len(b), s, pass)
 			viol := m.interrupt(ns, i, pend)
 			any = true
 			b = append(b, Succ{ns, Label{Thread: i, IRQ: pend}, viol})
@@ -225,7 +237,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 		if req >= 0 && !(dev && req == pend) {
 			// So is the requested harness interrupt of the highest
 			// priority that the thread can take (timing.go).
-			ns := e.slot(len(b), s)
+			ns := e.next(len(b), s, pass)
 			viol := m.interrupt(ns, i, req)
 			any = true
 			b = append(b, Succ{ns, Label{Thread: i, IRQ: req}, viol})
@@ -239,7 +251,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 		}
 		var total uint64 = 1
 		for c := uint64(0); c < total; c++ {
-			ns := e.slot(len(b), s)
+			ns := e.next(len(b), s, pass)
 			steps, choices, ev, v := m.runFrom(s, ns, i, c, 0, st, nil, nil, nil, true)
 			if c == 0 {
 				total = choices
@@ -276,7 +288,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 				if !m.canTake(t, v) || m.timing != nil && (m.isRequestable(v) || !m.outranks(s, v, req)) {
 					continue
 				}
-				ns := e.slot(len(b), s)
+				ns := e.next(len(b), s, pass)
 				viol := m.interrupt(ns, i, v)
 				any = true
 				b = append(b, Succ{ns, Label{Thread: i, IRQ: v}, viol})
@@ -287,7 +299,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 	if m.timing != nil && !late {
 		nd := uint32(m.events(s))
 		for _, k := range m.requests(s, nil) {
-			ns := e.slot(len(b), s)
+			ns := e.next(len(b), s, pass)
 			m.request(ns, k)
 			// A request is a move where the plain --irq model has one:
 			// where some thread can take the interrupt now.
@@ -307,7 +319,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 		if !g.allows(m.EventInfo(s, k).Kind) {
 			continue
 		}
-		ns := e.slot(len(b), s)
+		ns := e.next(len(b), s, pass)
 		viol := m.event(ns, k, nil)
 		any = true
 		b = append(b, Succ{ns, Label{Thread: 0, IRQ: -1, Event: uint32(k + 1)}, viol})
@@ -643,6 +655,7 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Place
 		return nil, nil, false
 	}
 	s.Freeze()
+	pass := m.passes(s)
 	if l.Event > 0 && m.timing != nil && int64(l.Event) > int64(m.events(s)) {
 		k := int(l.Event) - m.events(s) - 1
 		ok := false
@@ -653,6 +666,9 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Place
 			return nil, nil, false
 		}
 		ns = s.Clone()
+		if pass {
+			m.markPassed(ns)
+		}
 		m.request(ns, k)
 		return ns, nil, true
 	}
@@ -661,6 +677,9 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Place
 			return nil, nil, false
 		}
 		ns = s.Clone()
+		if pass {
+			m.markPassed(ns)
+		}
 		return ns, m.event(ns, int(l.Event-1), fx), true
 	}
 	if m.overdue(s) {
@@ -674,6 +693,9 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Place
 	req := m.requested(s, &s.Threads[l.Thread])
 	devIRQ := dev || req >= 0
 	ns = s.Clone()
+	if pass {
+		m.markPassed(ns)
+	}
 	if l.IRQ >= 0 {
 		if dev && l.IRQ == pend || req >= 0 && l.IRQ == req {
 			return ns, m.interruptObserved(ns, l.Thread, l.IRQ, fx), true

@@ -149,8 +149,13 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if sym && !single && !o.swarm.workersSet {
-		size++ // the symbolic member, beside one search per processor
+	if !sym {
+		if cfg.BoardMember, err = portfolio.BoardMember(img, cfg); err != nil {
+			return err
+		}
+	}
+	if (sym || cfg.BoardMember) && !single && !o.swarm.workersSet {
+		size++ // the symbolic or the board member, beside one search per processor
 	}
 	var runs []*portfolio.Run
 	if single {
@@ -204,7 +209,7 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 	if d.Winner != nil {
 		sub = fmt.Sprintf("check --search swarm: member %s, --preempt %s", d.Winner.Member, m.Config.Preempt)
 	}
-	if err := writeCounterexample(o, path, img, m, first, sub); err != nil {
+	if err := writeWinner(o, d.Winner, path, img, m, first, sub); err != nil {
 		return err
 	}
 	var tr []check.TimingResult
@@ -255,6 +260,19 @@ func runSwarmCheck(o *checkOptions, path string, stdout, stderr io.Writer) error
 		return notReplayed(d.NotReplayed)
 	}
 	return verdictExit(res.Verdict)
+}
+
+// writeWinner writes the counterexample first of the winner w (nil for
+// none) as writeCounterexample does, its trace file recording the machine
+// w ran: the board member's clock and input timing.
+func writeWinner(o *checkOptions, w *portfolio.Run, path string, img *loader.Image, m *sim.Machine, first *search.Found, sub string) error {
+	if w == nil || !w.Member.Board {
+		return writeCounterexample(o, path, img, m, first, sub)
+	}
+	spec := o.machine.MachineSpec
+	defer func() { o.machine.MachineSpec = spec }()
+	o.machine.MachineSpec = w.Member.Spec(spec)
+	return writeCounterexample(o, path, img, m, first, sub)
 }
 
 // --workers has two meanings: the members of --search swarm (package

@@ -38,7 +38,8 @@ type Fault int32
 // the reductions learned from a saved frontier (package search);
 // DeepClaim and ResumeClaim overstate the depth a stopped search proved
 // (package search, levels.go); BatchIRQ breaks the batches of steps
-// (package sim).
+// (package sim); BoardProof takes the board member's proof for the
+// swarm's (package portfolio).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -184,6 +185,11 @@ const (
 	// points at which a thread could take an interrupt, as if only the
 	// running thread could move there.
 	BatchIRQ
+	// BoardProof: the board member of a swarm (package portfolio,
+	// board.go), exhaustive for its model only, decides the race with a
+	// proof as any member does, reported without its model as a
+	// condition: the check says verified.
+	BoardProof
 	numFaults
 )
 
@@ -194,7 +200,7 @@ var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch"
 	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
 	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary",
 	"current-reliance", "forget-learned", "rom-by-image",
-	"deep-claim", "resume-claim", "batch-irq"}
+	"deep-claim", "resume-claim", "batch-irq", "board-proof"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
