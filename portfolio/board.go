@@ -61,9 +61,16 @@ func BoardMember(img *loader.Image, cfg check.Config) (bool, error) {
 }
 
 // BoardMachine is the machine mc as the board member runs it: the exact
-// clock, each byte at the first wait.
+// clock, each byte at the first wait, and no dead-data elimination. The
+// exact clock runs no partial-order reduction; with dead-data elimination
+// it leaves the timer's counters out of states until the firmware reads
+// one (devices.Block.Lazy), which firmware on a board does at start-up,
+// withdrawing the elimination, and a deadlock it reports in a WAI before
+// then need not replay on the plain machine (time could still pass
+// there): the board member runs as --reduce none would.
 func BoardMachine(mc check.Machine) check.Machine {
 	mc.Clock, mc.SCIIdle, mc.SCIFirst = check.ClockExact, true, true
+	mc.Dead = false
 	return mc
 }
 

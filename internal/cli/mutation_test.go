@@ -75,7 +75,7 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.BatchIRQ: "search.TestBatchDifferentialCatches",
 	// The board member's proof taken for the swarm's: its model is a
 	// restriction no generated program is compared under.
-	mutation.BoardProof: "cli.TestBoardProofCatches (testdata/firmware/rx_count)",
+	mutation.BoardProof: "cli.TestBoardProofCatches (testdata/firmware/wai_tcnt)",
 	// A saved frontier without what the machine learned: the generator's
 	// programs are too small for a cut between what is learned and what it
 	// guards once batches run their stretches; the soundness models are
