@@ -44,8 +44,8 @@ import (
 // environment (firmware that calls no harness stub, or --peripherals on)
 // and the flags leave the environment's timing to the checker — no
 // --clock, no --sci-timing other than any, no --max-timer-events (the
-// abstract clock's bound). A swarm never has both a board member and a
-// symbolic member (the symbolic engine runs without the peripherals).
+// abstract clock's bound), and the exact clock takes the other settings.
+// A swarm never has both a board member and a symbolic member (the symbolic engine runs without the peripherals).
 // The error is the machine's, which check.New would give too.
 func BoardMember(img *loader.Image, cfg check.Config) (bool, error) {
 	mc := cfg.Machine
@@ -54,10 +54,12 @@ func BoardMember(img *loader.Image, cfg check.Config) (bool, error) {
 	}
 	mc.Dead = false // (its analysis takes milliseconds)
 	m, err := check.NewMachine(img, mc)
-	if err != nil {
+	if err != nil || !m.HasDevice() {
 		return false, err
 	}
-	return m.HasDevice(), nil
+	// Settings the exact clock refuses leave the swarm without one.
+	_, err = check.NewMachine(img, BoardMachine(mc))
+	return err == nil, nil
 }
 
 // BoardMachine is the machine mc as the board member runs it: the exact
