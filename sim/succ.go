@@ -334,7 +334,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 	e.batch = b[:0]
 	// A thread stuck at __mc_assume(0) makes every execution through s
 	// infeasible: no deadlock is reported for it (DESIGN: "dropped, silently").
-	if !any && !infeasible && !m.bounded(s) {
+	if !any && !infeasible && !m.bounded(s) && !m.heldOff(s) {
 		for i := range s.Threads {
 			if s.Threads[i].Status != Exited {
 				return m.deadlock(s)

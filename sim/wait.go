@@ -435,6 +435,19 @@ func (m *Machine) passes(s *State) bool {
 	return (kind == devices.EvReceive || kind == devices.EvOverrun) && m.gateOf(s).allows(kind)
 }
 
+// heldOff reports whether, under Config.SCIFirstWait, a byte could
+// arrive at s but for the note that the firmware went on from its wait
+// without one: as with a bound on the bytes received (bounded), firmware
+// that waits there for input is no deadlock — no byte comes after that
+// in the model, which says so.
+func (m *Machine) heldOff(s *State) bool {
+	if !m.Config.SCIFirstWait || m.dev == nil || !m.waitPassed(s) || m.events(s) == 0 {
+		return false
+	}
+	kind := m.EventInfo(s, 0).Kind // the receiver's events come first
+	return kind == devices.EvReceive || kind == devices.EvOverrun
+}
+
 // markPassed notes in s, a successor of a state at which passes held,
 // that the firmware went on from its wait (an arrival clears the note
 // again: devices.HidWaitPassed).
