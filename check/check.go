@@ -82,7 +82,7 @@ func New(img *loader.Image, cfg Config) (*Check, error) {
 	props.Reductions = Reductions(opts, m)
 	props.Bounds = mc.Bounds()
 	props.sciInput, props.maxReceived = mc.SCIInput != nil, mc.MaxReceived
-	props.maxTimerEvents, props.sciIdle = mc.MaxTimerEvents, mc.SCIIdle
+	props.maxTimerEvents, props.sciIdle, props.sciFirst = mc.MaxTimerEvents, mc.SCIIdle, mc.SCIFirst
 	return &Check{Config: cfg, Image: img, Machine: m, Options: opts, Note: note, Properties: props}, nil
 }
 

@@ -18,6 +18,11 @@ import (
 type Config struct {
 	// Machine shapes the simulated machine.
 	Machine MachineConfig
+	// BoardMember says that a swarm of this check has a member that
+	// models the board (package portfolio, BoardMember): one search,
+	// not this check's own, runs under the exact clock with input as a
+	// person sends it.
+	BoardMember bool
 
 	// Engine explores the machine (--engine).
 	Engine EngineKind
@@ -154,6 +159,10 @@ type MachineConfig struct {
 	// SCIIdle lets bytes arrive on the SCI, and the transmitter finish
 	// one, only while the firmware waits (--sci-timing idle).
 	SCIIdle bool
+	// SCIFirst, with SCIIdle, lets a byte arrive only at the first wait
+	// after reset or after the byte before it, or never (--sci-timing
+	// first, under the exact clock: sim.Config.SCIFirstWait).
+	SCIFirst bool
 	// MaxReceived and MaxTimerEvents bound the bytes received and the
 	// timer's events along an execution (--max-received,
 	// --max-timer-events); nil: no bound.

@@ -66,10 +66,11 @@ func Uncovered(img *loader.Image, covered map[uint16]bool) []string {
 // BRA *), and the loops --sci-timing idle found it waiting in ("polls in a
 // loop: INSTRUCTION", sim.Machine.WaitPCs; a run of such instructions one
 // after another, as a loop that waits for an armed interrupt has, "waits
-// in a loop: FIRST … LAST (N instructions)").
-func WaitSites(m *sim.Machine, covered map[uint16]bool) []string {
+// in a loop: FIRST … LAST (N instructions)"), with more such PCs found
+// on other machines (Result.Waits).
+func WaitSites(m *sim.Machine, covered map[uint16]bool, more ...uint16) []string {
 	found := map[uint16]bool{}
-	for _, pc := range m.WaitPCs() {
+	for _, pc := range append(m.WaitPCs(), more...) {
 		found[pc] = true
 	}
 	var pcs []int

@@ -47,7 +47,7 @@ func (r *Result) JSON(m *sim.Machine, rep Report) map[string]any {
 		out["clock_conditions"] = ClockConditions(m)
 	}
 	if m.HasDevice() && r.Verdict != Violated {
-		out["waits"] = WaitSites(m, r.Covered)
+		out["waits"] = WaitSites(m, r.Covered, r.Waits...)
 	}
 	if f := r.First(); f != nil {
 		out["violation"] = cex.NewViolation(m, f.Violation)

@@ -187,9 +187,11 @@ func (mc MachineConfig) devices(env environment, regInputs map[int][]uint8, cfg 
 		if mc.MaxTimerEvents != nil {
 			return fmt.Errorf("--max-timer-events bounds the abstract clock's timer events; under --clock exact time passes with the cycles: drop it, or give --clock abstract")
 		}
-		if mc.SCIIdle {
-			return fmt.Errorf("--sci-timing idle is a timing of the abstract clock; under --clock exact bytes arrive at the pace of the line: drop it, or give --clock abstract")
+		if mc.SCIIdle && !mc.SCIFirst {
+			return fmt.Errorf("--sci-timing idle is a timing of the abstract clock; under --clock exact bytes arrive at the pace of the line: drop it, give --sci-timing first, or give --clock abstract")
 		}
+	} else if mc.SCIFirst {
+		return fmt.Errorf("--sci-timing first is a timing of the exact clock (the board's: each byte at the first wait after the one before it): add --clock exact")
 	}
 	o := devices.Options{Inputs: regInputs, SCIInput: mc.SCIInput, ExpectOutput: mc.ExpectOutput, Exact: mc.Exact(), Wires: mc.Wires}
 	cfg.ExactClock = o.Exact
@@ -202,7 +204,7 @@ func (mc MachineConfig) devices(env environment, regInputs map[int][]uint8, cfg 
 	if mc.ConfigRegister != nil {
 		o.Config, o.ConfigSet = *mc.ConfigRegister, true
 	}
-	cfg.SCIWhenIdle = mc.SCIIdle
+	cfg.SCIWhenIdle, cfg.SCIFirstWait = mc.SCIIdle, mc.SCIFirst
 	cfg.ExpectOutput = mc.ExpectOutput != nil
 	chip, err := devices.New(env.profile, o)
 	if err != nil {
@@ -226,7 +228,9 @@ func (mc MachineConfig) Bounds() string {
 	if mc.MaxTimerEvents != nil {
 		bs = append(bs, fmt.Sprintf("at most %s (--max-timer-events)", units.Of(*mc.MaxTimerEvents, "timer event")))
 	}
-	if mc.SCIIdle {
+	if mc.SCIFirst {
+		bs = append(bs, "the SCI receives each byte at the first state after reset, or after the byte before it, at which the firmware waits with its output gone, or no byte after that; it waits where its execution would come back to a state but for the clock's counters (--sci-timing first)")
+	} else if mc.SCIIdle {
 		bs = append(bs, "the SCI receives a byte only while the firmware waits with its output gone, and finishes sending one only while it waits or when it is overdue; it waits where its execution would cycle without an event (--sci-timing idle)")
 	}
 	return strings.Join(bs, ", ")

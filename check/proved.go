@@ -103,7 +103,10 @@ func (r *Report) inputClaim() string {
 	if len(parts) > 0 {
 		s += " " + strings.Join(parts, ", ")
 	}
-	if r.sciIdle {
+	switch {
+	case r.sciFirst:
+		s += ", each byte arriving at the first wait after the one before it, or none after that (--sci-timing first)"
+	case r.sciIdle:
 		s += ", each byte arriving while the firmware waits (--sci-timing idle)"
 	}
 	return s

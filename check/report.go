@@ -42,6 +42,7 @@ type Report struct {
 	// says --sci-timing idle.
 	maxTimerEvents *int
 	sciIdle        bool
+	sciFirst       bool // --sci-timing first
 	// withinBounds says Bound made a verified verdict incomplete: the
 	// search was exhaustive within the bounds.
 	withinBounds bool

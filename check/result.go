@@ -59,6 +59,10 @@ type Result struct {
 	// SavedTo is the file an incomplete explicit search saved its
 	// frontier to (--save-frontier), "" when it saved none.
 	SavedTo string
+	// Waits are PCs at which the firmware was found waiting on machines
+	// other than the one the result is reported on (a swarm's members:
+	// sim.Machine.WaitPCs), reported beside that machine's own.
+	Waits []uint16
 }
 
 // FromSearch is the result of an explicit search.
@@ -173,6 +177,9 @@ func ClockName(m *sim.Machine) string {
 // ClockNote says which clock a verdict on m holds for, and what that
 // means (docs/clocks.md); ClockConditions lists what it assumes.
 func ClockNote(m *sim.Machine) string {
+	if m.Config.ExactClock && m.Config.SCIFirstWait {
+		return "exact (the timer, the real-time interrupt, the SCI's line and the COP counted in E cycles; a byte comes off the line at the first wait after the one before it, or never: --sci-timing first)"
+	}
 	if m.Config.ExactClock {
 		return "exact (the timer, the real-time interrupt, the SCI's line and the COP counted in E cycles; every E cycle at which a byte can come off the line is explored)"
 	}

@@ -195,8 +195,10 @@ func readEnvironment(s settings.MachineSpec, mc *MachineConfig) error {
 	case "", "any":
 	case "idle":
 		mc.SCIIdle = true
+	case "first":
+		mc.SCIIdle, mc.SCIFirst = true, true
 	default:
-		return fmt.Errorf("--sci-timing %q: use any or idle", s.SCITiming)
+		return fmt.Errorf("--sci-timing %q: use any, idle or first", s.SCITiming)
 	}
 	if s.SCIInput != "" {
 		var err error

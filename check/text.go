@@ -234,7 +234,7 @@ func (res *Result) writeFirmwareCoverage(w io.Writer, img *loader.Image, m *sim.
 		fmt.Fprintf(w, "  covered: %d states, %s\n", res.Stats.StatesStored, Coverage(img, res.Covered))
 		WriteUncovered(w, img, res.Covered)
 	}
-	waits := WaitSites(m, res.Covered)
+	waits := WaitSites(m, res.Covered, res.Waits...)
 	if len(waits) == 0 {
 		fmt.Fprintf(w, "  waits: the firmware never waited (no WAI, STOP or polling loop reached)\n")
 		return

@@ -208,11 +208,13 @@ func (c *Chip) rxOn(b *Block) {
 	put3(b, hRx, uint64(bitCycles(b.Reg[rBAUD])))
 }
 
-// received notes, under the exact clock, that a byte came off the line
-// and is seen now (an arrival): its earliest moment is the earliest of
+// received notes that a byte came off the line and is seen now (an
+// arrival): a wait after it may take the next byte (HidWaitPassed).
+// Under the exact clock its earliest moment is the earliest of
 // the cycles elapsed since the last boundary that is a frame after the
 // previous byte's (rxElapse), from which the next byte takes a frame.
 func (c *Chip) received(b *Block) {
+	b.Hid[HidWaitPassed] = 0
 	if c.exact {
 		f := frame(b)
 		put3(b, hRx, get3(b, hRx)-min(f, get3(b, hRx)))

@@ -154,7 +154,10 @@ type Device interface {
 	// highest-priority interrupt the peripherals request, or -1.
 	Pending(b *Block) int
 	// Events is the number of environment events possible in b; Event
-	// makes event k (0 <= k < Events), and Info describes it.
+	// makes event k (0 <= k < Events), and Info describes it. The
+	// receiver's events (EvReceive, EvOverrun) come before the others:
+	// the simulator asks about the kinds of the others from the last
+	// event down to the first of them.
 	Events(b *Block) int
 	Event(b *Block, k int) Effect
 	Info(b *Block, k int) EventInfo

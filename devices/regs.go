@@ -95,6 +95,13 @@ const (
 	hTxTime  = 18 // 2 bytes: E cycles the byte in the shift register has been sent for (counted while clocked)
 )
 
+// HidWaitPassed is the hidden byte in which the simulator notes, under
+// check --sci-timing first, that the firmware waited where a byte could
+// have arrived and went on without one (sim.Config.SCIFirstWait); the
+// chip clears it when a byte arrives (received), and leaves it alone
+// otherwise. It follows the exact clock's hidden bytes (clock.go).
+const HidWaitPassed = 31
+
 const (
 	onceINIT   = 1 << 0
 	onceOPTION = 1 << 1

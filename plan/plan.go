@@ -242,20 +242,26 @@ func chooseSwarm(img *loader.Image, cfg check.Config, req Request) (*Plan, error
 	if !req.EngineGiven { // --engine explicit: the explicit searches alone
 		sym, _ = portfolio.SymbolicMember(img, cfg, first.Check.Machine)
 	}
+	if !sym {
+		// On firmware, a member that models the board (portfolio.BoardMember).
+		if cfg.BoardMember, err = portfolio.BoardMember(img, cfg, first.Check.Machine); err != nil {
+			return nil, err
+		}
+	}
 	sw := &portfolio.Swarm{Limits: req.Limits, Progress: req.Watch.Swarm, Seed: cfg.Seed}
 	p := &Plan{Kind: KindSwarm, Engine: sw, Swarm: sw, Size: n}
 	if req.Member != "" {
 		// Member i of the swarm alone; with a symbolic member, member
 		// i ≥ 1 is not the explicit search built above.
-		if sym && i >= 1 {
+		if (sym || cfg.BoardMember) && i >= 1 {
 			if first, err = portfolio.NewRun(img, cfg, i, n, sym); err != nil {
 				return nil, err
 			}
 		}
 		p.Kind, sw.Runs = KindMember, []*portfolio.Run{first}
 	} else {
-		if sym && !req.WorkersGiven {
-			p.Size++ // the symbolic member, beside one search per processor
+		if (sym || cfg.BoardMember) && !req.WorkersGiven {
+			p.Size++ // the symbolic or the board member, beside one search per processor
 		}
 		if sw.Runs, err = portfolio.NewRuns(img, cfg, first, p.Size, sym); err != nil {
 			return nil, err

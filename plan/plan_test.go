@@ -111,8 +111,10 @@ func TestChooseEngine(t *testing.T) {
 // the firmware draws nondeterministic data (it calls __mc_nondet, or
 // --input names an input) and runs without the chip's peripherals, the
 // symbolic engine races as member 1, one member more than --workers when
-// --workers is not given; --engine explicit runs the explicit searches
-// alone; --swarm-member I/N builds member I of N alone, the symbolic
+// --workers is not given; on firmware (the chip's peripherals as its
+// environment, no --clock or --sci-timing given) the board member races
+// as member 1 instead, one member more too; --engine explicit runs the
+// explicit searches alone; --swarm-member I/N builds member I of N alone, the symbolic
 // member when I is 1.
 func TestChooseSwarm(t *testing.T) {
 	input := config()
@@ -130,7 +132,8 @@ func TestChooseSwarm(t *testing.T) {
 		{"--engine explicit", secret4, config(), Request{Workers: 2, EngineGiven: true}, 2, []string{"0/2 (best+efsm k=1)", "1/2 (dfs)"}},
 		{"no data", assertOK, config(), Request{Workers: 2}, 2, []string{"0/2 (best+efsm k=1)", "1/2 (dfs)"}},
 		{"--input", portPoll, input, Request{Workers: 2}, 3, []string{"0/3 (best+efsm k=1)", "1/3 (hmc)", "2/3 (dfs)"}},
-		{"the chip's peripherals", serialFW, check.Config{Seed: 1, K: 1}, Request{Workers: 2}, 2, nil},
+		{"the chip's peripherals", serialFW, check.Config{Seed: 1, K: 1}, Request{Workers: 2}, 3, []string{"0/3 (best+fsm)", "1/3 (board: bfs, exact clock, each byte at the first wait)", "2/3 (dfs)"}},
+		{"the chip's peripherals, --clock exact", serialFW, check.Config{Seed: 1, K: 1, Machine: check.MachineConfig{Clock: check.ClockExact}}, Request{Workers: 2}, 2, nil},
 		{"--swarm-member 1/4", secret4, config(), Request{Workers: 2, Member: "1/4"}, 4, []string{"1/4 (hmc)"}},
 		{"--swarm-member 2/4", secret4, config(), Request{Workers: 2, Member: "2/4"}, 4, []string{"2/4 (dfs)"}},
 		{"--swarm-member 1/4, no data", assertOK, config(), Request{Workers: 2, Member: "1/4"}, 4, []string{"1/4 (dfs)"}},

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hc11mc/hc11mc/check"
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
@@ -123,6 +124,10 @@ func (r *Run) Summary() Summary {
 	if r.Result.Verdict == check.Incomplete {
 		s.Limit = r.Limit()
 	}
+	if r.Member.Board && r.Result.Verdict == search.Verified && !mutation.On(mutation.BoardProof) {
+		// Exhaustive for the board's model only (board.go).
+		s.Verdict, s.Limit = search.Incomplete.String(), "explored every state of the board's model (--clock exact --sci-timing first), no violation"
+	}
 	if len(r.Result.Found) > 0 {
 		s.Trace = len(r.Result.Found[0].Trace)
 	}
@@ -187,6 +192,11 @@ func (o *outcome) decide(seed uint64) *Decision {
 	if o.Winner >= 0 {
 		d.Winner = o.Runs[o.Winner]
 		d.Machine = d.Winner.Check.Machine
+		if d.Winner.Member.Board && !mutation.On(mutation.BoardProof) {
+			// The board's model is a bound of the exploration, which
+			// the verdict names (board.go).
+			d.Report = d.Winner.Check.Properties
+		}
 		// The reductions of the search that decided (the symbolic
 		// member's are partial-order reduction alone).
 		d.Report.Reductions = d.Winner.Check.Properties.Reductions
@@ -207,6 +217,11 @@ func (o *outcome) decide(seed uint64) *Decision {
 	for _, r := range o.Runs {
 		if !r.detached {
 			ms = append(ms, r.Check.Machine)
+		}
+	}
+	for _, m := range ms {
+		if m != d.Machine {
+			d.Result.Waits = append(d.Result.Waits, m.WaitPCs()...)
 		}
 	}
 	d.Report.Held = check.HeldInputs(cs0.Image, ms...)

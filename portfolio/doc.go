@@ -133,6 +133,17 @@
 // its context, taking in a large formula): the member is told to stop,
 // counts as stopped, and nothing of it is read again.
 //
+// # The board member
+//
+// Where the chip's peripherals are the firmware's environment and the
+// flags leave its timing to the checker (BoardMember), check's default
+// swarm has, instead of a symbolic member (the two never meet: the
+// symbolic engine runs without the peripherals), a board member: member 1
+// is breadth-first search under the exact clock with each byte at the
+// first wait after the one before it (BoardMemberIn, BoardMachine), and
+// the explicit members from 1 on move up one place. board.go says why its
+// violations decide and its proofs do not.
+//
 // # Why the symbolic member's verdict may decide
 //
 // A verdict of the swarm is its winner's, and it must hold under the

@@ -29,6 +29,27 @@ type Member struct {
 	Seed      uint64 // for random
 	Shuffle   uint64 // search.Options.Shuffle
 	NoTarget  string // set when a guided member runs unguided: what it stands in for
+	// Board says the member models the board (BoardMember): breadth-first
+	// search under the exact clock, each byte arriving at the first wait
+	// after the one before it (check --clock exact --sci-timing first).
+	Board bool
+}
+
+// BoardMemberIn returns member i of a swarm of n with the swarm's seed,
+// on firmware that takes interrupts or not, in a swarm with a board
+// member (BoardMember): member 1 is the board member and member i > 1 is
+// the explicit search MemberOf makes member i-1 (under the name i/n), as
+// with a symbolic member, which a swarm with a board member never has.
+func BoardMemberIn(i, n int, seed uint64, interrupts bool) Member {
+	switch {
+	case i < 1:
+		return MemberOf(i, n, seed, interrupts)
+	case i == 1:
+		return Member{Index: i, Size: n, Search: "bfs", Board: true}
+	}
+	m := MemberOf(i-1, n, seed, interrupts)
+	m.Index = i
+	return m
 }
 
 // MemberIn returns member i of a swarm of n with the swarm's seed, on
@@ -94,6 +115,9 @@ func (m Member) Describe() string {
 	if m.Engine != "" {
 		return m.Engine
 	}
+	if m.Board {
+		return "board: " + m.Search + ", exact clock, each byte at the first wait"
+	}
 	s := m.Search
 	if m.Heuristic != "" {
 		s += "+" + m.Heuristic
@@ -140,6 +164,9 @@ func (m Member) Config(cfg check.Config) check.Config {
 		cfg.Engine, cfg.Strategy, cfg.Heuristic, cfg.K, cfg.Seed = check.EngineHMC, search.Best, heuristics.EFSM, 1, 1
 		cfg.Compact, cfg.All = false, false
 		return cfg
+	}
+	if m.Board {
+		cfg.Machine = BoardMachine(cfg.Machine)
 	}
 	cfg.Strategy, _ = search.ParseStrategy(m.Search) // the names of MemberOf
 	cfg.Heuristic, cfg.K, cfg.Seed = heuristics.None, 1, 1
@@ -188,12 +215,19 @@ type Run struct {
 
 // NewRun builds member i of a swarm of n of the check cfg on img, sym
 // saying whether the swarm has a symbolic member (SymbolicMember; false:
-// explicit-state searches alone, check --engine explicit): the member's
+// explicit-state searches alone, check --engine explicit), and
+// cfg.BoardMember whether it has a board member instead: the member's
 // search takes the place of cfg's Strategy, Heuristic, K and Seed (the
 // symbolic member's, of its Engine too), and cfg.Seed is the swarm's
 // --seed, from which the member's own derives.
 func NewRun(img *loader.Image, cfg check.Config, i, n int, sym bool) (*Run, error) {
-	sm := MemberIn(i, n, cfg.Seed, true, sym)
+	memberIn := func(i, n int, seed uint64, interrupts bool) Member {
+		if cfg.BoardMember && !sym {
+			return BoardMemberIn(i, n, seed, interrupts)
+		}
+		return MemberIn(i, n, seed, interrupts, sym)
+	}
+	sm := memberIn(i, n, cfg.Seed, true)
 	cs, err := check.New(img, sm.Config(cfg))
 	if err != nil {
 		return nil, err
@@ -201,7 +235,7 @@ func NewRun(img *loader.Image, cfg check.Config, i, n int, sym bool) (*Run, erro
 	if sm.Engine != "" {
 		return &Run{Member: sm, Check: cs}, nil
 	}
-	if quiet := MemberIn(i, n, cfg.Seed, takesInterrupts(cs.Machine), sym); quiet != sm {
+	if quiet := memberIn(i, n, cfg.Seed, takesInterrupts(cs.Machine)); quiet != sm {
 		// Members 0 and 2 trade places on firmware that takes no
 		// interrupt: both are best-first searches, on another distance.
 		sm = quiet

@@ -126,3 +126,49 @@ func TestNewRun(t *testing.T) {
 		t.Errorf("member 0 without a target: %+v", runs[0].Check.Options)
 	}
 }
+
+// TestBoardMember: the board member races where the chip's peripherals
+// are the firmware's environment and the flags leave the environment's
+// timing to the checker (board.go's rule), as member 1, and not on a
+// harness model, nor with --clock, --sci-timing idle or
+// --max-timer-events given.
+func TestBoardMember(t *testing.T) {
+	heater := load(t, "../testdata/firmware/heater.elf")
+	zero := 0
+	for _, c := range []struct {
+		name string
+		img  *loader.Image
+		mc   check.MachineConfig
+		want bool
+	}{
+		{"firmware", heater, check.MachineConfig{}, true},
+		{"harness model", load(t, assertFail), check.MachineConfig{}, false},
+		{"--clock exact", heater, check.MachineConfig{Clock: check.ClockExact}, false},
+		{"--clock abstract", heater, check.MachineConfig{Clock: check.ClockAbstract}, false},
+		{"--sci-timing idle", heater, check.MachineConfig{SCIIdle: true}, false},
+		{"--max-timer-events", heater, check.MachineConfig{MaxTimerEvents: &zero}, false},
+	} {
+		cfg := check.Config{Machine: c.mc}
+		m, err := check.NewMachine(c.img, c.mc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := BoardMember(c.img, cfg, m)
+		if err != nil || got != c.want {
+			t.Errorf("%s: board member %t (%v), want %t", c.name, got, err, c.want)
+		}
+	}
+	r, err := NewRun(heater, check.Config{BoardMember: true}, 1, 3, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Member.Board || r.Member.Search != "bfs" || !r.Check.Machine.Config.ExactClock || !r.Check.Machine.Config.SCIFirstWait || r.Check.Machine.Config.Dead {
+		t.Errorf("member 1: %s, exact clock %t, first wait %t, dead data %t; want the board member", r.Member, r.Check.Machine.Config.ExactClock,
+			r.Check.Machine.Config.SCIFirstWait, r.Check.Machine.Config.Dead)
+	}
+	want := MemberOf(1, 3, 1, true)
+	want.Index = 2
+	if m := BoardMemberIn(2, 3, 1, true); m != want {
+		t.Errorf("member 2 of a swarm with a board member: %s, want MemberOf's member 1 as 2/3 (%s)", m, want)
+	}
+}

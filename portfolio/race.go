@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hc11mc/hc11mc/internal/memlimit"
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/symbolic"
 )
@@ -272,7 +273,11 @@ func (rc *race) member(mctx context.Context, i int) func() {
 			res = &check.Result{Verdict: check.Incomplete}
 		}
 		end := func(res *check.Result) {
-			rc.leave(i, res, err)
+			if !(r.Member.Board && res.Verdict == check.Verified) || mutation.On(mutation.BoardProof) {
+				// The board member's exhaustive end decides nothing
+				// while another member runs (board.go).
+				rc.leave(i, res, err)
+			}
 			rc.ended <- ended{i, res, err}
 		}
 		if r.Member.Engine != "" && !rc.done.Load() && (memoryLimited(res) || errors.Is(context.Cause(mctx), errMemory)) {
@@ -379,6 +384,16 @@ func (rc *race) tick(now time.Time) {
 func (rc *race) outcome() *outcome {
 	runs := rc.runs
 	winner := rc.result()
+	if winner < 0 {
+		// No other member decided: the board member's exhaustive end,
+		// if it had one, is the result, a bounded one (board.go).
+		for i, r := range runs {
+			if r.Member.Board && r.Result != nil && r.Err == nil && r.Result.Verdict == check.Verified {
+				winner = i
+				rc.decidedAt = time.Since(rc.start)
+			}
+		}
+	}
 	seconds := time.Since(rc.start)
 	if winner >= 0 {
 		seconds = rc.decidedAt

@@ -32,7 +32,9 @@ import (
 // reported as a warning, not confirmed.
 //
 // What is not a contradiction: a member stopped by a limit (incomplete)
-// beside a violation; a violation that does not replay (handled as
+// beside a violation; the board member's proof, which holds for its model
+// only (board.go), beside another member's violation; a violation that
+// does not replay (handled as
 // without the check). A member whose reductions' assumptions broke
 // searched again without them (search.Run), so its verified verdict
 // stands on its own like any other.
@@ -150,7 +152,7 @@ func selfCheck(runs []*Run, winner int) *Conflict {
 		if r.Result == nil {
 			continue
 		}
-		if r.Err == nil && r.Result.Verdict == check.Verified && (proof < 0 || i == winner) {
+		if r.Err == nil && r.Result.Verdict == check.Verified && !r.Member.Board && (proof < 0 || i == winner) {
 			proof = i
 		}
 		if r.Err == nil && r.Result.Verdict == check.Violated && len(r.Result.Found) > 0 {

@@ -98,10 +98,11 @@ func (w *memWatch) need(st *store, f *frontier, inUse int64) int64 {
 	if w.tab.soon(st.n, at) {
 		need += int64(size+slack(size)) * 8
 	}
-	if w.pages.soon(len(st.pageDat), cap(st.pageDat)) {
-		need += appended(cap(st.pageDat), unsafe.Sizeof(st.pageDat[0])) + appended(cap(st.pageFP), 8)
+	if w.pages.soon(st.nPages(), cap(st.pageAt)) {
+		need += appended(cap(st.pageFull), unsafe.Sizeof(st.pageFull[0])) + appended(cap(st.pageAt), 4) +
+			appended(cap(st.pageDelta), 1) + appended(cap(st.pageFP), 4)
 	}
-	if w.pageTab.soon(len(st.pageDat), len(st.pages)/2) {
+	if w.pageTab.soon(st.nPages(), len(st.pages)/2) {
 		need += int64(len(st.pages)) * 2 * 4
 	}
 	if w.ctxs.soon(len(st.ctxs.keys), cap(st.ctxs.keys)) {

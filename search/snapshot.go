@@ -115,7 +115,16 @@ func save(w io.Writer, key string, opts *Options, st *store, f *frontier, stats 
 		sn.Frontier = append(sn.Frontier, sv)
 	}
 	// The intern tables: fingerprints and strings are made of their ids.
-	sn.PageDat, sn.Ctxs, sn.Groups = st.pageDat, st.ctxs.keys, st.groups.groups
+	// Pages kept as differences are written whole (the file's format).
+	sn.PageDat = make([][sim.PageSize]byte, st.nPages())
+	for id := range sn.PageDat {
+		sn.PageDat[id] = st.pageData(uint32(id))
+	}
+	sn.Groups = make([]sim.Group, st.groups.n())
+	for id := range sn.Groups {
+		sn.Groups[id] = st.groups.group(uint32(id))
+	}
+	sn.Ctxs = st.ctxs.keys
 	return sn.write(w)
 }
 
@@ -321,8 +330,9 @@ func loadParts(r io.Reader, key string, opts *Options, pages int) (*store, *fron
 	st := newStore(sn.Compact)
 	// The intern tables take their size at once: grown an append at a
 	// time, they would leave several copies of themselves as garbage.
-	st.pageDat = make([][sim.PageSize]byte, 0, len(sn.PageDat))
-	st.pageFP = make([]uint64, 0, len(sn.PageDat))
+	st.pageFull = make([][sim.PageSize]byte, 0, len(sn.PageDat))
+	st.pageAt = make([]uint32, 0, len(sn.PageDat))
+	st.pageFP = make([]uint32, 0, len(sn.PageDat))
 	st.pages = make([]uint32, hashSize(len(sn.PageDat)))
 	st.ctxs.keys = make([]sim.ThreadKey, 0, len(sn.Ctxs))
 	st.ctxs.table = make([]uint32, hashSize(len(sn.Ctxs)))
@@ -341,7 +351,7 @@ func loadParts(r io.Reader, key string, opts *Options, pages int) (*store, *fron
 	}
 	for i := range sn.PageDat {
 		p := &sim.Page{Data: sn.PageDat[i]}
-		if st.addPage(&p.Data, p.Hash()) != uint32(i) {
+		if st.addPage(&p.Data, p.Hash(), int64(i)-1) != uint32(i) {
 			return nil, nil, nil, fmt.Errorf("not a saved frontier: page %d repeats an earlier one", i)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/internal/prefetch"
 	"github.com/hc11mc/hc11mc/internal/proviso"
 	"github.com/hc11mc/hc11mc/sim"
@@ -49,12 +50,18 @@ type store struct {
 	view func(*sim.State) *sim.State
 	gen  uint64 // tags pages with this store's intern ids
 
-	pages   []uint32 // open addressing on page contents' hashes: id+1, 0 empty
-	pageDat [][sim.PageSize]byte
-	pageFP  []uint64    // the hashes of pageDat, for growing pages
-	shared  []*sim.Page // by id, the pages of unpacked states (see sharedPage)
-	ctxs    ctxTable
-	groups  groupTable // groups of page ids (sim.GroupPages), for states of many pages
+	pages []uint32 // open addressing on page contents' hashes: id+1, 0 empty
+	// The pages' contents (pageData), by id: pageAt[id] is an index into
+	// pageFull, or with pageDelta's bit set an offset into pageDelta,
+	// where the page is kept as the bytes in which it differs from
+	// another (see addPage).
+	pageFull  [][sim.PageSize]byte
+	pageAt    []uint32
+	pageDelta []byte
+	pageFP    []uint32 // the low halves of the pages' hashes, by id, for growing the table (smaller than 2^32)
+	shared    sharedPages
+	ctxs      ctxTable
+	groups    groupStore // groups of page ids (sim.GroupPages), for states of many pages
 
 	arena [][]byte // chunks of state records
 	// tab is the table of visited states (see otable): in exact mode
@@ -159,23 +166,107 @@ func newStore(compact bool) *store {
 	return st
 }
 
+// Pages as differences. Firmware on kilobytes of RAM writes a few bytes
+// of a page at a time, and under the exact clock every transition
+// changes the timer's counters, a few bytes of the register block and of
+// the device's hidden page: most new pages differ from the page they
+// were copied from (sim.Page.Base) in a few bytes. Such a page is kept as
+// its base's id and the bytes that differ (a delta record: its depth,
+// the count n, the base id, then n offset and value pairs), 6 + 2n bytes
+// instead of 64, when n is at most maxDelta and its base is at most
+// maxDeltaDepth deltas from a whole page; otherwise whole. Which page is
+// the base changes nothing but the size: a page's contents are its
+// base's with the differences applied (pageData), whatever the base, and
+// two pages are one id exactly when their contents are equal, as before.
+// pageDeltas says whether stores keep pages as differences; tests turn
+// it off for the reference they compare with.
+var pageDeltas = true
+
+const (
+	deltaBit      = 1 << 31
+	maxDelta      = 16
+	maxDeltaDepth = 8
+)
+
+// nPages is the number of distinct pages the store holds.
+func (st *store) nPages() int { return len(st.pageAt) }
+
+// pageData returns the contents of page id.
+func (st *store) pageData(id uint32) [sim.PageSize]byte {
+	at := st.pageAt[id]
+	if at&deltaBit == 0 {
+		return st.pageFull[at]
+	}
+	r := st.pageDelta[at&^deltaBit:]
+	n := int(r[1])
+	d := st.pageData(binary.LittleEndian.Uint32(r[2:]))
+	for k := range n {
+		d[r[6+2*k]] = r[7+2*k]
+	}
+	return d
+}
+
+// pageDepth is the number of delta records between page id and a whole
+// page.
+func (st *store) pageDepth(id uint32) int {
+	at := st.pageAt[id]
+	if at&deltaBit == 0 {
+		return 0
+	}
+	return int(st.pageDelta[at&^deltaBit])
+}
+
+// newPage keeps a new page of contents d, as its differences from page
+// base when that is worth it (base < 0: none).
+func (st *store) newPage(d *[sim.PageSize]byte, base int64) {
+	if base >= 0 && base < int64(len(st.pageAt)) && pageDeltas {
+		if depth := st.pageDepth(uint32(base)); depth < maxDeltaDepth {
+			b := st.pageData(uint32(base))
+			n := 0
+			for k := range d {
+				if d[k] != b[k] {
+					n++
+				}
+			}
+			if n <= maxDelta {
+				if n > 0 && mutation.On(mutation.DeltaLoses) {
+					n-- // the fault: the last difference is not kept
+				}
+				off := len(st.pageDelta)
+				st.pageDelta = append(st.pageDelta, uint8(depth+1), uint8(n), 0, 0, 0, 0)
+				binary.LittleEndian.PutUint32(st.pageDelta[off+2:], uint32(base))
+				for k := range d {
+					if d[k] != b[k] && len(st.pageDelta) < off+6+2*n {
+						st.pageDelta = append(st.pageDelta, uint8(k), d[k])
+					}
+				}
+				st.pageAt = append(st.pageAt, deltaBit|uint32(off))
+				return
+			}
+		}
+	}
+	st.pageAt = append(st.pageAt, uint32(len(st.pageFull)))
+	st.pageFull = append(st.pageFull, *d)
+}
+
 // addPage returns the id of a page with contents d, whose hash is h,
-// adding it when new.
-func (st *store) addPage(d *[sim.PageSize]byte, h uint64) uint32 {
+// adding it when new, as its differences from page base when that is
+// worth it (base < 0: none; see above).
+func (st *store) addPage(d *[sim.PageSize]byte, h uint64, base int64) uint32 {
 	mask := uint64(len(st.pages) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := st.pages[i]
 		if e == 0 {
-			id := uint32(len(st.pageDat))
-			st.pageDat = append(st.pageDat, *d)
-			st.pageFP = append(st.pageFP, h)
+			id := uint32(st.nPages())
+			st.newPage(d, base)
+			st.pageFP = append(st.pageFP, uint32(h))
 			st.pages[i] = id + 1
-			if len(st.pageDat)*2 > len(st.pages) {
+			if st.nPages()*2 > len(st.pages) {
 				st.growPages()
 			}
 			return id
 		}
-		if st.pageFP[e-1] == h && st.pageDat[e-1] == *d {
+		if st.pageFP[e-1] == uint32(h) && st.pageData(e-1) == *d {
 			return e - 1
 		}
 	}
@@ -185,7 +276,7 @@ func (st *store) growPages() {
 	t := make([]uint32, len(st.pages)*2)
 	mask := uint64(len(t) - 1)
 	for id, h := range st.pageFP {
-		i := h & mask
+		i := uint64(h) & mask
 		for t[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -228,7 +319,11 @@ func (st *store) PageID(p *sim.Page) uint32 {
 	if p.Tag>>32 == st.gen {
 		return uint32(p.Tag)
 	}
-	id := st.addPage(&p.Data, p.Hash())
+	base := int64(-1)
+	if p.Base>>32 == st.gen {
+		base = int64(uint32(p.Base))
+	}
+	id := st.addPage(&p.Data, p.Hash(), base)
 	p.Tag = st.gen<<32 | uint64(id)
 	return id
 }
@@ -238,10 +333,10 @@ func (st *store) GroupID(g *sim.Group) uint32 { return st.groups.intern(g) }
 
 // Group returns the page ids of group id (sim.Resolver).
 func (st *store) Group(id uint32) *sim.Group {
-	if int(id) >= len(st.groups.groups) {
+	if int(id) >= st.groups.n() {
 		return nil
 	}
-	return &st.groups.groups[id]
+	return st.groups.get(id)
 }
 
 // ThreadKeyOf returns the key of context id (sim.Interner).
@@ -259,23 +354,34 @@ func (st *store) LoadThread(t *sim.Thread, id uint32) bool {
 
 // Page returns the store's shared copy of page id (sim.Resolver).
 func (st *store) Page(id uint32) *sim.Page {
-	if int(id) >= len(st.pageDat) {
+	if int(id) >= st.nPages() {
 		return nil
 	}
 	return st.sharedPage(id)
 }
 
-// sharedPage returns the store's one copy of page id, made when first
-// asked for, for unpacked states to share.
+// sharedPages is a direct-mapped cache of the pages unpacked states
+// share: one copy of page id while it stays in the cache (which no state
+// writes), so that the states unpacked one after another share their
+// unchanged pages. A page a state holds stays with it when the cache
+// forgets it; the cache holds sharedSlots pages at most, where one copy
+// of every page the store holds would hold a whole page per id again.
+type sharedPages []*sim.Page
+
+const sharedSlots = 1 << 14
+
+// sharedPage returns a copy of page id for an unpacked state to share.
 func (st *store) sharedPage(id uint32) *sim.Page {
-	for len(st.shared) <= int(id) {
-		st.shared = append(st.shared, nil)
+	if st.shared == nil {
+		st.shared = make(sharedPages, sharedSlots)
 	}
-	p := st.shared[id]
-	if p == nil {
-		p = &sim.Page{Data: st.pageDat[id], Tag: st.gen<<32 | uint64(id)}
-		st.shared[id] = p
+	tag := st.gen<<32 | uint64(id)
+	slot := &st.shared[id%sharedSlots]
+	if p := *slot; p != nil && p.Tag == tag {
+		return p
 	}
+	p := &sim.Page{Data: st.pageData(id), Tag: tag}
+	*slot = p
 	return p
 }
 
@@ -712,8 +818,8 @@ func (st *store) usedBytes() int64 { return st.size(true) }
 func (st *store) size(used bool) int64 {
 	// The intern tables: distinct pages and thread contexts, shared by
 	// all states.
-	n := int64(len(st.pageDat))*(sim.PageSize+8) + int64(len(st.pages))*4 + int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4 +
-		int64(len(st.groups.groups))*int64(unsafe.Sizeof(sim.Group{})) + int64(len(st.groups.table))*4
+	n := int64(len(st.pageFull))*sim.PageSize + int64(len(st.pageAt))*(4+4) + int64(len(st.pageDelta)) + int64(len(st.pages))*4 + int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4 +
+		st.groups.bytes()
 	n += int64(len(st.tab.t)) * 8
 	if st.compact {
 		return n
@@ -855,4 +961,146 @@ func (c *ctxTable) grow() {
 		t[i] = uint32(id) + 1
 	}
 	c.table = t
+}
+
+// groupStore interns groups of page ids for a store, as groupTable does,
+// keeping a new group as the entries in which it differs from an earlier
+// one when they are few (the groups of a state of many pages change an
+// entry or two from one state to the next): its base's id and the
+// entries that differ (a record: its depth, the count n, the base id,
+// then n index and id pairs), 6 + 5n bytes instead of 128. The base is
+// the group last interned whose first or second half of entries is the
+// same; which one changes nothing but the size, as for pages.
+type groupStore struct {
+	full  []sim.Group
+	at    []uint32 // by id: an index into full, or with deltaBit an offset into delta
+	delta []byte
+	fp    []uint32 // by id: groupHash's low half (tables stay under 2^32)
+	table []uint32 // id+1, 0 empty; size a power of two
+	// halves are the ids+1 of the groups last interned by the hash of
+	// their first and of their second half (direct-mapped).
+	halves *[2][1 << 10]uint32
+	out    sim.Group // what get returns
+}
+
+const maxGroupDelta = 4
+
+func (c *groupStore) init() { c.table = make([]uint32, firstTable) }
+
+// n is the number of groups.
+func (c *groupStore) n() int { return len(c.at) }
+
+// group returns the entries of group id.
+func (c *groupStore) group(id uint32) sim.Group {
+	at := c.at[id]
+	if at&deltaBit == 0 {
+		return c.full[at]
+	}
+	r := c.delta[at&^deltaBit:]
+	g := c.group(binary.LittleEndian.Uint32(r[2:]))
+	for k := range int(r[1]) {
+		e := r[6+5*k:]
+		g[e[0]] = binary.LittleEndian.Uint32(e[1:])
+	}
+	return g
+}
+
+// get returns group id, valid until the next call.
+func (c *groupStore) get(id uint32) *sim.Group {
+	c.out = c.group(id)
+	return &c.out
+}
+
+func (c *groupStore) depth(id uint32) int {
+	if at := c.at[id]; at&deltaBit != 0 {
+		return int(c.delta[at&^deltaBit])
+	}
+	return 0
+}
+
+// halfHashes are the slots of g's halves in halves.
+func halfHashes(g *sim.Group) (a, b uint64) {
+	const h = sim.GroupPages / 2
+	bs := unsafe.Slice((*byte)(unsafe.Pointer(g)), unsafe.Sizeof(*g))
+	return xxhash.Sum64(bs[:h*4]) % (1 << 10), xxhash.Sum64(bs[h*4:]) % (1 << 10)
+}
+
+// intern returns the id of group g, adding it when new.
+func (c *groupStore) intern(g *sim.Group) uint32 {
+	h := groupHash(g)
+	mask := uint64(len(c.table) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := c.table[i]
+		if e == 0 {
+			id := uint32(c.n())
+			c.add(g)
+			c.fp = append(c.fp, uint32(h))
+			c.table[i] = id + 1
+			if c.n()*2 > len(c.table) {
+				c.grow()
+			}
+			return id
+		}
+		if c.fp[e-1] == uint32(h) && c.group(e-1) == *g {
+			return e - 1
+		}
+	}
+}
+
+// add keeps new group g, as its differences from a base when that is
+// worth it.
+func (c *groupStore) add(g *sim.Group) {
+	id := uint32(c.n())
+	if c.halves == nil {
+		c.halves = new([2][1 << 10]uint32)
+	}
+	ha, hb := halfHashes(g)
+	defer func() { c.halves[0][ha], c.halves[1][hb] = id+1, id+1 }()
+	for _, e := range []uint32{c.halves[0][ha], c.halves[1][hb]} {
+		if e == 0 || !pageDeltas || c.depth(e-1) >= maxDeltaDepth {
+			continue
+		}
+		b := c.group(e - 1)
+		n := 0
+		for k := range g {
+			if g[k] != b[k] {
+				n++
+			}
+		}
+		if n > maxGroupDelta {
+			continue
+		}
+		off := len(c.delta)
+		c.delta = append(c.delta, uint8(c.depth(e-1)+1), uint8(n), 0, 0, 0, 0)
+		binary.LittleEndian.PutUint32(c.delta[off+2:], e-1)
+		for k := range g {
+			if g[k] != b[k] {
+				c.delta = append(c.delta, uint8(k), 0, 0, 0, 0)
+				binary.LittleEndian.PutUint32(c.delta[len(c.delta)-4:], g[k])
+			}
+		}
+		c.at = append(c.at, deltaBit|uint32(off))
+		return
+	}
+	c.at = append(c.at, uint32(len(c.full)))
+	c.full = append(c.full, *g)
+}
+
+func (c *groupStore) grow() {
+	t := make([]uint32, len(c.table)*2)
+	mask := uint64(len(t) - 1)
+	for id, h := range c.fp {
+		i := uint64(h) & mask
+		for t[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t[i] = uint32(id) + 1
+	}
+	c.table = t
+}
+
+// bytes is the memory the groups take.
+func (c *groupStore) bytes() int64 {
+	return int64(len(c.full))*int64(unsafe.Sizeof(sim.Group{})) + int64(len(c.at))*(4+4) + int64(len(c.delta)) +
+		int64(len(c.table))*4 + int64(unsafe.Sizeof(*c.halves))*int64(min(len(c.at), 1))
 }

@@ -126,7 +126,9 @@ import (
 //     section or end the path);
 //   - under --sci-timing idle, events are possible and s is a place
 //     where the firmware may wait (waitPoint): answering would run the
-//     firmware on from s, so the question is left to s's expansion.
+//     firmware on from s, so the question is left to s's expansion —
+//     unless under --sci-timing first and the exact clock the receiver
+//     is shut whatever the answer (shut).
 //
 // Under the exact clock the timer's flags are set by the clock as time
 // passes, not by events: they are no choice, and a state where one makes

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/hc11mc/hc11mc/devices"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
 
@@ -215,6 +216,7 @@ func (e *env) replay(s *State, l Label, fx *[]Output) (ns *State, v *Violation, 
 		return nil, nil, false
 	}
 	nd := m.events(s)
+	pass := m.passes(s) // --sci-timing first: every move notes the wait passed, an arrival clears it
 	if int64(l.Event) > int64(nd) {
 		if m.timing == nil {
 			return nil, nil, false
@@ -229,6 +231,9 @@ func (e *env) replay(s *State, l Label, fx *[]Output) (ns *State, v *Violation, 
 			return nil, nil, false
 		}
 		ns = s.Clone()
+		if pass {
+			m.markPassed(ns)
+		}
 		m.request(ns, k)
 		return ns, nil, true
 	}
@@ -236,6 +241,9 @@ func (e *env) replay(s *State, l Label, fx *[]Output) (ns *State, v *Violation, 
 		return nil, nil, false
 	}
 	ns = s.Clone()
+	if pass {
+		m.markPassed(ns)
+	}
 	return ns, m.event(ns, int(l.Event-1), fx), true
 }
 
@@ -277,7 +285,7 @@ func (e *env) quiet(s *State, i int, irqs bool) bool {
 	if n == 0 {
 		return true
 	}
-	if m.Config.SCIWhenIdle && m.waitPoint(s, i) {
+	if m.Config.SCIWhenIdle && m.waitPoint(s, i) && !m.shut(s) {
 		// Whether the firmware waits here (and a byte may arrive) is
 		// found by running it on until it comes back (wait.go): asked
 		// at every step of a polling loop, that would cost a run per
@@ -286,12 +294,31 @@ func (e *env) quiet(s *State, i int, irqs bool) bool {
 		return false
 	}
 	g := m.gateOf(s)
-	for k := range n {
-		if g.allows(m.EventInfo(s, k).Kind) {
+	// The receiver's events come first (devices.Device.Events), as many
+	// as the alphabet has bytes: asked from the last, the first of them
+	// answers for the rest.
+	for k := n - 1; k >= 0; k-- {
+		kind := m.EventInfo(s, k).Kind
+		if g.allows(kind) {
 			return false
+		}
+		if kind == devices.EvReceive || kind == devices.EvOverrun {
+			break
 		}
 	}
 	return true
+}
+
+// shut reports whether, under --sci-timing first and the exact clock, no
+// event of the SCI may happen at s whether or not the firmware waits
+// there: the wait was passed, or a byte is being sent (gateOf), and the
+// transmitter's end is no event.
+func (m *Machine) shut(s *State) bool {
+	if !m.Config.SCIFirstWait || !m.Config.ExactClock {
+		return false
+	}
+	busy, _ := m.sending(s)
+	return busy || m.waitPassed(s)
 }
 
 // unchanged reports whether the environment's events are the same at s

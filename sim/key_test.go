@@ -100,7 +100,7 @@ var (
 		"Thread.PrevPC": true, "Thread.Cycles": true, "Thread.Dropped": true, "Thread.Tag": true,
 		"Thread.NShadow": true, "Thread.Shadow": true,
 		"State.owned": true, "State.ownedHi": true, "State.pool": true,
-		"Page.Tag": true, "Page.hash": true, "Page.hashed": true,
+		"Page.Tag": true, "Page.Base": true, "Page.hash": true, "Page.hashed": true,
 	}
 )
 

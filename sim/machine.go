@@ -108,6 +108,14 @@ type Config struct {
 	// transmitter finishes one only where the firmware waits or when the
 	// byte is overdue (wait.go says when the firmware waits).
 	SCIWhenIdle bool
+	// SCIFirstWait, with SCIWhenIdle (check --sci-timing first), lets a
+	// byte arrive only at the first state after reset, or after the byte
+	// before it, at which SCIWhenIdle would let one arrive: a transition
+	// out of such a state other than the byte's arrival notes that the
+	// firmware went on without it (devices.HidWaitPassed), and no byte
+	// arrives after that until one has. Input as a person or a host sends
+	// it: the next byte as soon as the firmware waits for it, or none.
+	SCIFirstWait bool
 	// ExactClock says that Device counts time in E cycles (devices.Options.
 	// Exact): every instruction ends at a scheduling point, since time
 	// passes with each (a batch runs on through those where nothing can

@@ -18,7 +18,12 @@ type Page struct {
 	Data [PageSize]byte
 	// Tag is free for a visited-state store to cache the page's index in
 	// its intern table (see package search); the simulator never reads it.
-	Tag    uint64
+	Tag uint64
+	// Base is free for a store too: the Tag of the page this one was
+	// copied from when a state first wrote it (or that page's own Base,
+	// when it had no Tag), so that a store may keep this page as its few
+	// bytes that differ from that one; the simulator never reads it.
+	Base   uint64
 	hash   uint64
 	hashed bool
 }
@@ -221,9 +226,12 @@ func (s *State) page(i int) *Page {
 			free := *s.pool
 			np = free[len(free)-1]
 			*s.pool = free[:len(free)-1]
-			*np = Page{Data: p.Data}
+			*np = Page{Data: p.Data, Base: p.Tag}
 		} else {
-			np = &Page{Data: p.Data}
+			np = &Page{Data: p.Data, Base: p.Tag}
+		}
+		if np.Base == 0 {
+			np.Base = p.Base
 		}
 		s.Pages[i] = np
 		s.own(i)

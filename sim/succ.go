@@ -190,7 +190,9 @@ func (e *Expander) Expand(s *State, st *Stats, visit func(next *State, l Label, 
 func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadlock *Violation) {
 	m := e.m
 	s.Freeze()
-	x := expansion{e: e, b: e.batch[:0], st: st, flush: flush}
+	// pass: under --sci-timing first a byte may arrive at s, or never
+	// after: every other transition out of s notes the wait as passed.
+	x := expansion{e: e, b: e.batch[:0], st: st, flush: flush, pass: m.passes(s)}
 	e.wide = e.wide[:0]
 	env := m.env
 	late, pend := false, -1 // only the environment may move; the device's pending interrupt
@@ -211,7 +213,7 @@ func (e *Expander) ExpandBatch(s *State, st *Stats, flush func([]Succ)) (deadloc
 	x.done()
 	// A thread stuck at __mc_assume(0) makes every execution through s
 	// infeasible: no deadlock is reported for it (DESIGN: "dropped, silently").
-	if !x.any && !x.infeasible && !m.bounded(s) {
+	if !x.any && !x.infeasible && !m.bounded(s) && !m.heldOff(s) {
 		for i := range s.Threads {
 			if s.Threads[i].Status != Exited {
 				return m.deadlock(s)
@@ -229,11 +231,23 @@ type expansion struct {
 	st              *Stats
 	flush           func([]Succ)
 	any, infeasible bool
+	pass            bool // every transition's state notes a wait passed (Expander.next)
 }
 
 // slot returns the scratch state of the batch's next transition, a copy
 // of s.
-func (x *expansion) slot(s *State) *State { return x.e.slot(len(x.b), s) }
+func (x *expansion) slot(s *State) *State { return x.e.next(len(x.b), s, x.pass) }
+
+// next is slot k made a copy of s for a transition out of s; pass says
+// that s is a wait a byte may arrive at under --sci-timing first, which
+// the copy notes as passed (an arrival clears the note again).
+func (e *Expander) next(k int, s *State, pass bool) *State {
+	n := e.slot(k, s)
+	if pass {
+		e.m.markPassed(n)
+	}
+	return n
+}
 
 // add appends a transition to the batch, handing a full batch over;
 // moved says it counts as a move of s (no deadlock).
@@ -657,6 +671,9 @@ func (m *Machine) replay(s *State, l Label, fx *[]Output, pu *privUse, ph *Place
 	}
 	devIRQ := dev || req >= 0
 	ns = s.Clone()
+	if m.passes(s) {
+		m.markPassed(ns) // --sci-timing first: went on from a wait without its byte
+	}
 	if l.IRQ >= 0 {
 		if dev && l.IRQ == pend || req >= 0 && l.IRQ == req {
 			return ns, m.interruptObserved(ns, l.Thread, l.IRQ, fx), true

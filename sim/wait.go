@@ -267,6 +267,10 @@ func (m *Machine) waitsAt(s *State) (devices.Sources, bool) {
 	n.Atomic, n.AtomicDepth = s.Atomic, s.AtomicDepth
 	n.Freeze()
 	w.cf.reset()
+	// Under the exact clock a polling loop comes back with the timer's
+	// counters moved on, and waits all the same (as for Run).
+	blind := m.Config.ExactClock
+	w.cf.blind = blind
 	x := stepper{m: m, s: n, tid: i, lay: m.layoutOf(n)}
 	obs := m.armed(n, &n.Threads[i])
 	pend := m.pendingNow(n)
@@ -304,7 +308,7 @@ func (m *Machine) waitsAt(s *State) (devices.Sources, bool) {
 		}
 		obs |= x.obs
 		x.obs = 0
-		if m.sameState(n, s, &w.vn, &w.vs, false) {
+		if m.sameState(n, s, &w.vn, &w.vs, blind) {
 			return obs, true
 		}
 		if (io || t.PC <= t.PrevPC) && w.cf.sample(m, n) {
@@ -371,6 +375,27 @@ func (m *Machine) gateOf(s *State) gate {
 	if !m.Config.SCIWhenIdle || m.dev == nil {
 		return gate{true, true}
 	}
+	if m.Config.SCIFirstWait && m.Config.ExactClock {
+		// Under the exact clock the transmitter's end is no event: only
+		// the receiver is gated, and it is shut while the wait has been
+		// passed or a byte is being sent, which is cheaper to ask than
+		// whether the firmware waits.
+		if m.waitPassed(s) {
+			return gate{tx: true}
+		}
+		if busy, _ := m.sending(s); busy {
+			return gate{tx: true}
+		}
+	}
+	g := m.idleGate(s)
+	if m.Config.SCIFirstWait && m.waitPassed(s) {
+		g.rx = false
+	}
+	return g
+}
+
+// idleGate is the gate of s under --sci-timing idle.
+func (m *Machine) idleGate(s *State) gate {
 	on, waits := m.waitsAt(s)
 	if !waits {
 		return gate{tx: m.overdue(s)}
@@ -385,6 +410,49 @@ func (m *Machine) gateOf(s *State) gate {
 	}
 	busy, _ := m.sending(s)
 	return gate{rx: !busy, tx: true}
+}
+
+// waitPassed reports whether, under Config.SCIFirstWait, the firmware
+// of s has gone on from a wait without the byte that could have arrived
+// there, since reset or the last byte (devices.HidWaitPassed).
+func (m *Machine) waitPassed(s *State) bool {
+	return s.Pages[m.hidPage].Data[devices.HidWaitPassed] != 0
+}
+
+// passes reports whether a transition out of s other than a byte's
+// arrival passes a wait under Config.SCIFirstWait: whether a byte may
+// arrive at s.
+func (m *Machine) passes(s *State) bool {
+	if !m.Config.SCIFirstWait || m.dev == nil || m.waitPassed(s) {
+		return false
+	}
+	n := m.events(s)
+	if n == 0 {
+		return false
+	}
+	// The receiver's events come first (devices.Device.Events).
+	kind := m.EventInfo(s, 0).Kind
+	return (kind == devices.EvReceive || kind == devices.EvOverrun) && m.gateOf(s).allows(kind)
+}
+
+// heldOff reports whether, under Config.SCIFirstWait, a byte could
+// arrive at s but for the note that the firmware went on from its wait
+// without one: as with a bound on the bytes received (bounded), firmware
+// that waits there for input is no deadlock — no byte comes after that
+// in the model, which says so.
+func (m *Machine) heldOff(s *State) bool {
+	if !m.Config.SCIFirstWait || m.dev == nil || !m.waitPassed(s) || m.events(s) == 0 {
+		return false
+	}
+	kind := m.EventInfo(s, 0).Kind // the receiver's events come first
+	return kind == devices.EvReceive || kind == devices.EvOverrun
+}
+
+// markPassed notes in s, a successor of a state at which passes held,
+// that the firmware went on from its wait (an arrival clears the note
+// again: devices.HidWaitPassed).
+func (m *Machine) markPassed(s *State) {
+	s.page(m.hidPage).Data[devices.HidWaitPassed] = 1
 }
 
 // allows reports whether the gate lets an event of kind k happen.

@@ -84,7 +84,14 @@ random orders, ...), each with its own visited set, and where the firmware
 draws nondeterministic data (it calls __mc_nondet, or --input names an
 input) and runs without the chip's peripherals, the symbolic engine (HMC)
 races them as member 1, one member more than --workers when it is not
-given. The first to find a violation wins and names itself (--swarm-member
+given. On firmware — the chip's peripherals are its environment (it calls no
+harness stub, or --peripherals on) and no --clock, no --sci-timing other than
+any and no --max-timer-events is given — member 1 models the board instead,
+one member more likewise: breadth-first search under --clock exact
+--sci-timing first (input as a person sends it: each byte at the first wait
+after the one before it, or none after that); its violations replay under
+that model, and its exhaustive end holds for that model only: it never makes
+the check verified (incomplete, the model named as its bound). The first to find a violation wins and names itself (--swarm-member
 I/N repeats it alone); a member that searches exhaustively proves the
 verdict verified (HMC: only when it checks every property the check does;
 its violation only once it replays on the simulator). The members check

@@ -73,6 +73,11 @@ var caughtElsewhere = map[mutation.Fault]string{
 	// batch forms; the batches' own programs run one thread through
 	// interrupt windows.
 	mutation.BatchIRQ: "search.TestBatchDifferentialCatches",
+	// The board member's proof taken for the swarm's: its model is a
+	// restriction no generated program is compared under.
+	mutation.BoardProof: "cli.TestBoardProofCatches (testdata/firmware/wai_tcnt)",
+	// Pages kept as differences, against a map from contents to ids.
+	mutation.DeltaLoses: "search.TestPageDeltaDifferentialCatches",
 	// A saved frontier without what the machine learned: the generator's
 	// programs are too small for a cut between what is learned and what it
 	// guards once batches run their stretches; the soundness models are

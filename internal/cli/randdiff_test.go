@@ -44,7 +44,9 @@ type diffSetting struct {
 	// (exit 2) and may stop at its own limits.
 	engine bool
 	// subset: the run restricts the environment (--sci-timing idle lets
-	// bytes arrive only while the firmware waits), so its violations must
+	// bytes arrive only while the firmware waits; --clock exact
+	// --sci-timing first, the board member's, at the first wait, on the
+	// exact clock's timings), so its violations must
 	// be among the reference's, and it may end incomplete within its
 	// bounds; programs it does not apply to (exit 2) are left out.
 	subset bool
@@ -83,6 +85,10 @@ func diffSettings() []diffSetting {
 		diffSetting{name: "--engine hmc --pr-depth 8", args: []string{"--engine", "hmc", "--pr-depth", "8"}, engine: true},
 		diffSetting{name: "--engine auto", args: []string{"--engine", "auto"}, engine: true},
 		diffSetting{name: "--sci-timing idle --search bfs", args: []string{"--sci-timing", "idle", "--search", "bfs", "--all"}, subset: true},
+		// The board member's model: the exact clock (a restriction of the
+		// abstract clock's timings) with each byte at the first wait,
+		// without reductions, as the board member runs it.
+		diffSetting{name: "--clock exact --sci-timing first --reduce none --search bfs", args: []string{"--clock", "exact", "--sci-timing", "first", "--reduce", "none", "--search", "bfs", "--all"}, subset: true},
 	)
 }
 

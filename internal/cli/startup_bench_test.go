@@ -54,3 +54,43 @@ func BenchmarkBuffaloStartup(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuffaloBoardStore: what a stored state of BUFFALO 3.4 costs
+// the visited set with 48 KiB of RAM fitted (0x0100-0xBFFF but the
+// board's hardware at 0x4000 and 0x9800-0x9801) under the board member's
+// model (--clock exact --sci-timing first: start-up in batches, then each
+// byte at the first wait), breadth-first, the first 50,000 states. It
+// reports the visited set's bytes per stored state (the pages and groups
+// of page ids kept as differences, search/store.go), the peak memory and
+// the states per second. It skips without the image.
+func BenchmarkBuffaloBoardStore(b *testing.B) {
+	if _, err := os.Stat(buffaloImage); err != nil {
+		b.Skipf("BUFFALO 3.4 is not at %s: %v", buffaloImage, err)
+	}
+	board := filepath.Join("..", "..", "testdata", "boards", "evb.board")
+	var states, store, peak int64
+	var seconds float64
+	for b.Loop() {
+		var out, errb bytes.Buffer
+		code := Main([]string{"check", buffaloImage, "--board", board, "--ram", "0x0100-0x3FFF", "--ram", "0x4100-0x97FF", "--ram", "0x9900-0xBFFF",
+			"--clock", "exact", "--sci-timing", "first", "--search", "bfs", "--workers", "1", "--max-states", "50000", "--json", "-q"}, nil, &out, &errb)
+		var r struct {
+			Stats struct {
+				StatesStored int64   `json:"states_stored"`
+				StoreBytes   int64   `json:"store_bytes"`
+				PeakMemory   int64   `json:"peak_memory_bytes"`
+				Seconds      float64 `json:"seconds"`
+			} `json:"stats"`
+		}
+		if code == ExitUsage || code == ExitInternal || json.Unmarshal(out.Bytes(), &r) != nil {
+			b.Fatalf("check: exit %d: %s", code, errb.String())
+		}
+		states += r.Stats.StatesStored
+		store += r.Stats.StoreBytes
+		peak = max(peak, r.Stats.PeakMemory)
+		seconds += r.Stats.Seconds
+	}
+	b.ReportMetric(float64(store)/float64(states), "store-B/state")
+	b.ReportMetric(float64(peak), "peak-B")
+	b.ReportMetric(float64(states)/seconds, "states/s")
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/hc11mc/hc11mc/internal/units"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/portfolio"
+	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -148,7 +149,7 @@ func (o *checkOptions) printSwarm(stdout io.Writer, path string, img *loader.Ima
 	if d.Winner != nil {
 		sub = fmt.Sprintf("check --search swarm: member %s, --preempt %s", d.Winner.Member, m.Config.Preempt)
 	}
-	if err := writeCounterexample(o, path, img, m, first, sub); err != nil {
+	if err := writeWinner(o, d.Winner, path, img, m, first, sub); err != nil {
 		return err
 	}
 	var ms []*sim.Machine
@@ -252,4 +253,17 @@ func warnWorkers(stderr io.Writer, workers int, set bool, strategy string) {
 		what = "the members share the processors, and each keeps a visited set of its own, so the memory grows with their number (--max-memory still stops the check)"
 	}
 	fmt.Fprintf(stderr, "hc11mc: warning: --workers %d on %s: %s\n", workers, units.Of(procs, "processor"), what)
+}
+
+// writeWinner writes the counterexample first of the winner w (nil for
+// none) as writeCounterexample does, its trace file recording the machine
+// w ran: the board member's clock and input timing.
+func writeWinner(o *checkOptions, w *portfolio.Run, path string, img *loader.Image, m *sim.Machine, first *search.Found, sub string) error {
+	if w == nil || !w.Member.Board {
+		return writeCounterexample(o, path, img, m, first, sub)
+	}
+	spec := o.machine.MachineSpec
+	defer func() { o.machine.MachineSpec = spec }()
+	o.machine.MachineSpec = w.Member.Spec(spec)
+	return writeCounterexample(o, path, img, m, first, sub)
 }

@@ -47,7 +47,9 @@ type Fault int32
 // the reductions learned from a saved frontier (package search);
 // DeepClaim and ResumeClaim overstate the depth a stopped search proved
 // (package search, levels.go); BatchIRQ breaks the batches of steps
-// (package sim).
+// (package sim); BoardProof takes the board member's proof for the
+// swarm's (package portfolio); DeltaLoses breaks the store's pages kept
+// as differences (package search).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -193,6 +195,15 @@ const (
 	// points at which a thread could take an interrupt, as if only the
 	// running thread could move there.
 	BatchIRQ
+	// BoardProof: the board member of a swarm (package portfolio,
+	// board.go), exhaustive for its model only, decides the race with a
+	// proof as any member does, reported without its model as a
+	// condition: the check says verified.
+	BoardProof
+	// DeltaLoses: a page the visited-state store keeps as its
+	// differences from another page (search/store.go) loses the last of
+	// them, so that two different pages may be taken for one.
+	DeltaLoses
 	numFaults
 )
 
@@ -203,7 +214,7 @@ var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch"
 	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
 	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary",
 	"current-reliance", "forget-learned", "rom-by-image",
-	"deep-claim", "resume-claim", "batch-irq"}
+	"deep-claim", "resume-claim", "batch-irq", "board-proof", "delta-loses"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {
