@@ -574,6 +574,16 @@ func (h *hmc) failed(err error) *Result {
 	if r := h.limit(); r != nil {
 		return r
 	}
+	if dl, ok := h.ctx.Deadline(); ok && errors.Is(err, ErrUnknown) && !time.Now().Before(dl) {
+		// The query was given up at the deadline (Solver.Deadline), which
+		// the context's timer has not announced yet: the timeout stopped
+		// the search, not the solver.
+		t := h.cfg.Timeout
+		if t == 0 {
+			t = dl.Sub(h.begin)
+		}
+		return &Result{Verdict: Incomplete, Limit: verdict.Timeout(t)}
+	}
 	return &Result{Verdict: Incomplete, Limit: verdict.Because(err.Error())}
 }
 
