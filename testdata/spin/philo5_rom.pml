@@ -94,7 +94,7 @@ active proctype main() {
         CREATE(DESC + 4,  STACK0 + 3 * STACK_SIZE - 1, 42);     /* d01d */
         CREATE(DESC + 8,  STACK0 + 4 * STACK_SIZE - 1, 55);     /* d02a */
         CREATE(DESC + 12, STACK0 + 5 * STACK_SIZE - 1, 68);     /* d037 */
-        CREATE(DESC + 16, STACK0 + 6 * STACK_SIZE - 1, 84);     /* d044 */
+        CREATE(DESC + 16, STACK0 + 6 * STACK_SIZE - 1, 81);     /* d044 */
         JSR(84);                                                /* d051 jsr __mc_thread_exit */
         skip                                                    /* the thread ends */
 }
