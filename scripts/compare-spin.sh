@@ -170,8 +170,8 @@ spin_noreduce() {
     return 0
 }
 
-# rate N SECONDS -- N / SECONDS, rounded to thousands, with commas
-rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%d\n", n / s / 1000 + 0.5; else print "" }' | commas | sed 's/$/ k/'; }
+# rate N SECONDS -- N / SECONDS in thousands, with commas (empty when SECONDS is 0)
+rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%d\n", n / s / 1000 + 0.5; else print "" }' | commas | sed 's/.$/& k/'; }
 
 layouts=()
 # layout NAME FILE TWIN SHAPE -- the default and the core against the twin
