@@ -3,30 +3,40 @@
 #
 #   scripts/compare-spin.sh            (or: make compare-spin)
 #
-# 1. Every model of testdata/models and testdata/bench (with its manifest
-#    flags), and the two dining-philosophers models that have a SPIN twin,
-#    goes through `hc11mc check --json $HC11MC_FLAGS` twice: with the
-#    default reductions (por,dead) and with --reduce none, each under
+# 1. The layout family: the five philosophers (and the deadlocking three of
+#    examples/philosophers.s) in the layouts firmware is written in, each
+#    with its Promela twin in testdata/spin (one Promela step per 68HC11
+#    instruction; see the head of testdata/spin/philo5_ordered.pml).  Each
+#    goes through
+#      - hc11mc check --preempt every $HC11MC_FLAGS --json (the default
+#        reductions por,dead), and SPIN with its defaults (partial-order
+#        reduction, dead variable elimination, statement merging): spin -a,
+#        gcc -O2 -DSAFETY, ./pan -m$PAN_DEPTH -- the states each stores;
+#      - the core, every reduction off: hc11mc check --reduce none --search
+#        bfs --workers 1, against pan compiled with -DNOREDUCE (spin -a,
+#        gcc -O2 -DSAFETY -DNOREDUCE, ./pan -m$PAN_DEPTH -w26) -- states
+#        stored, the search's own seconds (hc11mc's stats.seconds, pan's
+#        "elapsed time"), states per second, and hc11mc's peak memory per
+#        stored state.
+#    HC11MC_FLAGS is `--workers 1' by default: one search in the default
+#    order, whose states stored are those of one search, as pan's are (a
+#    swarm of N members stores up to N times as many, and takes N cores).
+# 2. Every model of testdata/models and testdata/bench (with its manifest
+#    flags) goes through `hc11mc check --json $HC11MC_FLAGS' twice: with
+#    the default reductions (por,dead) and with --reduce none, each under
 #    --max-states $MAX_STATES (default 20000000), so that the largest stop
-#    at the limit (shown as "≥ N").  HC11MC_FLAGS is `--workers 1' by
-#    default: one search in the default order, whose states stored are
-#    those of one search, as pan's are (a swarm of N members stores up to
-#    N times as many, and takes N cores).  Seconds are the wall time of
-#    the whole hc11mc process.
-# 2. The twins in testdata/spin (one Promela step per 68HC11 instruction;
-#    see the head of testdata/spin/philo5_ordered.pml) go through SPIN with
-#    its defaults (partial-order reduction, dead variable elimination,
-#    statement merging): spin -a, gcc -O2 -DSAFETY, ./pan -m$PAN_DEPTH.
-#    The whole SPIN run (spin -a, gcc and pan) is timed, and pan's own
-#    "elapsed time" is the search alone.
-# 3. A check that the twin of examples/philosophers.s is faithful: with
-#    every reduction off on both sides (spin -o1 -o2 -o3, -DNOREDUCE,
-#    pan -E; hc11mc --reduce none --ignore deadlock) the two must store the
-#    same number of states.  TWIN_CHECK=all also checks philo5_ordered
-#    (14.5 million states: minutes, and 4 GB for pan).
+#    at the limit (shown as "≥ N").  Seconds are the wall time of the whole
+#    hc11mc process.
+# 3. A check that a twin is faithful: with every reduction off on both
+#    sides (spin -o1 -o2 -o3, -DNOREDUCE, pan -E; hc11mc --reduce none
+#    --batch off --ignore deadlock) the two must store the same number of
+#    states.  By default on examples/philosophers (seconds); TWIN_CHECK=all
+#    checks every twin (1 to 17 million states each: many minutes, and a
+#    few GB for pan).
+# PARTS=layouts runs the layout family and the twin check only.
 #
-# Prints one markdown table on stdout (progress goes to stderr).  Needs gcc;
-# installs SPIN (Debian package `spin') when missing and run as root,
+# Prints two markdown tables on stdout (progress goes to stderr).  Needs
+# gcc; installs SPIN (Debian package `spin') when missing and run as root,
 # otherwise says which command would.  Runs from any directory.
 set -euo pipefail
 
@@ -34,6 +44,7 @@ MAX_STATES=${MAX_STATES:-20000000}
 PAN_DEPTH=${PAN_DEPTH:-1000000}
 HC11MC_FLAGS=${HC11MC_FLAGS:---workers 1}
 TWIN_CHECK=${TWIN_CHECK:-philosophers}
+PARTS=${PARTS:-all}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -116,10 +127,10 @@ spin_run() {
 }
 
 rows=()
-# row NAME FILE TWIN FLAGS... -- both hc11mc runs, and SPIN when there is a twin
+# row NAME FILE FLAGS... -- both hc11mc runs
 row() {
-    local name=$1 file=$2 twin=$3 r
-    shift 3
+    local name=$1 file=$2
+    shift 2
     say "$name: hc11mc (por,dead)"
     check "$file" "$@"
     local s1=$states t1=$secs v1=$verdict
@@ -128,15 +139,7 @@ row() {
     local s2=$states t2=$secs v2=$verdict
     local v=$v1
     [ "$v1" = "$v2" ] || v="$v1 / $v2"
-    r="| $name | $v | $s1 | $t1 | $s2 | $t2 |"
-    if [ -n "$twin" ]; then
-        say "$name: SPIN on $twin"
-        spin_run "$twin"
-        r="$r $sstates | $ssecs | $span | $sverdict |"
-    else
-        r="$r | | | |"
-    fi
-    rows+=("$r")
+    rows+=("| $name | $v | $s1 | $t1 | $s2 | $t2 |")
 }
 
 # manifest DIR -- every run of DIR/manifest.json (one object per line)
@@ -148,15 +151,63 @@ manifest() {
         file=$(sed -n 's/.*"file": *"\([^"]*\)".*/\1/p' <<<"$line")
         flags=$(sed -n 's/.*"flags": *\[\([^]]*\)\].*/\1/p' <<<"$line" | tr -d '",')
         # shellcheck disable=SC2086 # the flags are words without blanks
-        row "$name" "$dir/$file" "" $flags
+        row "$name" "$dir/$file" $flags
     done <"$dir/manifest.json"
 }
 
-row philo5_ordered testdata/bench/philo5_ordered.elf testdata/spin/philo5_ordered.pml --preempt every
-row philo5_equ testdata/bench/philo5_equ.elf testdata/spin/philo5_equ.pml --preempt every
-row philosophers testdata/examples/philosophers.elf testdata/spin/philosophers.pml --preempt every
-manifest testdata/models
-manifest testdata/bench
+# spin_noreduce TWIN.pml -- pan without partial-order reduction; sets nstates, nsecs
+spin_noreduce() {
+    local twin=$1 dir out
+    dir="$work/noreduce-$(basename "$twin" .pml)"
+    mkdir -p "$dir"
+    cp "$twin" "$dir/"
+    out=$(cd "$dir" && spin -a "$(basename "$twin")" >spin.out 2>&1 &&
+        gcc -O2 -DSAFETY -DNOREDUCE -DMEMLIM=16384 -o pan pan.c >gcc.out 2>&1 &&
+        ./pan -m"$PAN_DEPTH" -w26 2>&1) || die "SPIN failed on $twin (-DNOREDUCE): $(cat "$dir"/*.out 2>/dev/null | head -n 5)"
+    nstates=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' <<<"$out")
+    nsecs=$(sed -n 's/^pan: elapsed time \([0-9.e+-]*\) seconds.*/\1/p' <<<"$out")
+    grep -q 'max search depth too small' <<<"$out" && nstates="$nstates (depth limit hit: raise PAN_DEPTH)"
+    return 0
+}
+
+# rate N SECONDS -- N / SECONDS in thousands, with commas (empty when SECONDS is 0)
+rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%d\n", n / s / 1000 + 0.5; else print "" }' | commas | sed 's/.$/& k/'; }
+
+layouts=()
+# layout NAME FILE TWIN SHAPE -- the default and the core against the twin
+layout() {
+    local name=$1 file=$2 twin=$3 shape=$4 out rc=0 hs hsecs peak
+    say "$name: hc11mc (por,dead)"
+    check "$file" --preempt every
+    local s1=$states v1=$verdict
+    say "$name: SPIN on $twin"
+    spin_run "$twin"
+    say "$name: hc11mc --reduce none --search bfs --workers 1"
+    out=$("$hc11mc" check "$file" --preempt every --reduce none --search bfs --workers 1 --json \
+        --max-states "$MAX_STATES" 2>"$work/err") || rc=$?
+    [ "$rc" = 2 ] && die "hc11mc check $file: $(head -n 3 "$work/err")"
+    hs=$(field states_stored "$out")
+    hsecs=$(field seconds "$out")
+    peak=$(field peak_memory_bytes "$out")
+    say "$name: SPIN -DNOREDUCE on $twin"
+    spin_noreduce "$twin"
+    layouts+=("| $name | $shape | $v1 | $s1 | $sstates | $sverdict | $(commas <<<"$hs") | $(rate "$hs" "$hsecs") | $(awk -v p="$peak" -v n="$hs" 'BEGIN { printf "%.0f", p / n }') | $(commas <<<"$nstates") | $(rate "$nstates" "$nsecs") |")
+}
+
+layout philo5_rom testdata/bench/philo5_rom.elf testdata/spin/philo5_rom.pml "below; ROM; exits; NOPs"
+layout philo5_equ testdata/bench/philo5_equ.elf testdata/spin/philo5_equ.pml "below; own stack; continues; none"
+layout philo5_ordered testdata/bench/philo5_ordered.elf testdata/spin/philo5_ordered.pml "0x0000, below; own stack; continues; none"
+layout philo5_above testdata/bench/philo5_above.elf testdata/spin/philo5_above.pml "above; ROM; continues; NOPs"
+layout philo5_between testdata/bench/philo5_between.elf testdata/spin/philo5_between.pml "between; RAM, written at start-up; exits; loops"
+layout philo5_data testdata/bench/philo5_data.elf testdata/spin/philo5_data.pml "data symbol; RAM (.data); exits; NOPs"
+layout philo5_stackdesc testdata/bench/philo5_stackdesc.elf testdata/spin/philo5_stackdesc.pml "data symbol; thread 0's stack; continues; loops"
+layout philo5_loops testdata/bench/philo5_loops.elf testdata/spin/philo5_loops.pml "below; ROM; exits; loops"
+layout philosophers testdata/examples/philosophers.elf testdata/spin/philosophers.pml "three, left then right (deadlock)"
+
+if [ "$PARTS" != layouts ]; then
+    manifest testdata/models
+    manifest testdata/bench
+fi
 
 # ---- the twins against hc11mc with every reduction off ------------------------
 twin_check() {
@@ -166,14 +217,14 @@ twin_check() {
     cp "$twin" "$dir/"
     say "$name: twin check, every reduction off"
     out=$(cd "$dir" && spin -o1 -o2 -o3 -a "$(basename "$twin")" >/dev/null 2>&1 &&
-        gcc -O2 -DSAFETY -DNOREDUCE -DMEMLIM=16384 -o pan pan.c >/dev/null 2>&1 &&
+        gcc -O2 -DSAFETY -DNOREDUCE -DCOLLAPSE -DMEMLIM=16384 -o pan pan.c >/dev/null 2>&1 &&
         ./pan -E -m"$PAN_DEPTH" -w"$hash" 2>&1) || die "SPIN failed on $twin (every reduction off)"
     spin_n=$(sed -n 's/^ *\([0-9][0-9]*\) states, stored.*/\1/p' <<<"$out")
     grep -q 'max search depth too small' <<<"$out" && spin_n="$spin_n (depth limit hit: raise PAN_DEPTH)"
-    out=$("$hc11mc" check "$file" --preempt every --search bfs --reduce none --ignore deadlock --json) || true
+    out=$("$hc11mc" check "$file" --preempt every --search bfs --reduce none --batch off --ignore deadlock --json) || true
     hc_n=$(field states_stored "$out")
     if [ "$spin_n" = "$hc_n" ]; then
-        checks+=("$name: SPIN (spin -o1 -o2 -o3, -DNOREDUCE, pan -E) and hc11mc (--search bfs --reduce none --ignore deadlock) both store $(commas <<<"$hc_n") states")
+        checks+=("$name: SPIN (spin -o1 -o2 -o3, -DNOREDUCE, pan -E) and hc11mc (--search bfs --reduce none --batch off --ignore deadlock) both store $(commas <<<"$hc_n") states")
     else
         checks+=("$name: THE TWIN DIFFERS: SPIN stores $spin_n states with every reduction off, hc11mc $hc_n")
     fi
@@ -182,6 +233,10 @@ checks=()
 twin_check philosophers testdata/examples/philosophers.elf testdata/spin/philosophers.pml 20
 if [ "$TWIN_CHECK" = all ]; then
     twin_check philo5_ordered testdata/bench/philo5_ordered.elf testdata/spin/philo5_ordered.pml 26
+    twin_check philo5_equ testdata/bench/philo5_equ.elf testdata/spin/philo5_equ.pml 26
+    for t in rom above between data stackdesc loops; do
+        twin_check "philo5_$t" "testdata/bench/philo5_$t.elf" "testdata/spin/philo5_$t.pml" 26
+    done
 fi
 
 # ---- the table ----------------------------------------------------------------
@@ -191,8 +246,21 @@ echo "hc11mc $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?')
     "load average $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null) at the end;"\
     "hc11mc check $HC11MC_FLAGS --max-states $(commas <<<"$MAX_STATES"); seconds of the whole process."
 echo
-echo "| model | verdict | hc11mc states (por,dead) | s | hc11mc states (none) | s | SPIN states stored | s (whole) | s (pan) | SPIN verdict |"
-echo "|---|---|--:|--:|--:|--:|--:|--:|--:|---|"
+echo "The layout family: forks; descriptors; thread 0; think and eat.  hc11mc check --preempt every $HC11MC_FLAGS"\
+    "against SPIN's defaults; the core: hc11mc check --reduce none --search bfs --workers 1 against"\
+    "pan -DNOREDUCE -w26 (states per second of the search alone; bytes: hc11mc's peak memory per stored state)."
+echo
+echo "| model | layout | verdict | hc11mc states (por,dead) | SPIN states (POR) | SPIN verdict | hc11mc states (none) | states/s | bytes/state | SPIN states (NOREDUCE) | states/s |"
+echo "|---|---|---|--:|--:|---|--:|--:|--:|--:|--:|"
+printf '%s\n' "${layouts[@]}"
+[ "$PARTS" = layouts ] || {
+echo
+echo "Every model, hc11mc check $HC11MC_FLAGS --max-states $(commas <<<"$MAX_STATES") with and without reductions"\
+    "(seconds of the whole process)."
+echo
+echo "| model | verdict | hc11mc states (por,dead) | s | hc11mc states (none) | s |"
+echo "|---|---|--:|--:|--:|--:|"
 printf '%s\n' "${rows[@]}"
+}
 echo
 printf 'Twin check: %s\n' "${checks[@]}"

@@ -20,6 +20,12 @@ import (
 //     none, one worker): the search core's cost per state;
 //   - philo5/default: the same model exhaustively with the default
 //     reductions, breadth-first: stack privacy learned from intrusions;
+//   - layouts/NAME: the same model in the other layouts of the family that
+//     `make compare-spin` runs against SPIN (testdata/bench/philo5_NAME.s:
+//     forks above or between the stacks or a data symbol, descriptors in
+//     ROM, in RAM or on thread 0's stack, thread 0 ending or continuing,
+//     think and eat as NOPs or delay loops), exhaustively with the default
+//     reductions, breadth-first: the partial-order reduction on each;
 //   - dining3/best: best-first on the extended FSM distance to the error
 //     of a model with calls (--preempt calls): the heuristic's cost;
 //   - serial_cmd/firmware: a firmware image on the chip's peripherals to
@@ -31,6 +37,12 @@ func BenchmarkWorkloads(b *testing.B) {
 	}{
 		{"philo5/none", []string{"../../testdata/bench/philo5_equ.elf", "--reduce", "none", "--search", "bfs", "--workers", "1", "--max-states", "2000000"}},
 		{"philo5/default", []string{"../../testdata/bench/philo5_equ.elf", "--search", "bfs", "--workers", "1"}},
+		{"layouts/rom", []string{"../../testdata/bench/philo5_rom.elf", "--search", "bfs", "--workers", "1"}},
+		{"layouts/above", []string{"../../testdata/bench/philo5_above.elf", "--search", "bfs", "--workers", "1"}},
+		{"layouts/between", []string{"../../testdata/bench/philo5_between.elf", "--search", "bfs", "--workers", "1"}},
+		{"layouts/data", []string{"../../testdata/bench/philo5_data.elf", "--search", "bfs", "--workers", "1"}},
+		{"layouts/stackdesc", []string{"../../testdata/bench/philo5_stackdesc.elf", "--search", "bfs", "--workers", "1"}},
+		{"layouts/loops", []string{"../../testdata/bench/philo5_loops.elf", "--search", "bfs", "--workers", "1"}},
 		{"dining3/best", []string{"../../testdata/bench/dining3.elf", "--preempt", "calls", "--search", "best", "--heuristic", "efsm", "--workers", "1"}},
 		{"serial_cmd/firmware", []string{"../../testdata/firmware/serial_cmd.elf", "--sci-input", `\r`, "--max-timer-events", "0",
 			"--max-received", "1", "--expect-output", `\x00`, "--search", "bfs", "--workers", "1"}},
