@@ -85,7 +85,7 @@ objdump-diff: tools
 N     ?= 20000
 START ?= 0
 soundness: z3
-	$(GO) test ./internal/cli -run '^TestRandomDifferential$$' -count=1 -timeout 0 -v -soundness.n=$(N) -soundness.start=$(START)
+	$(GO) test ./cmd/hc11mc/internal/cli -run '^TestRandomDifferential$$' -count=1 -timeout 0 -v -soundness.n=$(N) -soundness.start=$(START)
 
 ## lint: staticcheck with every check (installed into GOPATH/bin when missing)
 STATICCHECK ?= $(shell go env GOPATH)/bin/staticcheck
@@ -96,7 +96,7 @@ lint:
 ## bench: the performance benchmarks reported in docs/performance.md
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./sim ./search ./heuristics
-	$(GO) test -run '^$$' -bench Workloads -benchmem ./internal/cli
+	$(GO) test -run '^$$' -bench Workloads -benchmem ./cmd/hc11mc/internal/cli
 
 ## bench-compare: benchstat of the benchmarks at OLD against the working tree, in interleaved runs
 ## (make bench-compare OLD=<commit> [NEW=<commit>] [ROUNDS=6] [BENCH=pattern])
@@ -111,7 +111,7 @@ test-slurm: build
 
 ## imports: redraw the picture of the packages' imports (docs/imports.dot, and docs/imports.svg with graphviz)
 imports:
-	$(GO) test ./internal/layering -run 'TestPicture$$' -count=1 -update
+	$(GO) test ./testkit/layering -run 'TestPicture$$' -count=1 -update
 	@if command -v dot >/dev/null; then dot -Tsvg docs/imports.dot -o docs/imports.svg; \
 	  else echo "graphviz (dot) is not installed: docs/imports.svg not redrawn (apt-get install graphviz)"; fi
 

@@ -7,7 +7,7 @@
 // writes the records as tables (text or Markdown), CSV or a bar chart in
 // SVG.
 //
-// It is not about the command line: package internal/cli reads bench's
+// It is not about the command line: package cmd/hc11mc/internal/cli reads bench's
 // flags into Options, provides the Setup that reads a model's check flags
 // into its check.Config (bench reads no flags), and prints. Nor is it
 // about the searches themselves (packages search, symbolic, portfolio),

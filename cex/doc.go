@@ -5,7 +5,7 @@
 // accesses that matter — in text, as data, or drawn in lanes as SVG.
 //
 // It is not about finding them (package search), about the command line
-// (package internal/cli parses the flags, prints and picks exit codes), or
+// (package cmd/hc11mc/internal/cli parses the flags, prints and picks exit codes), or
 // about turning the settings a trace records into a machine: a trace keeps
 // the load and machine settings as the command line gave them (their
 // schema is package settings's: settings.LoadSpec, settings.MachineSpec),

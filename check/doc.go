@@ -11,7 +11,7 @@
 // WaitSites), and runs the firmware to a break for a heuristic's value at
 // one state (RunToBreak, hc11mc estimate).
 //
-// It is not about reading the command line (package internal/cli turns
+// It is not about reading the command line (package cmd/hc11mc/internal/cli turns
 // the flags into a Config, prints the result and picks the exit code),
 // about reading images (package loader), nor about choosing the engine
 // (package plan). It defines the door every engine runs through: Engine,

@@ -41,5 +41,5 @@
 //
 // It is not about finding violations (package check and the engines),
 // explaining them in prose (package cex) or the command line (package
-// internal/cli wires --sarif and prints the lines).
+// cmd/hc11mc/internal/cli wires --sarif and prints the lines).
 package findings

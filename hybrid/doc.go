@@ -93,7 +93,7 @@
 // too, unchecked.
 //
 // TestDifferential checks the claim on random programs that draw wide
-// values (internal/randprog.Wide) against the plain explicit search
+// values (testkit/randprog.Wide) against the plain explicit search
 // that enumerates every value, and TestDifferentialCatches shows it
 // fails when HMC's part is skipped (mutation.SkipHandoff).
 package hybrid

@@ -7,10 +7,10 @@ import (
 
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/internal/mutation"
-	"github.com/hc11mc/hc11mc/internal/randprog"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
 	"github.com/hc11mc/hc11mc/symbolic"
+	"github.com/hc11mc/hc11mc/testkit/randprog"
 )
 
 // outcome is one program's comparison: the plain search's violation

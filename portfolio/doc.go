@@ -7,7 +7,7 @@
 // processes here (RunProcesses) and the merge of the results they write
 // (Merge).
 //
-// It is not about the command line: package internal/cli reads the flags
+// It is not about the command line: package cmd/hc11mc/internal/cli reads the flags
 // into a check.Config, loads the firmware, prints the results and picks
 // the exit codes; nor about the choice of the swarm's size and members
 // (package plan). Nor is it about one search (package search) or the

@@ -3,7 +3,7 @@
 #
 #   scripts/bench-compare.sh OLD [NEW]      (or: make bench-compare OLD=<commit>)
 #
-# Builds the test binaries of sim, search and internal/cli at OLD (in a
+# Builds the test binaries of sim, search and the command line at OLD (in a
 # temporary worktree) and at NEW (default: the working tree), then runs
 # them ROUNDS times (default 6), alternating old and new so that the
 # machine's slow and fast spells fall on both alike, and prints benchstat's
@@ -17,7 +17,7 @@ new=${2:-}
 ROUNDS=${ROUNDS:-6}
 BENCH=${BENCH:-'RunLoop|Successors|Search$|Workloads'}
 BENCHTIME=${BENCHTIME:-1s}
-PKGS="sim search internal/cli"
+PKGS="sim search cli"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 say() { printf '%s\n' "$*" >&2; }
@@ -36,6 +36,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+pkgdir() { # pkgdir TREE PKG -- the folder of PKG in TREE: the command line's
+    # package is cmd/hc11mc/internal/cli, internal/cli at older commits
+    if [ "$2" = cli ]; then
+        if [ -d "$1/cmd/hc11mc/internal/cli" ]; then echo cmd/hc11mc/internal/cli; else echo internal/cli; fi
+    else
+        echo "$2"
+    fi
+}
+
 tree() { # tree NAME COMMIT -- a worktree of COMMIT, or the working tree
     if [ -z "$2" ]; then echo "$root"; return; fi
     git -C "$root" worktree add -q --detach "$work/$1" "$2"
@@ -48,7 +57,7 @@ for side in old new; do
     t=$oldtree; [ $side = new ] && t=$newtree
     for p in $PKGS; do
         say "building $side $p"
-        (cd "$t" && go test -c -o "$work/$side-${p//\//_}.test" "./$p")
+        (cd "$t" && go test -c -o "$work/$side-$p.test" "./$(pkgdir "$t" "$p")")
     done
 done
 
@@ -57,7 +66,7 @@ for r in $(seq 1 "$ROUNDS"); do
         t=$oldtree; [ $side = new ] && t=$newtree
         for p in $PKGS; do
             say "round $r/$ROUNDS: $side $p"
-            (cd "$t/$p" && "$work/$side-${p//\//_}.test" -test.run '^$' -test.bench "$BENCH" \
+            (cd "$t/$(pkgdir "$t" "$p")" && "$work/$side-$p.test" -test.run '^$' -test.bench "$BENCH" \
                 -test.benchtime "$BENCHTIME" -test.benchmem) >>"$work/$side.txt" 2>/dev/null || true
         done
     done

@@ -7,15 +7,15 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/internal/mutation"
-	"github.com/hc11mc/hc11mc/internal/randprog"
-	"github.com/hc11mc/hc11mc/internal/timeoracle"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/testkit/randprog"
+	"github.com/hc11mc/hc11mc/testkit/timeoracle"
 )
 
 // The timing page against a second implementation of the timing
-// properties (internal/timeoracle), on random executions and every
+// properties (testkit/timeoracle), on random executions and every
 // counterexample of random programs.
 
 // oracleMachine is program seed's machine with the timing properties

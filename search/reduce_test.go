@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/internal/mutation"
-	"github.com/hc11mc/hc11mc/internal/randprog"
 	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/testkit/randprog"
 )
 
 // randomProgram builds a random program (package randprog) and the

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/hc11mc/hc11mc/internal/mutation"
-	"github.com/hc11mc/hc11mc/internal/randprog"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/testkit/randprog"
 )
 
 // The timing properties (sim/timing.go) on random multi-threaded

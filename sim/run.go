@@ -818,7 +818,7 @@ func (m *Machine) Disasm(s *State, pc uint16) (hexBytes, text string) {
 // (an entry point loaded into D for __mc_thread_create), or a variable's
 // own address (loader.Image.ValueName) loaded into or compared with X, Y
 // or SP — in D a small value is a number far more often than an address
-// in the RAM at 0x0000. Listings (package internal/listing) keep objdump's
+// in the RAM at 0x0000. Listings (package cmd/hc11mc/internal/listing) keep objdump's
 // own choice instead.
 func (m *Machine) traceSymbols(op isa.Op) isa.Symbols {
 	img := m.Image

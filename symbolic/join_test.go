@@ -8,9 +8,9 @@ import (
 
 	"github.com/hc11mc/hc11mc/heuristics"
 	"github.com/hc11mc/hc11mc/internal/mutation"
-	"github.com/hc11mc/hc11mc/internal/randprog"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/testkit/randprog"
 )
 
 // joinConfigs are the traversals TestJoinDifferential runs: ST with

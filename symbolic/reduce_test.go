@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hc11mc/hc11mc/internal/randprog"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/testkit/randprog"
 )
 
 // TestReduceDifferential: on the random multi-threaded programs that

@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/hc11mc/hc11mc/internal/randprog"
 	"github.com/hc11mc/hc11mc/search"
 	"github.com/hc11mc/hc11mc/sim"
+	"github.com/hc11mc/hc11mc/testkit/randprog"
 )
 
 // TestWideDifferential: on random two-thread programs that draw wide

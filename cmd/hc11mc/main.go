@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/hc11mc/hc11mc/internal/cli"
+	"github.com/hc11mc/hc11mc/cmd/hc11mc/internal/cli"
 )
 
 func main() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -4,7 +4,7 @@
 // thousands (the swarm's members, the benchmark tables).
 //
 // It is not about reading them: the command line reads sizes and counts
-// from its flags (package internal/cli), exactly, and says which forms it
+// from its flags (package cmd/hc11mc/internal/cli), exactly, and says which forms it
 // takes.
 package units
 
