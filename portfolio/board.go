@@ -71,15 +71,31 @@ func BoardMember(img *loader.Image, cfg check.Config, m *sim.Machine) (bool, err
 func BoardMachine(mc check.MachineConfig) check.MachineConfig {
 	mc.Clock, mc.SCIIdle, mc.SCIFirst = check.ClockExact, true, true
 	mc.Dead = false
+	if mc.SCIInput == nil && !mc.SCIFed {
+		mc.SCIInput, _ = check.ParseAlphabet(Keyboard)
+	}
 	return mc
 }
 
+// Keyboard is the alphabet of the board member's input where --sci-input
+// gives none: what a person at a terminal types — the printable
+// characters, Enter (a carriage return, or a line feed from a host),
+// tab, backspace, delete, escape, Ctrl-C and Ctrl-X — in --sci-input's
+// syntax. A byte no key sends (a binary protocol's) is left to the other
+// members, which receive every byte; the board member's exhaustive end
+// says so, since it names its model.
+const Keyboard = ` -~,\r,\n,\t,\x08,\x7f,\x1b,\x03,\x18`
+
 // Spec is the machine's settings s as member m runs them, as a trace
 // file of its counterexample records them: the board member's with
-// --clock exact --sci-timing first.
+// --clock exact --sci-timing first and, unless --sci-input gave one, the
+// keyboard's alphabet (Keyboard).
 func (m Member) Spec(s settings.MachineSpec) settings.MachineSpec {
 	if m.Board {
 		s.Clock, s.SCITiming = "exact", "first"
+		if s.SCIInput == "" {
+			s.SCIInput = Keyboard
+		}
 	}
 	return s
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/hc11mc/hc11mc/check"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,4 +121,45 @@ func TestBoardProofCatches(t *testing.T) {
 	defer restore()
 	out := run(t, ExitVerified, boardProofArgs...)
 	wantLines(t, out, "verified")
+}
+
+// With no --sci-input the board member receives the keys a person types:
+// alone (member 1 of the default swarm on the heater) it finds the bug of
+// "L4" with no flag at all — over every byte it would take 5.2 million
+// states (docs/firmware.md) — and its trace records that alphabet, in
+// which every printable ASCII character, carriage return and line feed
+// are, and NUL and the bytes above 0x7F are not; the trace replays.
+func TestBoardMemberKeyboard(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "heater.json")
+	out := run(t, ExitViolation, "check", heaterELF, "--swarm-member", "1/3", "--trace", trace)
+	wantLines(t, out, "violation: unmapped", `serial input (SCI received): "L4"`)
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tf struct {
+		Machine struct {
+			SCIInput string `json:"sci_input"`
+		} `json:"machine"`
+	}
+	if err := json.Unmarshal(b, &tf); err != nil {
+		t.Fatal(err)
+	}
+	alpha, err := check.ParseAlphabet(tf.Machine.SCIInput)
+	if err != nil {
+		t.Fatalf("the trace's alphabet %q: %v", tf.Machine.SCIInput, err)
+	}
+	in := map[byte]bool{}
+	for _, c := range alpha {
+		in[c] = true
+	}
+	for c := byte(' '); c <= '~'; c++ {
+		if !in[c] {
+			t.Errorf("the keyboard's alphabet lacks %q", c)
+		}
+	}
+	if !in['\r'] || !in['\n'] || in[0] || in[0x80] || in[0xFF] {
+		t.Errorf("the keyboard's alphabet %q: want \\r and \\n, no NUL, nothing above 0x7F", alpha)
+	}
+	wantLines(t, run(t, ExitViolation, "replay", trace), "reproduced: unmapped")
 }
