@@ -41,7 +41,8 @@ const Module = "github.com/hc11mc/hc11mc/"
 // the current directory or under it that is neither the standard library
 // nor a package of the module under one of below, or that is under one
 // of above. Names are module-relative paths: "sim" stands for sim and the
-// packages under it.
+// packages under it. A test file may import the test scaffolding
+// (testkit) wherever it is.
 func Check(t testing.TB, below, above []string) {
 	t.Helper()
 	under := func(p string, list []string) bool {
@@ -66,6 +67,8 @@ func Check(t testing.TB, below, above []string) {
 			p, _ := strconv.Unquote(im.Path.Value)
 			rest, ours := strings.CutPrefix(p, Module)
 			switch {
+			case ours && under(rest, []string{"testkit"}) && strings.HasSuffix(path, "_test.go"):
+				// The test scaffolding serves every package's tests.
 			case !ours && strings.Contains(p, "."):
 				t.Errorf("%s imports %s, from outside the module", path, p)
 			case ours && under(rest, above):
