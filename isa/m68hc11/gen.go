@@ -40,7 +40,19 @@ var operandBytes = map[string]int{
 }
 
 func main() {
-	f, err := os.Open("opcodes.txt")
+	rows := readRows("opcodes.txt")
+	src, err := format.Source(tablesSource(rows))
+	if err != nil {
+		log.Fatalf("formatting tables.go: %v", err)
+	}
+	if err := os.WriteFile("tables.go", src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// readRows reads and checks the opcode table in path: one row per line.
+func readRows(path string) []row {
+	f, err := os.Open(path)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -53,48 +65,7 @@ func main() {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		fs := strings.Fields(line)
-		if len(fs) != 13 {
-			log.Fatalf("opcodes.txt:%d: want 13 fields, have %d", n, len(fs))
-		}
-		r := row{mnem: fs[2], mode: fs[3], ccr: fs[6], line: n,
-			flags: fs[7], reads: fs[8], writes: fs[9], mem: fs[10], stack: fs[11], other: fs[12]}
-		switch fs[0] {
-		case "-":
-		case "18", "1A", "CD":
-			p, _ := strconv.ParseUint(fs[0], 16, 8)
-			r.page = int(p)
-		default:
-			log.Fatalf("opcodes.txt:%d: bad page %q", n, fs[0])
-		}
-		op, err := strconv.ParseUint(fs[1], 16, 8)
-		if err != nil {
-			log.Fatalf("opcodes.txt:%d: bad opcode %q", n, fs[1])
-		}
-		r.op = int(op)
-		if r.length, err = strconv.Atoi(fs[4]); err != nil {
-			log.Fatalf("opcodes.txt:%d: bad length", n)
-		}
-		if r.cycles, err = strconv.Atoi(fs[5]); err != nil {
-			log.Fatalf("opcodes.txt:%d: bad cycles", n)
-		}
-		ob, ok := operandBytes[r.mode]
-		if !ok {
-			log.Fatalf("opcodes.txt:%d: unknown mode %q", n, r.mode)
-		}
-		want := 1 + ob
-		if r.page != 0 {
-			want++
-		}
-		if r.length != want {
-			log.Fatalf("opcodes.txt:%d: length %d, but mode %s on this page needs %d", n, r.length, r.mode, want)
-		}
-		if len(r.ccr) != 8 || strings.Trim(r.ccr, "-01*?") != "" {
-			log.Fatalf("opcodes.txt:%d: bad ccr %q", n, r.ccr)
-		}
-		if _, err := effectsExpr(r); err != nil {
-			log.Fatalf("opcodes.txt:%d: %v", n, err)
-		}
+		r := parseRow(line, n)
 		k := [2]int{r.page, r.op}
 		if prev, dup := seen[k]; dup {
 			log.Fatalf("opcodes.txt:%d: opcode defined again (first at line %d)", n, prev)
@@ -105,7 +76,60 @@ func main() {
 	if err := sc.Err(); err != nil {
 		log.Fatal(err)
 	}
+	return rows
+}
 
+// parseRow is line n of opcodes.txt as a row, checked: its page, opcode,
+// length against its mode, cycles, CCR effects and access effects.
+func parseRow(line string, n int) row {
+	fs := strings.Fields(line)
+	if len(fs) != 13 {
+		log.Fatalf("opcodes.txt:%d: want 13 fields, have %d", n, len(fs))
+	}
+	r := row{mnem: fs[2], mode: fs[3], ccr: fs[6], line: n,
+		flags: fs[7], reads: fs[8], writes: fs[9], mem: fs[10], stack: fs[11], other: fs[12]}
+	switch fs[0] {
+	case "-":
+	case "18", "1A", "CD":
+		p, _ := strconv.ParseUint(fs[0], 16, 8)
+		r.page = int(p)
+	default:
+		log.Fatalf("opcodes.txt:%d: bad page %q", n, fs[0])
+	}
+	op, err := strconv.ParseUint(fs[1], 16, 8)
+	if err != nil {
+		log.Fatalf("opcodes.txt:%d: bad opcode %q", n, fs[1])
+	}
+	r.op = int(op)
+	if r.length, err = strconv.Atoi(fs[4]); err != nil {
+		log.Fatalf("opcodes.txt:%d: bad length", n)
+	}
+	if r.cycles, err = strconv.Atoi(fs[5]); err != nil {
+		log.Fatalf("opcodes.txt:%d: bad cycles", n)
+	}
+	ob, ok := operandBytes[r.mode]
+	if !ok {
+		log.Fatalf("opcodes.txt:%d: unknown mode %q", n, r.mode)
+	}
+	want := 1 + ob
+	if r.page != 0 {
+		want++
+	}
+	if r.length != want {
+		log.Fatalf("opcodes.txt:%d: length %d, but mode %s on this page needs %d", n, r.length, r.mode, want)
+	}
+	if len(r.ccr) != 8 || strings.Trim(r.ccr, "-01*?") != "" {
+		log.Fatalf("opcodes.txt:%d: bad ccr %q", n, r.ccr)
+	}
+	if _, err := effectsExpr(r); err != nil {
+		log.Fatalf("opcodes.txt:%d: %v", n, err)
+	}
+	return r
+}
+
+// tablesSource is tables.go for rows, before gofmt: the mnemonics, the
+// opcode tables of the four pages and their effects.
+func tablesSource(rows []row) []byte {
 	names := map[string]bool{}
 	for _, r := range rows {
 		names[r.mnem] = true
@@ -158,13 +182,7 @@ func main() {
 		b.WriteString("\t},\n")
 	}
 	b.WriteString("}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		log.Fatalf("formatting tables.go: %v", err)
-	}
-	if err := os.WriteFile("tables.go", src, 0o644); err != nil {
-		log.Fatal(err)
-	}
+	return b.Bytes()
 }
 
 // ccrExpr turns an SXHINZVC column into a CCREffect literal.

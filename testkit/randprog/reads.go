@@ -199,126 +199,154 @@ func (g *readsGen) piece() ([]byte, []byte) {
 	}
 	switch k {
 	case 0, 1:
-		// A = f(v) by an instruction that reads memory into A or B.
-		type op struct {
-			mn   string
-			pre  []byte
-			post []byte
-			f    func(byte) byte
-		}
-		ops := []op{
-			{"ldaa", nil, nil, func(v byte) byte { return v }},
-			{"ldab", nil, inh("tba"), func(v byte) byte { return v }},
-			{"adda", imm8("ldaa", c), nil, func(v byte) byte { return c + v }},
-			{"adca", cat(inh("sec"), imm8("ldaa", c)), nil, func(v byte) byte { return c + v + 1 }},
-			{"suba", imm8("ldaa", c), nil, func(v byte) byte { return c - v }},
-			{"sbca", cat(inh("clc"), imm8("ldaa", c)), nil, func(v byte) byte { return c - v }},
-			{"anda", imm8("ldaa", c), nil, func(v byte) byte { return c & v }},
-			{"oraa", imm8("ldaa", c), nil, func(v byte) byte { return c | v }},
-			{"eora", imm8("ldaa", c), nil, func(v byte) byte { return c ^ v }},
-			{"addb", imm8("ldab", c), inh("tba"), func(v byte) byte { return c + v }},
-			{"eorb", imm8("ldab", c), inh("tba"), func(v byte) byte { return c ^ v }},
-		}
-		o := ops[r.IntN(len(ops))]
-		g.feats = append(g.feats, strings.ToLower(o.mn)+" "+s.name)
-		return cat(setup, o.pre, in8(o.mn, a, mode, off), o.post), each(vals, o.f)
+		return g.loadA(s, a, mode, off, setup, vals, c)
 	case 2, 3:
-		// a compare or bit test, and a branch on its flags
-		type test struct {
-			mn  string
-			pre []byte
-			br  string
-			f   func(byte) bool
-		}
-		tests := []test{
-			{"cmpa", imm8("ldaa", c), "beq", func(v byte) bool { return c == v }},
-			{"cmpa", imm8("ldaa", c), "bhi", func(v byte) bool { return c > v }},
-			{"cmpb", imm8("ldab", c), "bcs", func(v byte) bool { return c < v }},
-			{"bita", imm8("ldaa", c), "bne", func(v byte) bool { return c&v != 0 }},
-			{"bitb", imm8("ldab", c), "beq", func(v byte) bool { return c&v == 0 }},
-			{"tst", nil, "bmi", func(v byte) bool { return v&0x80 != 0 }},
-			{"tst", nil, "beq", func(v byte) bool { return v == 0 }},
-		}
-		o := tests[r.IntN(len(tests))]
-		if o.mn == "tst" && (mode == isa.Dir) {
-			mode = isa.Ext
-		}
-		g.feats = append(g.feats, strings.ToLower(o.mn)+" "+s.name)
-		return cat(setup, o.pre, in8(o.mn, a, mode, off), rel(o.br, 4), sideways()),
-			each(vals, func(v byte) byte { return side(o.f(v)) })
+		return g.testBranch(s, a, mode, off, setup, vals, c)
 	case 4, 5, 6, 7, 8:
-		// BRSET or BRCLR: direct mode on page zero, else indexed
-		mask := []byte{0x01, 0x04, 0x80, 0x81, 0xFF, 0x00}[r.IntN(6)]
-		mn := []string{"brset", "brclr"}[r.IntN(2)]
-		var b []byte
+		return g.bitBranch(s, a, mode, off, setup, vals)
+	default:
+		return g.modify(s, a, mode, off, setup, vals)
+	}
+}
+
+// loadA reads the byte at a (through mode and off, after setup) into A by
+// an instruction that loads or combines it with c; vals are its values.
+func (g *readsGen) loadA(s readsSource, a uint16, mode isa.Mode, off uint8, setup []byte, vals []byte, c byte) ([]byte, []byte) {
+	r := g.r
+	// A = f(v) by an instruction that reads memory into A or B.
+	type op struct {
+		mn   string
+		pre  []byte
+		post []byte
+		f    func(byte) byte
+	}
+	ops := []op{
+		{"ldaa", nil, nil, func(v byte) byte { return v }},
+		{"ldab", nil, inh("tba"), func(v byte) byte { return v }},
+		{"adda", imm8("ldaa", c), nil, func(v byte) byte { return c + v }},
+		{"adca", cat(inh("sec"), imm8("ldaa", c)), nil, func(v byte) byte { return c + v + 1 }},
+		{"suba", imm8("ldaa", c), nil, func(v byte) byte { return c - v }},
+		{"sbca", cat(inh("clc"), imm8("ldaa", c)), nil, func(v byte) byte { return c - v }},
+		{"anda", imm8("ldaa", c), nil, func(v byte) byte { return c & v }},
+		{"oraa", imm8("ldaa", c), nil, func(v byte) byte { return c | v }},
+		{"eora", imm8("ldaa", c), nil, func(v byte) byte { return c ^ v }},
+		{"addb", imm8("ldab", c), inh("tba"), func(v byte) byte { return c + v }},
+		{"eorb", imm8("ldab", c), inh("tba"), func(v byte) byte { return c ^ v }},
+	}
+	o := ops[r.IntN(len(ops))]
+	g.feats = append(g.feats, strings.ToLower(o.mn)+" "+s.name)
+	return cat(setup, o.pre, in8(o.mn, a, mode, off), o.post), each(vals, o.f)
+}
+
+// testBranch compares or bit-tests the byte at a against c and branches
+// on the flags.
+func (g *readsGen) testBranch(s readsSource, a uint16, mode isa.Mode, off uint8, setup []byte, vals []byte, c byte) ([]byte, []byte) {
+	r := g.r
+	// a compare or bit test, and a branch on its flags
+	type test struct {
+		mn  string
+		pre []byte
+		br  string
+		f   func(byte) bool
+	}
+	tests := []test{
+		{"cmpa", imm8("ldaa", c), "beq", func(v byte) bool { return c == v }},
+		{"cmpa", imm8("ldaa", c), "bhi", func(v byte) bool { return c > v }},
+		{"cmpb", imm8("ldab", c), "bcs", func(v byte) bool { return c < v }},
+		{"bita", imm8("ldaa", c), "bne", func(v byte) bool { return c&v != 0 }},
+		{"bitb", imm8("ldab", c), "beq", func(v byte) bool { return c&v == 0 }},
+		{"tst", nil, "bmi", func(v byte) bool { return v&0x80 != 0 }},
+		{"tst", nil, "beq", func(v byte) bool { return v == 0 }},
+	}
+	o := tests[r.IntN(len(tests))]
+	if o.mn == "tst" && (mode == isa.Dir) {
+		mode = isa.Ext
+	}
+	g.feats = append(g.feats, strings.ToLower(o.mn)+" "+s.name)
+	return cat(setup, o.pre, in8(o.mn, a, mode, off), rel(o.br, 4), sideways()),
+		each(vals, func(v byte) byte { return side(o.f(v)) })
+}
+
+// bitBranch tests the byte at a by BRSET or BRCLR: direct mode on page
+// zero, else indexed.
+func (g *readsGen) bitBranch(s readsSource, a uint16, mode isa.Mode, off uint8, setup []byte, vals []byte) ([]byte, []byte) {
+	r := g.r
+	// BRSET or BRCLR: direct mode on page zero, else indexed
+	mask := []byte{0x01, 0x04, 0x80, 0x81, 0xFF, 0x00}[r.IntN(6)]
+	mn := []string{"brset", "brclr"}[r.IntN(2)]
+	var b []byte
+	switch mode {
+	case isa.IdxX:
+		b = enc(mn, isa.BrIdxX, uint16(off), mask, 4)
+	case isa.IdxY:
+		b = enc(mn, isa.BrIdxY, uint16(off), mask, 4)
+	default:
+		if a < 0x100 {
+			b = enc(mn, isa.BrDir, a, mask, 4)
+		} else {
+			off = uint8(r.IntN(4))
+			setup = imm16("ldx", a-uint16(off))
+			b = enc(mn, isa.BrIdxX, uint16(off), mask, 4)
+		}
+	}
+	g.feats = append(g.feats, strings.ToLower(mn)+" "+s.name)
+	return cat(setup, b, sideways()), each(vals, func(v byte) byte {
+		if mn == "brset" {
+			return side(^v&mask == 0)
+		}
+		return side(v&mask == 0)
+	})
+}
+
+// modify reads, modifies and writes the byte at a, then reads it back
+// into A.
+func (g *readsGen) modify(s readsSource, a uint16, mode isa.Mode, off uint8, setup []byte, vals []byte) ([]byte, []byte) {
+	r := g.r
+	// a read-modify-write of the byte, then A = what was written
+	// (read back through the same mode; an --input register reads
+	// its values again)
+	type rmw struct {
+		mn string
+		f  func(byte) byte
+	}
+	m := []byte{0x01, 0x80, 0x0F}[r.IntN(3)]
+	rmws := []rmw{
+		{"inc", func(v byte) byte { return v + 1 }}, {"dec", func(v byte) byte { return v - 1 }},
+		{"com", func(v byte) byte { return ^v }}, {"neg", func(v byte) byte { return -v }},
+		{"lsr", func(v byte) byte { return v >> 1 }}, {"asl", func(v byte) byte { return v << 1 }},
+		{"bset", func(v byte) byte { return v | m }}, {"bclr", func(v byte) byte { return v &^ m }},
+	}
+	o := rmws[r.IntN(len(rmws))]
+	var b []byte
+	switch {
+	case o.mn == "bset" || o.mn == "bclr":
 		switch mode {
 		case isa.IdxX:
-			b = enc(mn, isa.BrIdxX, uint16(off), mask, 4)
+			b = enc(o.mn, isa.BitIdxX, uint16(off), m, 0)
 		case isa.IdxY:
-			b = enc(mn, isa.BrIdxY, uint16(off), mask, 4)
+			b = enc(o.mn, isa.BitIdxY, uint16(off), m, 0)
 		default:
 			if a < 0x100 {
-				b = enc(mn, isa.BrDir, a, mask, 4)
+				b = enc(o.mn, isa.BitDir, a, m, 0)
 			} else {
-				off = uint8(r.IntN(4))
-				setup = imm16("ldx", a-uint16(off))
-				b = enc(mn, isa.BrIdxX, uint16(off), mask, 4)
+				off = 0
+				mode = isa.IdxX
+				setup = imm16("ldx", a)
+				b = enc(o.mn, isa.BitIdxX, 0, m, 0)
 			}
 		}
-		g.feats = append(g.feats, strings.ToLower(mn)+" "+s.name)
-		return cat(setup, b, sideways()), each(vals, func(v byte) byte {
-			if mn == "brset" {
-				return side(^v&mask == 0)
-			}
-			return side(v&mask == 0)
-		})
+	case mode == isa.Dir:
+		mode = isa.Ext
+		b = in8(o.mn, a, mode, off)
 	default:
-		// a read-modify-write of the byte, then A = what was written
-		// (read back through the same mode; an --input register reads
-		// its values again)
-		type rmw struct {
-			mn string
-			f  func(byte) byte
-		}
-		m := []byte{0x01, 0x80, 0x0F}[r.IntN(3)]
-		rmws := []rmw{
-			{"inc", func(v byte) byte { return v + 1 }}, {"dec", func(v byte) byte { return v - 1 }},
-			{"com", func(v byte) byte { return ^v }}, {"neg", func(v byte) byte { return -v }},
-			{"lsr", func(v byte) byte { return v >> 1 }}, {"asl", func(v byte) byte { return v << 1 }},
-			{"bset", func(v byte) byte { return v | m }}, {"bclr", func(v byte) byte { return v &^ m }},
-		}
-		o := rmws[r.IntN(len(rmws))]
-		var b []byte
-		switch {
-		case o.mn == "bset" || o.mn == "bclr":
-			switch mode {
-			case isa.IdxX:
-				b = enc(o.mn, isa.BitIdxX, uint16(off), m, 0)
-			case isa.IdxY:
-				b = enc(o.mn, isa.BitIdxY, uint16(off), m, 0)
-			default:
-				if a < 0x100 {
-					b = enc(o.mn, isa.BitDir, a, m, 0)
-				} else {
-					off = 0
-					mode = isa.IdxX
-					setup = imm16("ldx", a)
-					b = enc(o.mn, isa.BitIdxX, 0, m, 0)
-				}
-			}
-		case mode == isa.Dir:
-			mode = isa.Ext
-			b = in8(o.mn, a, mode, off)
-		default:
-			b = in8(o.mn, a, mode, off)
-		}
-		g.feats = append(g.feats, strings.ToLower(o.mn)+" "+s.name)
-		after := each(vals, o.f)
-		if _, in := g.inputs[a]; in {
-			after = vals
-		}
-		return cat(setup, b, in8("ldaa", a, mode, off)), after
+		b = in8(o.mn, a, mode, off)
 	}
+	g.feats = append(g.feats, strings.ToLower(o.mn)+" "+s.name)
+	after := each(vals, o.f)
+	if _, in := g.inputs[a]; in {
+		after = vals
+	}
+	return cat(setup, b, in8("ldaa", a, mode, off)), after
 }
 
 // word returns a piece that loads 16 bits from s (LDD, LDX, LDY or the
