@@ -29,12 +29,10 @@
 // the settings that need them are refused without them, and a bounded
 // exploration's verified verdict is made incomplete (Report.Bound).
 //
-// FromSymbolic gives HMC's result the explicit search's shape, and
-// replays its counterexample on the concrete simulator first (Confirm): a
-// counterexample that does not replay is an error (NotReplayed), a bug in
-// hc11mc, never a verdict. docs/cli.md, "check" and "What a verdict
-// covers", and docs/engines.md describe all this as users see it. It
-// also says what a search reached of the code (Coverage, Uncovered,
-// WaitSites) and runs the firmware to a break for a heuristic's value at
-// one state (RunToBreak, hc11mc estimate).
+// FromSymbolic replays HMC's counterexample on the concrete simulator
+// (Confirm) before it gives the result: one that does not replay is an
+// error (NotReplayed), a bug in hc11mc, never a verdict. Coverage,
+// Uncovered and WaitSites say what a search reached of the code. Users
+// see all this in docs/cli.md ("check", "What a verdict covers") and
+// docs/engines.md.
 package check
