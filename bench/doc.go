@@ -7,31 +7,20 @@
 // writes the records as tables (text or Markdown), CSV or a bar chart in
 // SVG.
 //
-// It is not about the command line: package cmd/hc11mc/internal/cli reads bench's
-// flags into Options, provides the Setup that reads a model's check flags
-// into its check.Config (bench reads no flags), and prints. Nor is it
-// about the searches themselves (packages search, symbolic, portfolio),
-// nor about choosing the engine of a run: package plan chooses it, as it
-// does for check, and bench runs the engine it gets.
+// It sits between the command line and the engines, above plan (which
+// chooses each run's engine, as it does for check) and so above check,
+// hybrid, portfolio and cex. Package cmd/hc11mc/internal/cli reads bench's flags
+// into Options, provides the Setup that reads a model's check flags into
+// its check.Config (bench reads no flags), and prints.
 //
-// # What the tables say
-//
-// Per model and column (a strategy, or STRATEGY/SETTING with several
-// reduction settings): the states generated before the error (Table 1),
-// the time taken (Table 2), with the paper's figures beside ours, then
-// counterexample lengths and peak memory. Random runs use seeds 1..Runs;
-// Repeat runs everything in rounds (each round runs every strategy on the
-// model once, so that what else the machine does weighs on all alike). A
-// cell is the median of its runs and, when they differ, their spread;
-// "≥" marks a run a limit stopped, "!" a verdict that is not the
-// manifest's. With the swarm the tables end with its bound: on how many
-// models it took at most Workers times the time of the fastest other
-// strategy. With a strategy of the symbolic engine the table is laid out
-// as Table I of the HMC paper instead (tablei.go).
-//
-// # Its place in the layers
-//
-// Package bench sits between the command line and the engines, above
-// plan (which chooses each run's engine) and so above check, hybrid,
-// portfolio and cex.
+// The tables give, per model and column (a strategy, or STRATEGY/SETTING
+// with several reduction settings), the states generated before the error
+// (Table 1) and the time taken (Table 2) with the paper's figures beside
+// ours, then counterexample lengths and peak memory; each cell the median
+// of its runs, Repeat running everything in rounds. With the swarm the
+// tables end with its bound (on how many models it took at most Workers
+// times the fastest other strategy's time); with a strategy of the
+// symbolic engine they take the layout of the HMC paper's Table I
+// (tablei.go). docs/cli.md, "bench", says how to run it and read the
+// marks; docs/benchmarks.md holds the tables it made.
 package bench

@@ -6,40 +6,23 @@
 // flow with a thread flow per thread, and the properties not checked and
 // the inputs held constant as notifications.
 //
-// # Where a finding points
+// A finding points at the source line of the violating instruction, from
+// the image's line information (loader.Image.LineAt), or at the call of
+// a harness stub for a violation inside it; the column is the mnemonic's.
+// A relative file name is looked up from the working directory, then from
+// the image's directory and its parents; an image without line
+// information is pointed at by its path and the address. The notes come
+// from the counterexample replayed (cex.Replay) and say only what
+// happened in it: for a mutex violation where the other threads entered
+// their critical sections, for a deadlock where each lock held was taken
+// and where each other thread waits, for an unlock where the lock was
+// taken, and for every other kind the last write to each shared byte the
+// violating code read in its last 16 operand accesses; at most maxNotes
+// per finding, where the SARIF code flow has every step.
 //
-// At the source line of the violating instruction, from the image's line
-// information (loader.Image.LineAt); for a violation inside a harness
-// stub (a deadlock in __mc_lock), at the call of the stub. The column is
-// that of the instruction's mnemonic on its line, counted in characters
-// from 1 (1 when the source cannot be read). The DWARF line table names a
-// file relative to the directory the assembler ran in; a relative name is
-// looked up from the working directory, then from the image's directory
-// and its parents, and printed as found. An image without line
-// information (S-records, Intel HEX, a binary, an ELF file without DWARF)
-// is pointed at by its own path and the address: "fw.s19: error: thread 0
-// at 0xD027 <update>: ...".
-//
-// # The steps that matter
-//
-// Notes come from the counterexample replayed (cex.Replay) and say only
-// what happened in it:
-//
-//   - mutex: where each other thread inside a critical section at the
-//     violation entered it (its last __mc_cs_enter);
-//   - deadlock: where each lock held at the violation was taken, and where
-//     each other blocked thread waits;
-//   - unlock: where the lock released was taken, by whom, or where it was
-//     last released when no thread holds it;
-//   - every other kind: for each shared byte the violating thread or
-//     handler read in its last 16 operand accesses, the last write to it
-//     before that read (the write that left the value the failing code
-//     saw), by whichever thread or handler made it.
-//
-// A harness call is pointed at by its call site. At most maxNotes notes
-// are given per finding; the SARIF code flow has every step.
-//
-// It is not about finding violations (package check and the engines),
-// explaining them in prose (package cex) or the command line (package
-// cmd/hc11mc/internal/cli wires --sarif and prints the lines).
+// It sits above check and cex, below the command line (package
+// cmd/hc11mc/internal/cli wires --sarif and prints the lines); finding violations is
+// the engines' work and explaining them in prose package cex's.
+// docs/cli.md, "In CI", is the long version of this page, with the CI
+// recipe and the SARIF validator.
 package findings

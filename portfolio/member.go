@@ -14,8 +14,8 @@ import (
 	"github.com/hc11mc/hc11mc/sim"
 )
 
-// Member is one search of a swarm, a function of its index (see the
-// package doc).
+// Member is one search of a swarm, a function of its index (the list
+// and why in that order: docs/swarm.md).
 type Member struct {
 	// Index is the member's place in a swarm of Size members.
 	Index, Size int

@@ -108,7 +108,7 @@ func (s *Swarm) Decision() *Decision { return s.decision }
 
 // race is the swarm's rule for its winner: the first member to decide
 // (a violation, or an exhaustive end) wins, and the others stop at their
-// next expansion. See the package doc for why the first, and not the
+// next expansion. See docs/swarm.md for why the first, and not the
 // member that decided at the least progress. It holds the state of one
 // race, which the members (member) and the watcher (watch) share.
 //

@@ -93,7 +93,8 @@ func (s symbolicMember) Run(ctx context.Context) (*check.Result, error) {
 
 // symbolicResult is the symbolic member's result res (err, the engine's
 // error) on the check cs as the swarm takes it, the rule that lets it
-// decide (the package doc has the argument):
+// decide (docs/soundness.md, "When the swarm's symbolic member decides",
+// has the argument):
 //
 //   - a violation decides only once its counterexample has replayed on
 //     the simulator, on the member's machine (check.FromSymbolic, as

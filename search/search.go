@@ -221,7 +221,7 @@ type Result struct {
 	// found (a violation on one of its transitions, or a deadlock at its
 	// end). 0 says nothing; LevelsNote then says why, where a limit
 	// stopped a search whose order would otherwise make the claim. See
-	// "Proved depth" in the package doc (levels.go) for why it holds.
+	// "Proved depth" at the top of levels.go for why it holds.
 	Levels     int
 	LevelsNote string
 	// Frontier, on an incomplete search, are the PCs most states of its

@@ -28,17 +28,12 @@
 //
 // Reductions never change the state that executes: partial-order reduction
 // (reduce.go, private.go) chooses which transitions to follow, dead-data
-// elimination (live.go, deadstack.go) what of a state its key keeps;
-// neither writes to a state or changes a step, so every counterexample
-// replays as found. What each assumes and cannot prove in advance — that a
-// stack is private, that a masked byte is not read, that a return goes
-// where liveness expects — is checked on every transition and a break
-// recorded (Machine.Intrusion, Machine.DeadBroken); package search then
-// searches again without the assumption.
-//
-// Two arguments stand beside the code they are about: batches of steps
-// (a transition runs on through the points where nothing can choose) keep
-// every verdict of the machine without them (batch.go), and the timing
-// properties are checked exactly, with their one abstraction reported as a
-// condition of the verdict (timing.go).
+// elimination (live.go, deadstack.go) what of a state its key keeps, so
+// every counterexample replays as found. What each assumes — a private
+// stack, a masked byte not read, a return where liveness expects — is
+// checked on every transition and a break recorded (Machine.Intrusion,
+// Machine.DeadBroken), and package search searches again without it. The
+// arguments stand beside their code (reduce.go, private.go, live.go,
+// deadstack.go; batch.go for batches of steps, timing.go for the timing
+// properties) and are summed up in docs/soundness.md.
 package sim

@@ -43,7 +43,30 @@ func (r Regs) String() string {
 // keeps its value. Writes are "may" writes — IDIV by zero leaves D — but a
 // location written and not read is always overwritten with a value computed
 // from the read set alone, so a liveness analysis may treat it as killed.
-// See the package doc for the choices behind TEST, DAA's V and the harness.
+// The choices behind the sets:
+//
+//   - Read means the instruction's results depend on the value; written
+//     means it may change. The PC and the instruction's own bytes are
+//     outside the sets.
+//   - The index register of an indexed mode is AddrRegs, not RegsRead,
+//     unless the result depends on it too (CPX n,X). JMP and JSR use
+//     their effective address as the target: MemWidth 0.
+//   - Stack traffic (StackPush, StackPull) is addressed by SP, which such
+//     an instruction reads and writes; the return address that JSR, BSR,
+//     SWI and WAI push is a pushed byte like any other.
+//   - A CCR bit the manual leaves undefined (?, only DAA's V) is neither
+//     read nor written: the simulator keeps its value, and the effects
+//     describe what the checker executes. TAP and RTI read X, which they
+//     can clear but not set; SWI reads I (it stacks the CCR) and sets it.
+//   - TEST is described as the illegal-opcode trap it takes outside the
+//     special test modes, which the checker does not model: it stacks the
+//     registers, sets I and takes the PC from the vector table (Vector).
+//     The vector table is image data, not a state read.
+//   - WAI and STOP may halt the thread until an interrupt (Halt); STOP
+//     reads S, which decides whether it does.
+//   - What package sim keeps beside the registers for the harness — thread
+//     0's stack top recorded by its first LDS, a thread ending on an RTS
+//     from its empty stack, the shadow call stack — is not in the sets.
 type Effects struct {
 	RegsRead    Regs // registers the results depend on (the index register of the address aside)
 	RegsWritten Regs // registers the instruction may change

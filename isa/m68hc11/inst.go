@@ -15,42 +15,15 @@
 // needs: the condition-code bit masks (FlagC … FlagS) and the interrupt
 // vector table's layout and names (vectors.go).
 //
-// # What an instruction reads and writes
-//
 // EffectsOf (or Inst.Effects) gives, per opcode, the registers, CCR bits,
 // memory operand and stack bytes it reads and writes, written once for
-// every analysis of the firmware that needs to know them. The data is in
-// opcodes.txt's last six columns; an Effects is a small value from a
-// table, and looking it up never allocates. The choices behind it:
-//
-//   - Read means the instruction's results depend on the value; written
-//     means it may change. Anything written and not read is overwritten
-//     from the read set alone, so liveness may count it as killed. The PC
-//     and the instruction's own bytes are outside the sets.
-//   - The index register of an indexed mode is AddrRegs, not RegsRead,
-//     unless the result depends on it too (CPX n,X). JMP and JSR use
-//     their effective address as the target: MemWidth 0.
-//   - Stack traffic (StackPush, StackPull) is addressed by SP, which such
-//     an instruction reads and writes; the return address that JSR, BSR,
-//     SWI and WAI push is a pushed byte like any other.
-//   - A CCR bit the manual leaves undefined (?, only DAA's V) is neither
-//     read nor written: the simulator keeps its value, and the effects
-//     describe what the checker executes. TAP and RTI read X, which they
-//     can clear but not set; SWI reads I (it stacks the CCR) and sets it.
-//   - TEST is described as the illegal-opcode trap it takes outside the
-//     special test modes, which the checker does not model: it stacks the
-//     registers, sets I and takes the PC from the vector table (Vector).
-//     The vector table is image data, not a state read.
-//   - WAI and STOP may halt the thread until an interrupt (Halt); STOP
-//     reads S, which decides whether it does.
-//   - What package sim keeps beside the registers for the harness — thread
-//     0's stack top recorded by its first LDS, a thread ending on an RTS
-//     from its empty stack, the shadow call stack — is not in the sets.
-//
-// The sets are exact, not just safe: package sim's
-// TestEffectsAgainstSimulator checks on random states of every opcode that
-// nothing outside them is read or changed and that every item listed is
-// needed.
+// every analysis of the firmware that needs to know them, from
+// opcodes.txt's last six columns; looking one up never allocates. The
+// sets are exact, not just safe: package sim's TestEffectsAgainstSimulator
+// checks on random states of every opcode that nothing outside them is
+// read or changed and that every item listed is needed. The choices
+// behind them (undefined CCR bits, TEST, the harness) are in the doc of
+// Effects.
 //
 // Divergences from the GNU tools, both deliberate: opcode 0x00 prints as
 // "test" (the 68HC11's name; objdump uses the 68HC12's "bgnd"), and undefined

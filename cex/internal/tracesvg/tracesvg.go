@@ -17,46 +17,12 @@
 // change together, and no other package should fill a Trace of its own.
 // Programs outside cex get the picture from cex.SVG.
 //
-// # Layout
-//
-// Lanes are columns, in the order of [Trace.Lanes], each as wide as its
-// longest line. Consecutive steps in one lane (and, in a handler lane, on
-// one thread) form one box; an interrupt step is not a line but the arrow
-// into its handler's lane, labelled with its number. Between two boxes an
-// elbow arrow goes from the bottom of the first to the top of the second
-// through one horizontal hop per event: "rti" when the first box ends with
-// the return from its handler, the interrupts taken in between, and
-// "switch" for a change of thread.
-//
-// Long traces stay readable in two ways:
-//
-//   - In a box of more than Head+Tail steps, the first Head and the last
-//     Tail steps are listed, and so is every step with a highlighted access;
-//     each run of steps left out becomes one line "… n more" (the steps are
-//     in its tooltip).
-//   - When there are more than MaxBoxes boxes, the first KeepFirst and the
-//     last KeepLast are drawn, with every box that has a highlighted step;
-//     each run of boxes left out becomes one band across the lanes naming
-//     the transitions it stands for.
-//
-// A highlighted access puts an amber band (a write) or a blue band (a read)
-// behind its step and a note under it naming the address and the bytes.
-// Every step line carries a tooltip (an SVG <title>) with its lane, its
-// thread and all the accesses the caller listed.
-//
-// # Structure for programs
-//
-// The drawing is plain SVG 1.1 with class and data- attributes that name
-// what each group is, so that tests and scripts can read it back with an
-// XML parser: <g class="lane" data-lane="i"> with a <text
-// class="lane-title">, <g class="box" data-lane data-thread data-first
-// data-last>, inside it <g class="step" data-n> and <g class="more"
-// data-count>, <g class="access" data-addr data-write> for a highlighted
-// access, <g class="arrow" data-kind="switch|interrupt|return" data-from
-// data-to data-step>, <g class="omitted" data-boxes data-first data-last>,
-// <g class="end" data-lane> for a lane's state at the violation, and <g
-// class="violation" data-kind> with the kind and the message. All text is
-// escaped as encoding/xml escapes character data.
+// Render lays the lanes out as columns, joins consecutive steps of a lane
+// into boxes with elbow arrows between them, and keeps long traces
+// readable by listing only the ends of a long box and of a long run of
+// boxes (Head, Tail, MaxBoxes), every highlighted step kept; its doc says
+// how, and what classes and data- attributes name each group for tests
+// and scripts that read the drawing back.
 package tracesvg
 
 import (
@@ -150,7 +116,7 @@ type Trace struct {
 	Violation Violation
 }
 
-// Collapsing bounds (see the package doc).
+// Collapsing bounds (see Render).
 const (
 	Head      = 3  // steps listed at the start of a long box
 	Tail      = 2  // steps listed at the end of a long box
@@ -222,6 +188,43 @@ type element struct {
 }
 
 // Render draws t as a standalone SVG document.
+//
+// Lanes are columns, in the order of [Trace.Lanes], each as wide as its
+// longest line. Consecutive steps in one lane (and, in a handler lane, on
+// one thread) form one box; an interrupt step is not a line but the arrow
+// into its handler's lane, labelled with its number. Between two boxes an
+// elbow arrow goes from the bottom of the first to the top of the second
+// through one horizontal hop per event: "rti" when the first box ends with
+// the return from its handler, the interrupts taken in between, and
+// "switch" for a change of thread.
+//
+// Long traces stay readable in two ways:
+//
+//   - In a box of more than Head+Tail steps, the first Head and the last
+//     Tail steps are listed, and so is every step with a highlighted access;
+//     each run of steps left out becomes one line "… n more" (the steps are
+//     in its tooltip).
+//   - When there are more than MaxBoxes boxes, the first KeepFirst and the
+//     last KeepLast are drawn, with every box that has a highlighted step;
+//     each run of boxes left out becomes one band across the lanes naming
+//     the transitions it stands for.
+//
+// A highlighted access puts an amber band (a write) or a blue band (a read)
+// behind its step and a note under it naming the address and the bytes.
+// Every step line carries a tooltip (an SVG <title>) with its lane, its
+// thread and all the accesses the caller listed.
+//
+// The drawing is plain SVG 1.1 with class and data- attributes that name
+// what each group is, so that tests and scripts can read it back with an
+// XML parser: <g class="lane" data-lane="i"> with a <text
+// class="lane-title">, <g class="box" data-lane data-thread data-first
+// data-last>, inside it <g class="step" data-n> and <g class="more"
+// data-count>, <g class="access" data-addr data-write> for a highlighted
+// access, <g class="arrow" data-kind="switch|interrupt|return" data-from
+// data-to data-step>, <g class="omitted" data-boxes data-first data-last>,
+// <g class="end" data-lane> for a lane's state at the violation, and <g
+// class="violation" data-kind> with the kind and the message. All text is
+// escaped as encoding/xml escapes character data.
 func Render(t *Trace) []byte {
 	r := &renderer{t: t}
 	r.group()
