@@ -130,7 +130,7 @@ func goalMem(img *loader.Image, goals []string) ([]uint16, []byte, error) {
 	for _, g := range goals {
 		a, vals, ok := strings.Cut(g, "=")
 		if !ok || vals == "" {
-			return nil, nil, fmt.Errorf("--goal-mem %q: want ADDR=v1,v2,...", g)
+			return nil, nil, fmt.Errorf("--goal-mem %q: want ADDR=v1,v2,... (an address and the byte values from it on)", g)
 		}
 		addr, err := Resolve(img, a)
 		if err != nil {

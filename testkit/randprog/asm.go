@@ -124,8 +124,7 @@ type fixup struct {
 type span struct {
 	at   uint16
 	n    int
-	code bool   // instructions (disassembled) or data (.byte)
-	note string // a comment
+	code bool // instructions (disassembled) or data (.byte); notes are asm.notes
 }
 
 // asm places code and data into a 64 KiB memory image.
