@@ -45,14 +45,17 @@ import (
 // environment (firmware that calls no harness stub, or --peripherals on)
 // and the flags leave the environment's timing to the checker — no
 // --clock, no --sci-timing other than any, no --max-timer-events (the
-// abstract clock's bound), and the exact clock takes the other settings.
+// abstract clock's bound), no timing property (the swarm reports the
+// largest value any member measured, and the board's clock measures
+// another model: its values are not the abstract clock's), and the exact
+// clock takes the other settings.
 // A swarm never has both a board member and a symbolic member (the
 // symbolic engine runs without the peripherals).
 // m is member 0's machine, built from cfg. The error is the machine's,
 // which check.New would give too.
 func BoardMember(img *loader.Image, cfg check.Config, m *sim.Machine) (bool, error) {
 	mc := cfg.Machine
-	if mc.Clock != check.ClockDefault || mc.SCIIdle || mc.MaxTimerEvents != nil || !m.HasDevice() {
+	if mc.Clock != check.ClockDefault || mc.SCIIdle || mc.MaxTimerEvents != nil || mc.Timing.On() || !m.HasDevice() {
 		return false, nil
 	}
 	// Settings the exact clock refuses leave the swarm without one.

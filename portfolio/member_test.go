@@ -130,8 +130,8 @@ func TestNewRun(t *testing.T) {
 // TestBoardMember: the board member races where the chip's peripherals
 // are the firmware's environment and the flags leave the environment's
 // timing to the checker (board.go's rule), as member 1, and not on a
-// harness model, nor with --clock, --sci-timing idle or
-// --max-timer-events given.
+// harness model, nor with --clock, --sci-timing idle, --max-timer-events
+// or a timing property given.
 func TestBoardMember(t *testing.T) {
 	heater := load(t, "../testdata/firmware/heater.elf")
 	zero := 0
@@ -147,6 +147,7 @@ func TestBoardMember(t *testing.T) {
 		{"--clock abstract", heater, check.MachineConfig{Clock: check.ClockAbstract}, false},
 		{"--sci-timing idle", heater, check.MachineConfig{SCIIdle: true}, false},
 		{"--max-timer-events", heater, check.MachineConfig{MaxTimerEvents: &zero}, false},
+		{"--report-timing", heater, check.MachineConfig{Timing: check.Timing{Report: true}}, false},
 	} {
 		cfg := check.Config{Machine: c.mc}
 		m, err := check.NewMachine(c.img, c.mc)

@@ -86,7 +86,8 @@ input) and runs without the chip's peripherals, the symbolic engine (HMC)
 races them as member 1, one member more than --workers when it is not
 given. On firmware — the chip's peripherals are its environment (it calls no
 harness stub, or --peripherals on) and no --clock, no --sci-timing other than
-any and no --max-timer-events is given — member 1 models the board instead,
+any, no --max-timer-events and no timing property is given — member 1
+models the board instead,
 one member more likewise: breadth-first search under --clock exact
 --sci-timing first (input as a person sends it: each byte at the first wait
 after the one before it, or none after that); its violations replay under
