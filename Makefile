@@ -130,7 +130,7 @@ results-bench: build
 
 ## results-race: check's default against --engine explicit, hmc and auto on testdata/models/symbolic and
 ## testdata/bench, whole processes under timeout 60 (README.md; about ten minutes, most of it the explicit
-## engine's limit on the data-heavy models)
+## engine's limit on the data-heavy models; TestEngineRaceDoc checks the verdicts still match the tool)
 results-race: build
 	bash scripts/engine-race.sh ./$(BIN) testdata/models/symbolic testdata/bench > bin/engine-race.md
 	awk 'FNR==NR { r = r $$0 "\n"; next } \
@@ -139,7 +139,8 @@ results-race: build
 	mv bin/README.md README.md
 
 ## results-hmc: regenerate the comparison of BMC, ST and HMC on the data-heavy models in docs/engines.md
-## (docs/hmc-table1.svg and the table; about two minutes, most of it BMC's time limit on crc8 and crc16_ok)
+## (docs/hmc-table1.svg and the table; about two minutes, most of it BMC's time limit on crc8 and crc16_ok;
+## TestHMCTableDoc checks that the verdicts and depths still match the tool)
 results-hmc: build
 	./$(BIN) bench testdata/models/symbolic --strategies bmc,st,hmc+dfs,hmc+glh --timeout 60s \
 	  --format markdown --plot docs/hmc-table1.svg > bin/hmc-table1.md

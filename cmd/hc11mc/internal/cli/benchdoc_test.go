@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"os"
@@ -164,4 +165,159 @@ func count(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// readDoc returns the page (a path from the repository's root).
+func readDoc(t *testing.T, page string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../../../" + page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// sameCells compares, for each row of tool (a table the tool printed, by
+// docTable) and each of cols, the cell with the page's table of that
+// title; a row the tool printed and the page lacks is an error too.
+func sameCells(t *testing.T, page, title, regen string, tool map[string]map[string]string, cols []string) {
+	t.Helper()
+	table := docTable(t, readDoc(t, page), title)
+	checked := 0
+	for model, want := range tool {
+		got, ok := table[model]
+		if !ok {
+			t.Errorf("%s, %s: no row %s (%s)", page, title, model, regen)
+			continue
+		}
+		for _, c := range cols {
+			w, ok := want[c]
+			if !ok {
+				continue
+			}
+			checked++
+			if got[c] != w {
+				t.Errorf("%s, %s: %s under %s is %q in the page, %q from the tool (%s)", page, title, model, c, got[c], w, regen)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Errorf("%s: nothing of %q compared", page, title)
+	}
+}
+
+// TestHMCTableDoc: the verdicts expected and the depths (wd, the
+// counterexample's transitions, or d*, the deepest state reached) of
+// docs/engines.md's comparison of BMC, ST and HMC are the tool's; times
+// and memory are measured, not checked. Left out, for the time they take:
+// torn16 (2.5 s of the three symbolic searches), and BMC on crc8 and
+// crc16_ok (stopped by the time limit, so their d* depends on the
+// machine), crc16_bad (1 s) and torn16.
+func TestHMCTableDoc(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the symbolic engine (-short)")
+	}
+	const title = "**Time T (s), peak memory M (MiB) and witness depth wd"
+	tool := map[string]map[string]string{}
+	for _, a := range [][]string{
+		{"--models", "secret4,crc8,crc8_table,secret6,crc16_bad,crc16_ok,race_input", "--strategies", "st,hmc+dfs,hmc+glh"},
+		{"--models", "secret4,crc8_table,secret6,race_input", "--strategies", "bmc"},
+	} {
+		out := run(t, 0, append([]string{"bench", "../../../../testdata/models/symbolic", "--format", "markdown"}, a...)...)
+		for model, row := range docTable(t, out, title) {
+			if tool[model] == nil {
+				tool[model] = map[string]string{}
+			}
+			for c, v := range row {
+				tool[model][c] = v
+			}
+		}
+	}
+	sameCells(t, "docs/engines.md", title, "make results-hmc", tool,
+		[]string{"expected", "bmc d*/wd", "st d*/wd", "hmc+dfs d*/wd", "hmc+glh d*/wd"})
+	hasRows(t, "docs/engines.md", title, "make results-hmc", "../../../../testdata/models/symbolic")
+}
+
+// hasRows: the page's table of that title has a row for each model of
+// the manifest in dir (a model added since the table was made is missing).
+func hasRows(t *testing.T, page, title, regen, dir string) {
+	t.Helper()
+	table := docTable(t, readDoc(t, page), title)
+	for _, m := range readManifest(t, dir) {
+		if _, ok := table[m.Name]; !ok {
+			t.Errorf("%s, %s: no row for %s of %s (%s)", page, title, m.Name, dir, regen)
+		}
+	}
+}
+
+// TestEngineRaceDoc: the README's table of check's default against each
+// engine (make results-race) has a row for each model of both manifests,
+// each with the manifest's expected verdict, and on the models below the
+// verdict each cell implies (the expected one, or the one it names after
+// "!") is the one check gives now, default and each --engine. Times are
+// measured, not checked, and so is "decided by", the race's winner; a
+// cell stopped by the limit (≥) is left out. The models checked are those
+// all of whose runs take well under a second; left out, for their time:
+// crc8, crc8_table, crc16_ok, secret4, secret6 and torn16 (the explicit
+// engine runs to the limit), dining3, moody3, naive3_bp and philo_big
+// (the HMC engine takes seconds).
+func TestEngineRaceDoc(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs check on the models (-short)")
+	}
+	const page, title, regen = "README.md", "<!-- engine-race:begin", "make results-race"
+	table := docTable(t, readDoc(t, page), title)
+	cheap := map[string]bool{}
+	for _, m := range strings.Split("crc16_bad race_input hyman naive2 dining2 moody2 naive3 peterson peterson_broken bakery bakery_broken lockorder prodcons irq_lostupdate tick_counter", " ") {
+		cheap[m] = true
+	}
+	verdicts := map[int]string{0: "verified", 1: "violation", 3: "incomplete"}
+	checked := 0
+	for _, dir := range []string{"../../../../testdata/models/symbolic", "../../../../testdata/bench"} {
+		for _, m := range readManifest(t, dir) {
+			row, ok := table[m.Name]
+			if !ok {
+				t.Errorf("%s: no row for %s of %s (%s)", page, m.Name, dir, regen)
+				continue
+			}
+			if row["expected"] != m.Expect {
+				t.Errorf("%s: %s expects %q in the page, %q in %s/manifest.json (%s)", page, m.Name, row["expected"], m.Expect, dir, regen)
+			}
+			if !cheap[m.Name] {
+				continue
+			}
+			for _, engine := range []string{"default", "explicit", "hmc", "auto"} {
+				col := "--engine " + engine
+				if engine == "default" {
+					col = "default"
+				}
+				cell := row[col]
+				want := m.Expect
+				switch {
+				case strings.HasPrefix(cell, "≥"):
+					continue
+				case strings.HasSuffix(cell, "(incomplete)"):
+					want = "incomplete"
+				case strings.Contains(cell, "!"):
+					want = strings.Trim(cell[strings.Index(cell, "!")+1:], " ()")
+				}
+				args := append([]string{"check", dir + "/" + m.File}, m.Flags...)
+				if engine != "default" {
+					args = append(args, "--engine", engine)
+				}
+				var out, errb bytes.Buffer
+				got, ok := verdicts[Main(append(args, "-q"), nil, &out, &errb)]
+				if !ok {
+					got = "error: " + errb.String()
+				}
+				checked++
+				if got != want {
+					t.Errorf("%s: %s under %s reads %q, the verdict %s; check gives %s (%s)", page, m.Name, col, cell, want, got, regen)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Errorf("%s: no verdict of %q compared", page, title)
+	}
 }
