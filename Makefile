@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench compare-spin testdata clean imports gdb sarif-multitool ci-check
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm compare-spin testdata clean imports gdb sarif-multitool ci-check
 
 all: build
 
@@ -115,9 +115,10 @@ imports:
 	@if command -v dot >/dev/null; then dot -Tsvg docs/imports.dot -o docs/imports.svg; \
 	  else echo "graphviz (dot) is not installed: docs/imports.svg not redrawn (apt-get install graphviz)"; fi
 
-## results: regenerate the measured tables: the benchmark results in docs/benchmarks.md (results-bench) and the
-## default against each engine in the README (results-race)
-results: results-bench results-race
+## results: regenerate the measured tables: the benchmark results in docs/benchmarks.md (results-bench), the
+## default against each engine in the README (results-race) and the swarm against the single strategies in
+## docs/swarm.md (results-swarm)
+results: results-bench results-race results-swarm
 
 ## results-bench: regenerate docs/benchmarks.md's tables and docs/results.svg (several minutes; TestBenchmarksDoc
 ## checks that the deterministic columns still match the tool)
@@ -148,6 +149,15 @@ results-hmc: build
 	     /<!-- hmc-table1:begin/ { print; printf "%s", r; skip = 1; next } \
 	     /<!-- hmc-table1:end/ { skip = 0 } !skip' bin/hmc-table1.md docs/engines.md > bin/engines.md
 	mv bin/engines.md docs/engines.md
+
+## results-swarm: regenerate docs/swarm.md's table of the swarm of 2, 4 and 8 workers against the single strategies
+## (about two minutes; TestBenchmarksDoc checks the single strategies' states; the rest is measured, not checked)
+results-swarm: build
+	bash scripts/swarm-table.sh ./$(BIN) testdata/bench > bin/swarm-table.md
+	awk 'FNR==NR { r = r $$0 "\n"; next } \
+	     /<!-- swarm-table:begin/ { print; printf "%s", r; skip = 1; next } \
+	     /<!-- swarm-table:end/ { skip = 0 } !skip' bin/swarm-table.md docs/swarm.md > bin/swarm.md
+	mv bin/swarm.md docs/swarm.md
 
 ## compare-spin: hc11mc beside SPIN on the philosophers' Promela twins (testdata/spin), and every
 ## model with and without --reduce, as a markdown table (not part of test; installs Debian's spin)

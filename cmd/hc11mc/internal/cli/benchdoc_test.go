@@ -57,7 +57,8 @@ func docTable(t *testing.T, doc, title string) map[string]map[string]string {
 // TestBenchmarksDoc: the states and counterexample lengths docs/benchmarks.md
 // gives for the five single strategies are the tool's (hc11mc bench, one
 // round), and so are the states of the default reductions in
-// docs/performance.md's table of the reductions. A change that moves them
+// docs/performance.md's table of the reductions, and those of the fastest
+// single strategy in docs/swarm.md's table of the swarm (swarmDoc). A change that moves them
 // fails here: make results-bench rewrites the tables (it used to say
 // peterson 3,018 states breadth-first where the tool stored 3,124). The
 // two runs that end at --max-states (tick_counter, depth-first and
@@ -156,6 +157,36 @@ func TestBenchmarksDoc(t *testing.T) {
 	}
 	doc = string(b)
 	compare("docs/performance.md", "State counts are exact, the same on every run.", states, map[string]string{"bfs, por,dead": "bfs", "dfs, por,dead": "dfs"})
+	swarmDoc(t, states)
+}
+
+// swarmDoc: in docs/swarm.md's table of the swarm against the single
+// strategies (make results-swarm), the states of the fastest single
+// strategy are the tool's where that strategy is one of the deterministic
+// five (which strategy was fastest, the times, and the swarm's states and
+// winner are measured, not checked: they depend on the machine and on the
+// race).
+func swarmDoc(t *testing.T, states map[string]string) {
+	t.Helper()
+	const page, title, col = "docs/swarm.md", "<!-- swarm-table:begin", "fastest single strategy: ms (states)"
+	table := docTable(t, readDoc(t, page), title)
+	checked := 0
+	for model, row := range table {
+		cell := row[col]
+		strat := strings.Fields(cell + " ")[0]
+		open, end := strings.Index(cell, "("), strings.LastIndex(cell, ")")
+		want, ok := states[model+"/"+strat]
+		if !ok || open < 0 || end < open {
+			continue
+		}
+		checked++
+		if got := cell[open+1 : end]; got != want {
+			t.Errorf("%s: %s's fastest single strategy, %s, generated %s states in the page, %s from the tool (make results-swarm)", page, model, strat, got, want)
+		}
+	}
+	if checked == 0 {
+		t.Errorf("%s: nothing of %q compared", page, title)
+	}
 }
 
 // count prints n as the tables do: with thousands separators.
