@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm compare-spin testdata clean imports gdb sarif-multitool ci-check
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm results-batch compare-spin testdata clean imports gdb sarif-multitool ci-check
 
 all: build
 
@@ -158,6 +158,17 @@ results-swarm: build
 	     /<!-- swarm-table:begin/ { print; printf "%s", r; skip = 1; next } \
 	     /<!-- swarm-table:end/ { skip = 0 } !skip' bin/swarm-table.md docs/swarm.md > bin/swarm.md
 	mv bin/swarm.md docs/swarm.md
+
+## results-batch: regenerate docs/performance.md's table of BUFFALO 3.4's start-up without and with batches of steps
+## (a few seconds; BUFFALO names the image, by default where the tests look for it; TestBatchTableDoc checks the
+## states and instructions; needs jq)
+BUFFALO ?= ../shared/firmware/buffalo/buffalo34.s19
+results-batch: build
+	bash scripts/batch-table.sh ./$(BIN) $(BUFFALO) testdata/boards/evb.board > bin/batch-table.md
+	awk 'FNR==NR { r = r $$0 "\n"; next } \
+	     /<!-- batch-table:begin/ { print; printf "%s", r; skip = 1; next } \
+	     /<!-- batch-table:end/ { skip = 0 } !skip' bin/batch-table.md docs/performance.md > bin/performance.md
+	mv bin/performance.md docs/performance.md
 
 ## compare-spin: hc11mc beside SPIN on the philosophers' Promela twins (testdata/spin), and every
 ## model with and without --reduce, as a markdown table (not part of test; installs Debian's spin)

@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -350,5 +352,52 @@ func TestEngineRaceDoc(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Errorf("%s: no verdict of %q compared", page, title)
+	}
+}
+
+// TestBatchTableDoc: the states stored and the instructions of BUFFALO
+// 3.4's start-up without and with batches of steps, in docs/performance.md
+// (make results-batch) and in the README's row of it, are the tool's; the
+// memory and the seconds are measured, not checked. About 1.5 s, most of
+// it the run without batches; skipped without the image.
+func TestBatchTableDoc(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs check on BUFFALO (-short)")
+	}
+	if _, err := os.Stat(buffaloImage); err != nil {
+		t.Skipf("BUFFALO 3.4 is not at %s: %v", buffaloImage, err)
+	}
+	tool := map[string]map[string]string{}
+	readme := map[string][2]string{}
+	for _, batch := range []string{"off", "on"} {
+		out := run(t, ExitIncomplete, "check", buffaloImage, "--board", "../../../../testdata/boards/evb.board", "--clock", "exact",
+			"--max-received", "0", "--search", "bfs", "--workers", "1", "--batch", batch, "--json", "-q")
+		var r struct {
+			Stats struct {
+				States       int `json:"states_stored"`
+				Instructions int `json:"instructions"`
+			} `json:"stats"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.Stats.Instructions == 0 {
+			t.Fatalf("--batch %s: %v: %.300s", batch, err, out)
+		}
+		perMillion := count(int(math.Round(float64(r.Stats.States) * 1e6 / float64(r.Stats.Instructions))))
+		tool["`--batch "+batch+"`"] = map[string]string{
+			"states stored":                   count(r.Stats.States),
+			"instructions":                    count(r.Stats.Instructions),
+			"states per million instructions": perMillion,
+		}
+		readme[batch] = [2]string{perMillion, count(r.Stats.States)}
+	}
+	sameCells(t, "docs/performance.md", "<!-- batch-table:begin", "make results-batch", tool,
+		[]string{"states stored", "instructions", "states per million instructions"})
+	row := lineWith(readDoc(t, "README.md"), "BenchmarkBuffaloStartup")
+	for _, want := range []string{
+		fmt.Sprintf("%s states stored per million instructions (%s states)", readme["on"][0], readme["on"][1]),
+		fmt.Sprintf("(%s per million; %s states)", readme["off"][0], readme["off"][1]),
+	} {
+		if !strings.Contains(row, want) {
+			t.Errorf("README.md: the row of BUFFALO's start-up lacks %q, the tool's (make results-batch prints them): %s", want, row)
+		}
 	}
 }
