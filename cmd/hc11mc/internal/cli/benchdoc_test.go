@@ -59,10 +59,12 @@ func docTable(t *testing.T, doc, title string) map[string]map[string]string {
 // TestBenchmarksDoc: the states and counterexample lengths docs/benchmarks.md
 // gives for the five single strategies are the tool's (hc11mc bench, one
 // round), and so are the states of docs/performance.md's table of the
-// reductions (the default and, but for the largest models, none), and those of the fastest
-// single strategy in docs/swarm.md's table of the swarm (swarmDoc). A change that moves them
-// fails here: make results-bench rewrites the tables (it used to say
-// peterson 3,018 states breadth-first where the tool stored 3,124). The
+// reductions (the default and, but for the largest models, none), and
+// those of the fastest single strategy in docs/swarm.md's table of the
+// swarm (swarmDoc). A change that moves them fails here: make
+// results-bench and make results-swarm rewrite their tables (the first
+// used to say peterson 3,018 states breadth-first where the tool stored
+// 3,124); the reductions' table is written from the command it gives. The
 // two runs that end at --max-states (tick_counter, depth-first and
 // best+efsm), most of the bench's time, are left out: their cells give
 // the limit.
