@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench compare-spin testdata clean imports gdb sarif-multitool ci-check
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm results-batch compare-spin testdata clean imports gdb sarif-multitool ci-check
 
 all: build
 
@@ -115,9 +115,10 @@ imports:
 	@if command -v dot >/dev/null; then dot -Tsvg docs/imports.dot -o docs/imports.svg; \
 	  else echo "graphviz (dot) is not installed: docs/imports.svg not redrawn (apt-get install graphviz)"; fi
 
-## results: regenerate the measured tables: the benchmark results in docs/benchmarks.md (results-bench) and the
-## default against each engine in the README (results-race)
-results: results-bench results-race
+## results: regenerate the measured tables: the benchmark results in docs/benchmarks.md (results-bench), the
+## default against each engine in the README (results-race) and the swarm against the single strategies in
+## docs/swarm.md (results-swarm)
+results: results-bench results-race results-swarm
 
 ## results-bench: regenerate docs/benchmarks.md's tables and docs/results.svg (several minutes; TestBenchmarksDoc
 ## checks that the deterministic columns still match the tool)
@@ -130,7 +131,7 @@ results-bench: build
 
 ## results-race: check's default against --engine explicit, hmc and auto on testdata/models/symbolic and
 ## testdata/bench, whole processes under timeout 60 (README.md; about ten minutes, most of it the explicit
-## engine's limit on the data-heavy models)
+## engine's limit on the data-heavy models; TestEngineRaceDoc checks the verdicts still match the tool)
 results-race: build
 	bash scripts/engine-race.sh ./$(BIN) testdata/models/symbolic testdata/bench > bin/engine-race.md
 	awk 'FNR==NR { r = r $$0 "\n"; next } \
@@ -139,7 +140,8 @@ results-race: build
 	mv bin/README.md README.md
 
 ## results-hmc: regenerate the comparison of BMC, ST and HMC on the data-heavy models in docs/engines.md
-## (docs/hmc-table1.svg and the table; about two minutes, most of it BMC's time limit on crc8 and crc16_ok)
+## (docs/hmc-table1.svg and the table; about two minutes, most of it BMC's time limit on crc8 and crc16_ok;
+## TestHMCTableDoc checks that the verdicts and depths still match the tool)
 results-hmc: build
 	./$(BIN) bench testdata/models/symbolic --strategies bmc,st,hmc+dfs,hmc+glh --timeout 60s \
 	  --format markdown --plot docs/hmc-table1.svg > bin/hmc-table1.md
@@ -147,6 +149,26 @@ results-hmc: build
 	     /<!-- hmc-table1:begin/ { print; printf "%s", r; skip = 1; next } \
 	     /<!-- hmc-table1:end/ { skip = 0 } !skip' bin/hmc-table1.md docs/engines.md > bin/engines.md
 	mv bin/engines.md docs/engines.md
+
+## results-swarm: regenerate docs/swarm.md's table of the swarm of 2, 4 and 8 workers against the single strategies
+## (about two minutes; TestBenchmarksDoc checks the single strategies' states; the rest is measured, not checked)
+results-swarm: build
+	bash scripts/swarm-table.sh ./$(BIN) testdata/bench > bin/swarm-table.md
+	awk 'FNR==NR { r = r $$0 "\n"; next } \
+	     /<!-- swarm-table:begin/ { print; printf "%s", r; skip = 1; next } \
+	     /<!-- swarm-table:end/ { skip = 0 } !skip' bin/swarm-table.md docs/swarm.md > bin/swarm.md
+	mv bin/swarm.md docs/swarm.md
+
+## results-batch: regenerate docs/performance.md's table of BUFFALO 3.4's start-up without and with batches of steps
+## (a few seconds; BUFFALO names the image, by default where the tests look for it; TestBatchTableDoc checks the
+## states and instructions; needs jq)
+BUFFALO ?= ../shared/firmware/buffalo/buffalo34.s19
+results-batch: build
+	bash scripts/batch-table.sh ./$(BIN) $(BUFFALO) testdata/boards/evb.board > bin/batch-table.md
+	awk 'FNR==NR { r = r $$0 "\n"; next } \
+	     /<!-- batch-table:begin/ { print; printf "%s", r; skip = 1; next } \
+	     /<!-- batch-table:end/ { skip = 0 } !skip' bin/batch-table.md docs/performance.md > bin/performance.md
+	mv bin/performance.md docs/performance.md
 
 ## compare-spin: hc11mc beside SPIN on the philosophers' Promela twins (testdata/spin), and every
 ## model with and without --reduce, as a markdown table (not part of test; installs Debian's spin)

@@ -2,8 +2,8 @@
 # engine-race.sh BIN DIR... — check's default (the swarm, racing HMC where
 # the firmware draws nondeterministic data) against each engine forced
 # alone, --engine explicit, hmc and auto, on every model of each DIR's
-# manifest.json, as a markdown table on stdout (make results puts it into
-# docs/engines.md). Each run is the whole process, `timeout 60`, as a user
+# manifest.json, as a markdown table on stdout (make results-race puts it
+# into README.md). Each run is the whole process, `timeout 60`, as a user
 # runs it: the time is wall-clock, the median of RUNS runs (default 3; one
 # run where the first takes more than 5 s), the verdict the exit code's.
 set -u
@@ -102,5 +102,5 @@ for dir in "$@"; do
 	done <"$dir/manifest.json"
 done
 echo
-echo "Seconds, whole process (\`timeout $limit\`, median of $runs runs); ≥: stopped by the limit; !: not the manifest's verdict."
+echo "Seconds, whole process (\`timeout $limit\`, median of $runs runs); ≥: stopped by the limit; !: not the manifest's verdict. Measured, not checked: the times, and \"decided by\" (the race's winner); TestEngineRaceDoc checks the verdicts."
 echo "The default decided $decided of the $models models, within twice the fastest engine's time on $within of them${missed:+; undecided where an engine decided:$missed}."
