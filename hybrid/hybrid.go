@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/hc11mc/hc11mc/verdict"
+	"io"
 	"time"
 
 	"github.com/hc11mc/hc11mc/check"
@@ -131,8 +132,15 @@ func (h *Hybrid) Run(ctx context.Context) (*check.Result, error) {
 func (h *Hybrid) run(ctx context.Context) (*check.Result, *Report, error) {
 	opts := h.cfg.Search
 	opts.Workers = 1
+	if c, ok := opts.Resume.(io.Closer); ok {
+		defer c.Close()
+	}
 	begin := time.Now()
 	res := search.Run(ctx, h.m, opts)
+	if res.Err != nil {
+		return nil, nil, fmt.Errorf("--resume: %v", res.Err)
+	}
+	opts.Resume = nil // read: a search again starts from the initial state
 	if h.e == nil {
 		return check.FromSearch(res), &Report{Alone: h.alone}, nil
 	}

@@ -28,6 +28,7 @@ package plan
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/hybrid"
@@ -165,7 +166,7 @@ func Choose(img *loader.Image, req Request) (*Plan, error) {
 	cs.Options.Key = req.Key
 	cs.Options.Progress = req.Watch.Search
 	if cfg.Engine == check.EngineAuto {
-		return chooseAuto(cs, req), nil
+		return chooseAuto(cs, req)
 	}
 	e := cs.Explicit()
 	e.SaveTo, e.Resume = req.SaveTo, req.Resume
@@ -213,14 +214,22 @@ func chooseHMC(img *loader.Image, cfg check.Config, req Request) (*Plan, error) 
 }
 
 // chooseAuto is the plan of --engine auto: one explicit search in one
-// worker that hands its wide choices to HMC.
-func chooseAuto(cs *check.Check, req Request) *Plan {
+// worker that hands its wide choices to HMC. With --resume its explicit
+// part goes on from a frontier an explicit search saved (hybrid.Config).
+func chooseAuto(cs *check.Check, req Request) (*Plan, error) {
 	opts := cs.Options
 	opts.Workers = 1
+	if req.Resume != "" {
+		f, err := os.Open(req.Resume)
+		if err != nil {
+			return nil, fmt.Errorf("--resume: %v", err)
+		}
+		opts.Resume = f
+	}
 	hc := hybrid.Config{Search: opts, MaxBranch: cs.Config.HMC.MaxBranch, HMC: cs.SymbolicConfig(), Between: req.Watch.Between}
 	hc.HMC.Progress = req.Watch.HMC
 	h := hybrid.New(cs.Machine, hc)
-	return &Plan{Kind: KindAuto, Engine: h, Check: cs, Auto: h}
+	return &Plan{Kind: KindAuto, Engine: h, Check: cs, Auto: h}, nil
 }
 
 // chooseSwarm is the plan of the swarm, or of one of its members alone:

@@ -206,7 +206,7 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress line")
 	fs.BoolVar(&o.full, "full", false, "list every transition of a counterexample: a loop that comes round many times is otherwise listed once, with how often it ran")
 	fs.StringVar(&o.saveTo, "save-frontier", "", "when a limit stops the search, save what is left to FILE (continue with --resume FILE)")
-	fs.StringVar(&o.resume, "resume", "", "continue the search saved in FILE by --save-frontier (same firmware and flags; --search may name another order)")
+	fs.StringVar(&o.resume, "resume", "", "continue the search saved in FILE by --save-frontier (same firmware and flags; --search may name another order, --engine auto go on from it with --reduce por)")
 	fs.StringArrayVar(&o.goalMem, "goal-mem", nil, "ADDR=v1,v2,...: the memory valuation --heuristic hamming aims at, bytes from ADDR on (repeatable)")
 	o.registerSwarm(fs)
 	fs.StringVar(&o.aim, "aim", "", "the property the heuristic aims at: reach, error, assert, mutex or deadlock (default: the first of these the firmware can violate)")

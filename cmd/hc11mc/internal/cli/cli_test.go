@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,7 +147,7 @@ func TestSaveResume(t *testing.T) {
 // depth-first it keeps that claim (its own order proves none), resumed
 // breadth-first the claim grows, and both go on to the counterexample
 // the heater has (unmapped, 99 transitions from reset:
-// testdata/firmware/README.md); --engine auto does not resume it (exit 2).
+// testdata/firmware/README.md), as does --engine auto resuming it.
 // Without batches (--batch off), so that the levels are the listing's
 // transitions (with batches the search reaches the violation within the
 // cut).
@@ -173,9 +174,21 @@ func TestResumeOtherSearchClaim(t *testing.T) {
 			t.Errorf("resumed %s to the end: exit %d, %+v, %d transitions", order, code, end.Violation, end.TraceLength)
 		}
 	}
+	// Another engine goes on from it too: --engine auto's explicit part
+	// (here every choice is narrow: no hand-over), to the same violation.
+	auto, code := runJSON(t, append([]string{"check", img, "--engine", "auto", "--resume", fr}, flags...)...)
+	if code != ExitViolation || auto.Violation == nil || auto.Violation.Kind != "unmapped" {
+		t.Errorf("resumed under --engine auto: exit %d, %+v", code, auto.Violation)
+	}
+	// A frontier saved with dead-data elimination, which --engine auto
+	// does not run, is another search's: refused.
+	dead := filepath.Join(t.TempDir(), "frontier-dead")
+	deadFlags := slices.Clone(flags)
+	deadFlags[slices.Index(deadFlags, "--reduce")+1] = "por,dead"
+	runJSON(t, append([]string{"check", img, "--search", "bfs", "--max-states", "500", "--save-frontier", dead}, deadFlags...)...)
 	var out, errb bytes.Buffer
-	if c := Main(append([]string{"check", img, "--engine", "auto", "--resume", fr}, flags...), nil, &out, &errb); c != ExitUsage {
-		t.Errorf("resumed under --engine auto: exit %d %s", c, errb.String())
+	if c := Main(append([]string{"check", img, "--engine", "auto", "--resume", dead}, flags...), nil, &out, &errb); c != ExitUsage || !strings.Contains(errb.String(), "other machine flags") {
+		t.Errorf("a frontier saved with --reduce por,dead resumed under --engine auto: exit %d %s", c, errb.String())
 	}
 }
 

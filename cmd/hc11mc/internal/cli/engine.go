@@ -76,10 +76,12 @@ func (f *engineFlags) refuse(engine string) error {
 		}
 	} else {
 		// auto: one explicit search, handing its wide choices over.
-		for _, n := range []string{"all", "save-frontier", "resume", "swarm-member", "stop-file"} {
+		// --resume goes on from an explicit search's frontier (its
+		// explicit part resumes it); it saves none of its own.
+		for _, n := range []string{"all", "save-frontier", "swarm-member", "stop-file"} {
 			if f.fs.Lookup(n) != nil && f.fs.Changed(n) {
 				return usagef("--%s: --engine auto runs one explicit search and hands the choices wider than --max-branch to HMC; it has no %s (use --engine explicit)", n, map[string]string{
-					"all": "list of every kind of violation", "save-frontier": "frontier to save", "resume": "frontier to resume",
+					"all": "list of every kind of violation", "save-frontier": "frontier to save",
 					"swarm-member": "swarm", "stop-file": "swarm"}[n])
 			}
 		}

@@ -76,7 +76,7 @@ func diffSettings() []diffSetting {
 	// Cut, saved and resumed: one worker, as a search that saves its
 	// frontier runs; once without batches, whose cuts fall between the
 	// instructions of a stretch a batch would run through.
-	for _, a := range [][]string{{"--search", "bfs", "--all"}, {"--search", "bfs", "--all", "--batch", "off"}, {"--search", "dfs", "--all"}, {"--search", "best"}, {"--search", "random", "--seed", "3"}} {
+	for _, a := range [][]string{{"--search", "bfs", "--all"}, {"--search", "bfs", "--all", "--batch", "off"}, {"--search", "dfs", "--all"}, {"--search", "best"}, {"--search", "best", "--reduce", "por"}, {"--search", "random", "--seed", "3"}} {
 		ss = append(ss, diffSetting{name: "resumed " + strings.Join(a, " "), args: a, all: slices.Contains(a, "--all"), resume: true})
 	}
 	return append(ss,
@@ -187,8 +187,9 @@ func (d *diffProgram) check(extra ...string) (diffResult, int, string) {
 // search's), saves the frontier and resumes it; a run the cut did not
 // stop is the result as it is. Once in a while it resumes the saved
 // frontier under the other of bfs and dfs instead, which must go on to
-// the same verdict, and under --engine auto,
-// which must be refused (exit 2) rather than go on.
+// the same verdict, and under --engine auto, which goes on to the same
+// verdict where the saved search ran its reductions (--reduce por) and is
+// refused (exit 2) where not.
 func (d *diffProgram) resumed(st *diffStats, plain int, args []string) (diffResult, int, string) {
 	h := d.seed*0x9E3779B97F4A7C15 ^ uint64(len(strings.Join(args, " ")))*0xBF58476D1CE4E5B9
 	cut := 1 + int((h>>17)%uint64(max(1, plain*2/3)))
@@ -202,8 +203,14 @@ func (d *diffProgram) resumed(st *diffStats, plain int, args []string) (diffResu
 		st.resumed++
 	}
 	if h%7 == 0 {
-		if o, c, _ := d.check("--engine", "auto", "--resume", saved); c != ExitUsage {
-			return diffResult{Verdict: "resumed-elsewhere", Limit: fmt.Sprintf("resumed under --engine auto: exit %d, %s (%s)", c, o.Verdict, o.Limit)}, ExitIncomplete, ""
+		if o, c, tr := d.check(append(slices.Clone(args), "--engine", "auto", "--resume", saved)...); c != ExitUsage {
+			// Another engine goes on from the frontier (--engine auto,
+			// where it runs the saved search's reductions and order;
+			// refused otherwise): to the same verdict.
+			if st != nil {
+				st.resumedAuto++
+			}
+			return o, c, tr
 		}
 		// Another order goes on from the same frontier, to the same
 		// verdict.
@@ -223,6 +230,7 @@ type diffStats struct {
 	withdrawn, refused, engineIncomplete  int
 	subset, subsetViolated                int // runs of a subset setting, and their violations
 	resumed                               int // runs cut and resumed
+	resumedAuto                           int // of them, resumed under --engine auto
 	features                              map[string]int
 }
 
@@ -410,13 +418,13 @@ func TestRandomDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%d programs compared (%d violate, %d verified), %d skipped (the plain search hit %d states); %d runs withdrawn by a stated reason, "+
-		"%d refused by an engine, %d engine runs incomplete, %d runs cut and resumed; lend-stack in %d programs, pulled-late in %d; "+
+		"%d refused by an engine, %d engine runs incomplete, %d runs cut and resumed (%d under --engine auto); lend-stack in %d programs, pulled-late in %d; "+
 		"%d runs of a restricted environment, %d of them violations",
-		st.programs, st.violated, st.verified, st.skipped, diffStates, st.withdrawn, st.refused, st.engineIncomplete, st.resumed,
+		st.programs, st.violated, st.verified, st.skipped, diffStates, st.withdrawn, st.refused, st.engineIncomplete, st.resumed, st.resumedAuto,
 		st.features["lend-stack"], st.features["pulled-late"], st.subset, st.subsetViolated)
-	if st.resumed < int(n) || st.features["lend-stack"] < int(n)/20 || st.features["pulled-late"] < int(n)/50 {
-		t.Errorf("the programs do not exercise resuming: %d runs cut and resumed, lend-stack in %d programs, pulled-late in %d",
-			st.resumed, st.features["lend-stack"], st.features["pulled-late"])
+	if st.resumed < int(n) || st.resumedAuto == 0 || st.features["lend-stack"] < int(n)/20 || st.features["pulled-late"] < int(n)/50 {
+		t.Errorf("the programs do not exercise resuming: %d runs cut and resumed (%d under --engine auto), lend-stack in %d programs, pulled-late in %d",
+			st.resumed, st.resumedAuto, st.features["lend-stack"], st.features["pulled-late"])
 	}
 	if st.programs < int(n)*8/10 || st.violated < int(n)/5 || st.verified < int(n)/5 {
 		t.Errorf("the programs do not exercise the comparison: %d of %d compared, %d violate, %d verified", st.programs, n, st.violated, st.verified)
