@@ -71,4 +71,7 @@ for r in $(seq 1 "$ROUNDS"); do
         done
     done
 done
+# The command line's package moved (internal/cli, now cmd/hc11mc/internal/cli):
+# one name on both sides, so that benchstat sets its rows side by side.
+sed -i 's|^pkg: .*/internal/cli$|pkg: github.com/hc11mc/hc11mc/cli|' "$work/old.txt" "$work/new.txt"
 "$benchstat" old="$work/old.txt" new="$work/new.txt"
