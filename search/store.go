@@ -58,7 +58,8 @@ type store struct {
 	pageFull  [][sim.PageSize]byte
 	pageAt    []uint32
 	pageDelta []byte
-	pageFP    []uint32 // the low halves of the pages' hashes, by id, for growing the table (smaller than 2^32)
+	built     builtPages // pages built from deltas, lately (pageInto)
+	pageFP    []uint32   // the low halves of the pages' hashes, by id, for growing the table (smaller than 2^32)
 	shared    sharedPages
 	ctxs      ctxTable
 	groups    groupStore // groups of page ids (sim.GroupPages), for states of many pages
@@ -193,17 +194,72 @@ func (st *store) nPages() int { return len(st.pageAt) }
 
 // pageData returns the contents of page id.
 func (st *store) pageData(id uint32) [sim.PageSize]byte {
+	var d [sim.PageSize]byte
+	st.pageInto(&d, id)
+	return d
+}
+
+// pageInto writes the contents of page id into d: its whole base page,
+// then the differences of each delta record from the one nearest the
+// base up to id's own (at most maxDeltaDepth of them). A page built from
+// deltas is kept in a small direct-mapped cache (built), since the pages
+// a search looks up again and again are few: the walk down the chain,
+// a cache miss at each record, is then paid once while it stays there.
+func (st *store) pageInto(d *[sim.PageSize]byte, id uint32) {
 	at := st.pageAt[id]
 	if at&deltaBit == 0 {
-		return st.pageFull[at]
+		*d = st.pageFull[at]
+		return
 	}
-	r := st.pageDelta[at&^deltaBit:]
-	n := int(r[1])
-	d := st.pageData(binary.LittleEndian.Uint32(r[2:]))
-	for k := range n {
-		d[r[6+2*k]] = r[7+2*k]
+	slot := id % builtSlots
+	if st.built.tag == nil {
+		st.built.tag = make([]uint32, builtSlots)
+		st.built.data = make([][sim.PageSize]byte, builtSlots)
+	} else if st.built.tag[slot] == id+1 {
+		*d = st.built.data[slot]
+		return
 	}
-	return d
+	var chain [maxDeltaDepth]uint32 // offsets of the delta records, id's first
+	n := 0
+	for at&deltaBit != 0 {
+		off := at &^ deltaBit
+		chain[n] = off
+		n++
+		at = st.pageAt[binary.LittleEndian.Uint32(st.pageDelta[off+2:])]
+	}
+	*d = st.pageFull[at]
+	for k := n - 1; k >= 0; k-- {
+		r := st.pageDelta[chain[k]:]
+		m := int(r[1])
+		r = r[6 : 6+2*m]
+		for j := 1; j < len(r); j += 2 {
+			d[r[j-1]%sim.PageSize] = r[j]
+		}
+	}
+	st.built.tag[slot] = id + 1
+	st.built.data[slot] = *d
+}
+
+// builtPages is the cache of pages built from deltas (pageInto): slot
+// id%builtSlots holds page id when tag[slot] is id+1.
+type builtPages struct {
+	tag  []uint32
+	data [][sim.PageSize]byte
+}
+
+// builtSlots is the number of pages builtPages holds: 64 KiB of them.
+const builtSlots = 1 << 10
+
+// samePage reports whether page id holds exactly d: a whole page is
+// compared where it lies, a delta's page is built first.
+func (st *store) samePage(id uint32, d *[sim.PageSize]byte) bool {
+	at := st.pageAt[id]
+	if at&deltaBit == 0 {
+		return st.pageFull[at] == *d
+	}
+	var b [sim.PageSize]byte
+	st.pageInto(&b, id)
+	return b == *d
 }
 
 // pageDepth is the number of delta records between page id and a whole
@@ -221,7 +277,8 @@ func (st *store) pageDepth(id uint32) int {
 func (st *store) newPage(d *[sim.PageSize]byte, base int64) {
 	if base >= 0 && base < int64(len(st.pageAt)) && pageDeltas {
 		if depth := st.pageDepth(uint32(base)); depth < maxDeltaDepth {
-			b := st.pageData(uint32(base))
+			var b [sim.PageSize]byte
+			st.pageInto(&b, uint32(base))
 			n := 0
 			for k := range d {
 				if d[k] != b[k] {
@@ -266,7 +323,7 @@ func (st *store) addPage(d *[sim.PageSize]byte, h uint64, base int64) uint32 {
 			}
 			return id
 		}
-		if st.pageFP[e-1] == uint32(h) && st.pageData(e-1) == *d {
+		if st.pageFP[e-1] == uint32(h) && st.samePage(e-1, d) {
 			return e - 1
 		}
 	}
@@ -380,7 +437,8 @@ func (st *store) sharedPage(id uint32) *sim.Page {
 	if p := *slot; p != nil && p.Tag == tag {
 		return p
 	}
-	p := &sim.Page{Data: st.pageData(id), Tag: tag}
+	p := &sim.Page{Tag: tag}
+	st.pageInto(&p.Data, id)
 	*slot = p
 	return p
 }
@@ -818,7 +876,7 @@ func (st *store) usedBytes() int64 { return st.size(true) }
 func (st *store) size(used bool) int64 {
 	// The intern tables: distinct pages and thread contexts, shared by
 	// all states.
-	n := int64(len(st.pageFull))*sim.PageSize + int64(len(st.pageAt))*(4+4) + int64(len(st.pageDelta)) + int64(len(st.pages))*4 + int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4 +
+	n := int64(len(st.pageFull))*sim.PageSize + int64(len(st.pageAt))*(4+4) + int64(len(st.pageDelta)) + int64(len(st.built.tag))*(4+sim.PageSize) + int64(len(st.pages))*4 + int64(len(st.ctxs.keys))*16 + int64(len(st.ctxs.table))*4 +
 		st.groups.bytes()
 	n += int64(len(st.tab.t)) * 8
 	if st.compact {

@@ -133,7 +133,7 @@ import (
 // Under the exact clock the timer's flags are set by the clock as time
 // passes, not by events: they are no choice, and a state where one makes
 // an interrupt pending that I lets through is not forced.
-func (m *Machine) forced(s *State, i int) bool {
+func (m *Machine) forced(s *State, i int, dm *devMemo) bool {
 	t := &s.Threads[i]
 	if !s.mayRun(i) || m.code[t.PC].hook != loader.NoStub {
 		return false
@@ -157,7 +157,7 @@ func (m *Machine) forced(s *State, i int) bool {
 			}
 		}
 	}
-	return m.env == nil || m.env.quiet(s, i, irqs)
+	return m.env == nil || m.env.quiet(s, i, irqs, dm)
 }
 
 // loopAfter is the steps after which a batch starts looking for a loop

@@ -500,6 +500,95 @@ func (m *Machine) events(s *State) int {
 	return n
 }
 
+// live reports whether some thread of s has not exited: the device's
+// events happen only then (events).
+func live(s *State) bool {
+	for i := range s.Threads {
+		if s.Threads[i].Status != Exited {
+			return true
+		}
+	}
+	return false
+}
+
+// devMemo holds the device's answers about one view of a state, the
+// questions env.quiet asks at every point a batch runs on through: the
+// view is the register pages, the hidden page, the CCR that masks XIRQ
+// (pending) and whether every thread sleeps (asleep). Every question of
+// devices.Device that quiet asks is a function of the Block it is given,
+// and the Block is made from the view alone (loadBlock), so that equal
+// views have equal answers; along a polling loop, where no event and no
+// register access changes the device, the view stays the same and the
+// questions are answered by comparing three pages. TestDevMemo checks
+// quiet with one memo kept across a search's states against quiet with
+// none.
+type devMemo struct {
+	ok     bool
+	ccr    uint8
+	asleep bool
+	regs   [devices.RegBytes / PageSize][PageSize]byte
+	hid    [PageSize]byte
+
+	overdue bool   // overdue(s)
+	pend    int    // pending(s)
+	events  int    // the device's events, when a thread lives (events)
+	kinds   uint64 // bit k: an event of kind k among those that decide (quiet)
+}
+
+// devAnswers returns the device's answers for s, from dm when its view is
+// s's, computing them into dm otherwise; dm nil computes them afresh.
+func (m *Machine) devAnswers(s *State, dm *devMemo) *devMemo {
+	if dm == nil {
+		dm = new(devMemo)
+	}
+	ccr := uint8(isa.FlagX)
+	for i := range s.Threads {
+		if s.Threads[i].Status != Exited {
+			ccr = s.Threads[i].CCR
+			break
+		}
+	}
+	asleep := m.asleep(s)
+	if dm.ok && dm.ccr == ccr && dm.asleep == asleep && (dm.hid == s.Pages[m.hidPage].Data || m.faults.memoStale) && m.sameRegs(s, dm) {
+		return dm
+	}
+	dm.ok, dm.ccr, dm.asleep = true, ccr, asleep
+	dm.hid = s.Pages[m.hidPage].Data
+	for k := range m.regPages {
+		dm.regs[k] = s.Pages[m.regPage+k].Data
+	}
+	b := blockPool.Get().(*devices.Block)
+	m.loadBlock(s, b) // as overdue loads it
+	dm.overdue = m.clocked(s) && m.dev.Overdue(b)
+	b.CCR = ccr // as pending
+	dm.pend = m.dev.Pending(b)
+	b.CCR, b.Asleep = 0, asleep // as events and EventInfo
+	dm.events = m.dev.Events(b)
+	// The receiver's events come first (devices.Device.Events), as many
+	// as the alphabet has bytes: asked from the last, the first of them
+	// answers for the rest.
+	dm.kinds = 0
+	for k := dm.events - 1; k >= 0; k-- {
+		kind := m.dev.Info(b, k).Kind
+		dm.kinds |= 1 << (kind % 64)
+		if kind == devices.EvReceive || kind == devices.EvOverrun {
+			break
+		}
+	}
+	blockPool.Put(b)
+	return dm
+}
+
+// sameRegs reports whether the register pages of s are those of dm's view.
+func (m *Machine) sameRegs(s *State, dm *devMemo) bool {
+	for k := range m.regPages {
+		if s.Pages[m.regPage+k].Data != dm.regs[k] {
+			return false
+		}
+	}
+	return true
+}
+
 // overdue reports whether an event must happen in s before any thread
 // moves (devices.Device.Overdue).
 func (m *Machine) overdue(s *State) bool {

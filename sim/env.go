@@ -252,8 +252,9 @@ func (e *env) replay(s *State, l Label, fx *[]Output) (ns *State, v *Violation, 
 // mutation.BatchIRQ): no requested interrupt and no request to make, no
 // event overdue, no pending interrupt of the device that a thread takes,
 // and no event the --sci-timing gate lets through — under idle, a place
-// where the firmware may wait counts as one.
-func (e *env) quiet(s *State, i int, irqs bool) bool {
+// where the firmware may wait counts as one. The device's answers come
+// through dm (devAnswers), which may remember them from an earlier view.
+func (e *env) quiet(s *State, i int, irqs bool, dm *devMemo) bool {
 	m := e.m
 	if m.timing != nil {
 		for j := range s.Threads {
@@ -269,20 +270,18 @@ func (e *env) quiet(s *State, i int, irqs bool) bool {
 	if m.dev == nil {
 		return true
 	}
-	if m.overdue(s) {
+	a := m.devAnswers(s, dm)
+	if a.overdue {
 		return false
 	}
-	if s.Atomic == 0 && irqs {
-		if pend := m.pending(s); pend >= 0 {
-			for j := range s.Threads {
-				if devTakes(&s.Threads[j], pend) {
-					return false
-				}
+	if s.Atomic == 0 && irqs && a.pend >= 0 {
+		for j := range s.Threads {
+			if devTakes(&s.Threads[j], a.pend) {
+				return false
 			}
 		}
 	}
-	n := m.events(s)
-	if n == 0 {
+	if a.events == 0 || !live(s) {
 		return true
 	}
 	if m.Config.SCIWhenIdle && m.waitPoint(s, i) && !m.shut(s) {
@@ -294,16 +293,9 @@ func (e *env) quiet(s *State, i int, irqs bool) bool {
 		return false
 	}
 	g := m.gateOf(s)
-	// The receiver's events come first (devices.Device.Events), as many
-	// as the alphabet has bytes: asked from the last, the first of them
-	// answers for the rest.
-	for k := n - 1; k >= 0; k-- {
-		kind := m.EventInfo(s, k).Kind
-		if g.allows(kind) {
+	for k := range devices.EventKind(64) {
+		if a.kinds&(1<<k) != 0 && g.allows(k) {
 			return false
-		}
-		if kind == devices.EvReceive || kind == devices.EvOverrun {
-			break
 		}
 	}
 	return true

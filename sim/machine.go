@@ -267,13 +267,14 @@ type Machine struct {
 
 // faults are the faults of package mutation switched on when the machine
 // was made, which the instruction path asks for: dead-stack masking's
-// (deadstack.go) and batches' (batch.go). A test sets the switch before it
+// (deadstack.go), batches' (batch.go) and the device memo's (devices.go). A test sets the switch before it
 // makes the machine.
 type faults struct {
 	unseenFetch bool // mutation.UnseenFetch
 	unseenOther bool // mutation.UnseenOther
 	clearWrite  bool // mutation.ClearWrite
 	batchIRQ    bool // mutation.BatchIRQ
+	memoStale   bool // mutation.MemoStale
 }
 
 // setFaults reads the switches of the faults on the instruction path.
@@ -283,6 +284,7 @@ func (m *Machine) setFaults() {
 		unseenOther: mutation.On(mutation.UnseenOther),
 		clearWrite:  mutation.On(mutation.ClearWrite),
 		batchIRQ:    mutation.On(mutation.BatchIRQ),
+		memoStale:   mutation.On(mutation.MemoStale),
 	}
 }
 

@@ -225,7 +225,7 @@ func (e *Expander) AmpleCandidates(s *State, st *Stats, accept func(next *State,
 		if !ok {
 			continue
 		}
-		if m.batching() && m.forced(s, i) {
+		if m.batching() && m.forced(s, i, &e.dm) {
 			// τ is s's only move: the full expansion batches it
 			// (batch.go), and an ample set adds nothing.
 			continue

@@ -75,8 +75,9 @@ type Expander struct {
 	batch    []Succ
 	free     []*Page
 	released []*State
-	written  []int // scratch for recycle
-	wide     []int // the threads whose choice was too wide, at the last expansion
+	written  []int   // scratch for recycle
+	wide     []int   // the threads whose choice was too wide, at the last expansion
+	dm       devMemo // the device's answers, for forced (devAnswers)
 }
 
 // Wide returns the threads whose transition out of the state last
@@ -461,6 +462,7 @@ type told struct {
 	from   *State      // the state the transition starts from, when known
 	single bool        // no batch: the transition ends at its first scheduling point
 	lf     *loopFinder // the batch's loop finder, once it looks for a loop
+	dm     devMemo     // the device's answers at the points the batch passed (devAnswers)
 }
 
 // runThread executes thread i of s for one transition (see runFrom); tl
@@ -577,7 +579,7 @@ func (m *Machine) through(x *stepper, i int, steps uint32, io bool, st *Stats, t
 		}
 	}
 	s, t := x.s, x.t
-	if !m.forced(s, i) {
+	if !m.forced(s, i, &tl.dm) {
 		return false, false, nil
 	}
 	if st != nil && st.Through != nil {

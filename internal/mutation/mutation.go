@@ -7,10 +7,10 @@
 // with none set (the zero value, always the case in the tool) every check
 // below answers false. A check is one atomic load, and none is made once
 // per instruction: the switches the instruction path would ask for
-// (UnseenFetch, UnseenOther, ClearWrite, BatchIRQ) are read once, when
-// sim.NewMachine makes a machine, and a device's (PrescalerPhase, PinOrder,
-// SCITenBits) when the device is made; so a test sets those before it
-// makes the machine or the device. The others are loaded where a
+// (UnseenFetch, UnseenOther, ClearWrite, BatchIRQ, MemoStale) are read
+// once, when sim.NewMachine makes a machine, and a device's
+// (PrescalerPhase, PinOrder, SCITenBits) when the device is made; so a
+// test sets those before it makes the machine or the device. The others are loaded where a
 // reduction decides (once per transition or per state), where a transition
 // begins (ROMByImage, PlaceholderRead), and at the rarer events of a step
 // that they concern: an interrupt's entry from WAI or STOP, time passing
@@ -49,7 +49,8 @@ type Fault int32
 // (package search, levels.go); BatchIRQ breaks the batches of steps
 // (package sim); BoardProof takes the board member's proof for the
 // swarm's (package portfolio); DeltaLoses breaks the store's pages kept
-// as differences (package search).
+// as differences (package search); MemoStale the memo of the device's
+// answers (package sim).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -204,6 +205,12 @@ const (
 	// differences from another page (search/store.go) loses the last of
 	// them, so that two different pages may be taken for one.
 	DeltaLoses
+	// MemoStale: the simulator's memo of the device's answers
+	// (sim/devices.go, devMemo) takes two views of the device for one
+	// when only their hidden pages differ, so that a batch may run on
+	// through a point where the device's clock or counts made an event
+	// possible.
+	MemoStale
 	numFaults
 )
 
@@ -214,7 +221,7 @@ var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch"
 	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
 	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary",
 	"current-reliance", "forget-learned", "rom-by-image",
-	"deep-claim", "resume-claim", "batch-irq", "board-proof", "delta-loses"}
+	"deep-claim", "resume-claim", "batch-irq", "board-proof", "delta-loses", "memo-stale"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {

@@ -78,6 +78,9 @@ var caughtElsewhere = map[mutation.Fault]string{
 	mutation.BoardProof: "cli.TestBoardProofCatches (testdata/firmware/wai_tcnt)",
 	// Pages kept as differences, against a map from contents to ids.
 	mutation.DeltaLoses: "search.TestPageDeltaDifferentialCatches",
+	// The device's answers through the memo, against the functions that
+	// ask one question each, on firmware states.
+	mutation.MemoStale: "sim.TestDevMemoCatches",
 	// A saved frontier without what the machine learned: the generator's
 	// programs are too small for a cut between what is learned and what it
 	// guards once batches run their stretches; the soundness models are
