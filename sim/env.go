@@ -24,8 +24,8 @@ import (
 //     (Machine.timed), which may record a violation in the stepper;
 //   - accessed, once the step's own checks are done: whether the step
 //     accessed the register block or changed I where a device can
-//     interrupt, which makes a scheduling point (and may move the
-//     memory map: INIT);
+//     interrupt, which makes a scheduling point; then point, which
+//     follows the memory map INIT may have moved;
 //   - told, at a point a batch runs on through: the device learns the
 //     cycles so far, as at the end of a transition;
 //   - ended, at the end of a thread's transition, and interrupted, at the
@@ -37,7 +37,8 @@ import (
 // must take (mustTake), whether an --irq interrupt may be taken beside
 // them (allows), and for the environment's own transitions (moves).
 type env struct {
-	m *Machine
+	m   *Machine
+	dev bool // m has a device (m.dev != nil)
 }
 
 // newEnv returns m's environment, nil when m has neither a device nor a
@@ -46,7 +47,7 @@ func newEnv(m *Machine) *env {
 	if m.dev == nil && m.timing == nil {
 		return nil
 	}
-	return &env{m: m}
+	return &env{m: m, dev: m.dev != nil}
 }
 
 // stepMark is what before notes for after.
@@ -71,15 +72,19 @@ func (e *env) after(x *stepper, i int, ccr uint8, mk stepMark) {
 	}
 }
 
-// accessed reports whether thread i's step (CCR ccr before it) accessed
+// accessed reports whether the step x made (CCR ccr before it) accessed
 // the register block or changed I with a device: an interrupt may become
-// pending or takeable, so a scheduling point follows. INIT may have moved
-// the memory map: x's layout follows.
-func (e *env) accessed(x *stepper, i int, ccr uint8) bool {
+// pending or takeable, so a scheduling point follows (point). It is the
+// common case of every step, small enough to be inlined into the loop.
+func (e *env) accessed(x *stepper, ccr uint8) bool {
+	return x.io || (ccr^x.t.CCR)&isa.FlagI != 0 && e.dev
+}
+
+// point follows an access of the register block, or a change of I with a
+// device, by thread i (accessed): INIT may have moved the memory map, and
+// x's layout follows.
+func (e *env) point(x *stepper, i int) {
 	m := e.m
-	if !x.io && ((ccr^x.t.CCR)&isa.FlagI == 0 || m.dev == nil) {
-		return false
-	}
 	x.io = false
 	if lay := m.layoutOf(x.s); lay != x.lay {
 		if m.masking() {
@@ -89,7 +94,6 @@ func (e *env) accessed(x *stepper, i int, ccr uint8) bool {
 		}
 		x.lay = lay
 	}
-	return true
 }
 
 // told tells the device, at a point a batch of thread i runs on through,

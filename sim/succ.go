@@ -526,7 +526,8 @@ func (m *Machine) runThread(s *State, i int, c uint64, maxSteps uint32, st *Stat
 		hard := x.radix > 1 || t.Status != Running
 		point := m.Config.Preempt == PreemptEvery || m.schedPoint(s, t) || m.Config.ExactClock
 		io := x.io
-		if env != nil && env.accessed(&x, i, ccr) {
+		if env != nil && env.accessed(&x, ccr) {
+			env.point(&x, i)
 			// An access of the peripherals, or a change of the I bit,
 			// may make an interrupt pending or takeable (or INIT may
 			// have moved the memory map): a scheduling point follows.

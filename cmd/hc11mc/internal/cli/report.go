@@ -64,8 +64,8 @@ func writeCounterexample(o *checkOptions, path string, img *loader.Image, m *sim
 // whose stdout is one object), and writes them to --sarif where it is
 // given, whatever the verdict.
 func writeFindings(o *checkOptions, stdout io.Writer, img *loader.Image, m *sim.Machine, res *check.Result, rep check.Report) error {
-	if len(res.Found) == 0 && o.sarif == "" {
-		return nil
+	if o.sarif == "" && (len(res.Found) == 0 || o.json) {
+		return nil // nothing to print, or nowhere: findings replay each trace
 	}
 	fs := findings.New(img, m, res)
 	if !o.json && len(fs) > 0 {
