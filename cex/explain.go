@@ -94,6 +94,7 @@ type span struct{ lo, hi int }
 // Replay replays labels on m, the machine they were found on for img, and
 // works out what each transition accessed.
 func Replay(img *loader.Image, m *sim.Machine, labels []sim.Label) *Counterexample {
+	m = m.Counted() // the machine search.Replay replays on
 	states, v, err := search.Replay(m, labels)
 	c := &Counterexample{img: img, m: m, Violation: v, Err: err, labels: len(labels)}
 	if err == nil {

@@ -96,6 +96,7 @@ func (b *svgBuilder) stubAt(h loader.Stub, pc uint16) bool { return b.stubs[pc] 
 
 // drawTrace replays labels and builds the picture's input.
 func drawTrace(img *loader.Image, m *sim.Machine, labels []sim.Label, subtitle string) *tracesvg.Trace {
+	m = m.Counted() // the machine search.Replay replays on
 	states, v, err := search.Replay(m, labels)
 	final := states[len(states)-1]
 	b := &svgBuilder{img: img, m: m, t: &tracesvg.Trace{}, handler: map[int]int{}, stubs: map[uint16]loader.Stub{}}

@@ -86,6 +86,7 @@ func NewTrace(path string, load settings.LoadSpec, machine settings.MachineSpec,
 	t := &Trace{Version: Version, Firmware: path, Load: load, Machine: machine, Violation: NewViolation(m, v)}
 	t.Machine.IgnoreIllegal = m.Config.IgnoreIllegal
 	labels = search.Unbatch(m, labels)
+	m = m.Counted() // the machine search.Replay replays on
 	states, _, _ := search.Replay(m, labels)
 	for i, l := range labels {
 		st := Step{Thread: l.Thread, Steps: l.Steps, Choice: l.Choice, Event: l.Event, What: eventWhat(m, states, i, l)}

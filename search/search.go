@@ -484,6 +484,9 @@ func Run(ctx context.Context, m *sim.Machine, opts Options) *Result {
 			// instruction by instruction (sim/batch.go).
 			for i := range res.Found {
 				res.Found[i].Trace = Unbatch(m, res.Found[i].Trace)
+				if res.Found[i].Violation.Kind == sim.KindDeadlock {
+					res.Found[i].Trace = FinishWait(m, res.Found[i].Trace)
+				}
 			}
 			return res
 		}

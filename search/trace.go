@@ -3,14 +3,19 @@ package search
 import (
 	"fmt"
 
+	"github.com/hc11mc/hc11mc/internal/mutation"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
 // Replay re-executes a trace from the machine's initial state. It returns
 // the states along the way (the initial one first) and the violation the
 // last transition produced (or the deadlock of the last state). An error
-// means the trace does not describe transitions of this machine.
+// means the trace does not describe transitions of this machine. The
+// machine that replays is m.Counted(), which counts the exact clock's
+// timer counters where m leaves them out: the trace of a deadlock m found
+// then goes on to that machine's deadlock (FinishWait).
 func Replay(m *sim.Machine, trace []sim.Label) ([]*sim.State, *sim.Violation, error) {
+	m = m.Counted()
 	s := m.Initial()
 	states := []*sim.State{s}
 	for i, l := range trace {
@@ -66,6 +71,29 @@ func TrueInterval(m *sim.Machine, trace []sim.Label, v *sim.Violation) *sim.Viol
 		s = ns
 	}
 	return v
+}
+
+// FinishWait returns trace, which ends in a deadlock m found, followed by
+// the time that passes on the machine that counts the exact clock's timer
+// counters (sim.Machine.Counted) until it reaches the same deadlock
+// (sim.Machine.FinishWait): where m left the counters out, its deadlock
+// comes before that machine's, which replay rebuilds. trace as it is
+// where m counts them, or where the counting machine does not come to
+// the deadlock that way.
+func FinishWait(m *sim.Machine, trace []sim.Label) []sim.Label {
+	c := m.Counted()
+	if c == m || mutation.On(mutation.WaitUnfinished) {
+		return trace
+	}
+	states, v, err := Replay(c, trace)
+	if err != nil || v != nil {
+		return trace
+	}
+	more, ok := c.FinishWait(states[len(states)-1])
+	if !ok {
+		return trace
+	}
+	return append(trace[:len(trace):len(trace)], more...)
 }
 
 // MaxUnbatched is the most transitions Unbatch makes of a trace.

@@ -811,3 +811,56 @@ func (m *Machine) noteReceived(n uint8) {
 func (m *Machine) Received() (arrivals uint64, deepest int) {
 	return m.received.Load(), int(m.rxDeepest.Load())
 }
+
+// Counted returns the machine that counts the exact clock's timer
+// counters from reset: m itself, unless m leaves them out until the
+// firmware observes the timer (devices.Block.Lazy: the exact clock under
+// dead-data elimination), when it is m without dead-data elimination (as
+// replay rebuilds a trace's machine), made once. Every state of m is one
+// of that machine's but for the counters, and every trace of m replays on
+// it (search.FinishWait).
+func (m *Machine) Counted() *Machine {
+	if !m.Config.ExactClock || !m.EliminatesDead() {
+		return m
+	}
+	m.counted.once.Do(func() {
+		cfg := m.Config
+		cfg.Dead, cfg.DeadStack = false, false
+		if c, err := NewMachine(m.Image, cfg); err == nil {
+			m.counted.m = c
+		}
+	})
+	if m.counted.m == nil {
+		return m
+	}
+	return m.counted.m
+}
+
+// maxFinish is the most transitions FinishWait appends.
+const maxFinish = 64
+
+// FinishWait returns the labels that take s, a deadlock of a machine
+// that left the exact clock's timer counters out (devices.Block.Lazy),
+// to the same deadlock on m, which counts them: left out, they make no
+// event, so that machine's deadlock comes as soon as every thread waits
+// with nothing to wake it; m lets time pass there, its only move, one
+// transition of the environment at a time (devices.EvWait) until its
+// clock changes nothing more. Nothing the firmware could see differs
+// between the two (the counters were left out because it had not looked
+// at the timer: docs/devices.md). ok is false where m does not reach a
+// deadlock that way within maxFinish transitions.
+func (m *Machine) FinishWait(s *State) (labels []Label, ok bool) {
+	for range maxFinish {
+		out, dl := m.Successors(s, nil, nil)
+		if dl != nil {
+			return labels, true
+		}
+		if len(out) != 1 || out[0].Violation != nil || out[0].Label.Event == 0 ||
+			m.EventInfo(s, int(out[0].Label.Event-1)).Kind != devices.EvWait {
+			return nil, false
+		}
+		labels = append(labels, out[0].Label)
+		s = out[0].State
+	}
+	return nil, false
+}

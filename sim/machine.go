@@ -263,6 +263,13 @@ type Machine struct {
 	// faults are the switches of package mutation that the instruction
 	// path would otherwise load, read once by NewMachine.
 	faults faults
+
+	// counted is the machine that counts the exact clock's timer counters
+	// (Counted), made once when first asked for.
+	counted struct {
+		once sync.Once
+		m    *Machine
+	}
 }
 
 // faults are the faults of package mutation switched on when the machine

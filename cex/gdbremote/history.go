@@ -39,6 +39,7 @@ type History struct {
 // returns the history of states along them. The error says that the
 // trace is not a run of m (search.Replay's).
 func NewHistory(m *sim.Machine, labels []sim.Label) (*History, error) {
+	m = m.Counted() // the machine search.Replay replays on
 	states, v, err := search.Replay(m, labels)
 	if err != nil {
 		return nil, err

@@ -50,7 +50,8 @@ type Fault int32
 // (package sim); BoardProof takes the board member's proof for the
 // swarm's (package portfolio); DeltaLoses breaks the store's pages kept
 // as differences (package search); MemoStale the memo of the device's
-// answers (package sim).
+// answers (package sim); WaitUnfinished the counterexamples of deadlocks
+// found with the exact clock's counters left out (package search).
 const (
 	None Fault = iota
 	// ExitAlone: a step that ends its thread counts as independent of
@@ -211,6 +212,12 @@ const (
 	// through a point where the device's clock or counts made an event
 	// possible.
 	MemoStale
+	// WaitUnfinished: a deadlock found while the exact clock left the
+	// timer's counters out (dead-data elimination) is reported with the
+	// trace that ends where the CPU starts to wait, not where the machine
+	// that counts them deadlocks (package search, FinishWait): the
+	// counterexample does not replay.
+	WaitUnfinished
 	numFaults
 )
 
@@ -221,7 +228,7 @@ var names = [numFaults]string{"none", "exit-alone", "image-code", "unseen-fetch"
 	"wai-entry-stacks", "wait-uncounted", "sci-ten-bits", "stop-no-restart",
 	"latency-order", "deadline-one", "saturated-interval", "abstract-boundary",
 	"current-reliance", "forget-learned", "rom-by-image",
-	"deep-claim", "resume-claim", "batch-irq", "board-proof", "delta-loses", "memo-stale"}
+	"deep-claim", "resume-claim", "batch-irq", "board-proof", "delta-loses", "memo-stale", "wait-unfinished"}
 
 func (f Fault) String() string {
 	if f < 0 || f >= numFaults {

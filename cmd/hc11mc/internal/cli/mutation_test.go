@@ -112,6 +112,7 @@ var mutationCatches = []mutationCatch{
 	{mutation.IgnoreReliance, []uint64{63, 78}, "--reduce por --search best"},
 	{mutation.CurrentReliance, []uint64{195, 263}, "resumed --search bfs --all"},
 	{mutation.ROMByImage, []uint64{22, 43}, "--reduce por --search bfs"},
+	{mutation.WaitUnfinished, []uint64{18}, "--clock exact --sci-timing first --search bfs"},
 }
 
 // TestMutationCaught: for every fault of mutation.All(), the programs
