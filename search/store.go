@@ -211,11 +211,9 @@ func (st *store) pageInto(d *[sim.PageSize]byte, id uint32) {
 		*d = st.pageFull[at]
 		return
 	}
-	slot := id % builtSlots
-	if st.built.tag == nil {
-		st.built.tag = make([]uint32, builtSlots)
-		st.built.data = make([][sim.PageSize]byte, builtSlots)
-	} else if st.built.tag[slot] == id+1 {
+	st.built.fit(len(st.pageAt))
+	slot := id % uint32(len(st.built.tag))
+	if st.built.tag[slot] == id+1 {
 		*d = st.built.data[slot]
 		return
 	}
@@ -241,14 +239,37 @@ func (st *store) pageInto(d *[sim.PageSize]byte, id uint32) {
 }
 
 // builtPages is the cache of pages built from deltas (pageInto): slot
-// id%builtSlots holds page id when tag[slot] is id+1.
+// id%len(tag) holds page id when tag[slot] is id+1.
 type builtPages struct {
 	tag  []uint32
 	data [][sim.PageSize]byte
 }
 
-// builtSlots is the number of pages builtPages holds: 64 KiB of them.
-const builtSlots = 1 << 10
+// The cache holds a page for every builtShare pages the store holds,
+// from minBuilt up to maxBuilt (64 KiB of pages): a search of a few
+// hundred states pays a few KiB for it, not 64.
+const (
+	minBuilt   = 1 << 6
+	maxBuilt   = 1 << 10
+	builtShare = 8
+)
+
+// fit sizes the cache for a store of n pages, emptying it when it grows.
+func (c *builtPages) fit(n int) {
+	size := len(c.tag)
+	if size >= maxBuilt || size > 0 && n <= size*builtShare {
+		return
+	}
+	size = minBuilt
+	for size < maxBuilt && size*builtShare < n {
+		size *= 2
+	}
+	if size == len(c.tag) {
+		return
+	}
+	c.tag = make([]uint32, size)
+	c.data = make([][sim.PageSize]byte, size)
+}
 
 // samePage reports whether page id holds exactly d: a whole page is
 // compared where it lies, a delta's page is built first.
