@@ -142,7 +142,7 @@ rows=()
 # row NAME FILE FLAGS... -- both hc11mc runs, and SPIN's defaults on the
 # twin testdata/spin/NAME.pml where NAME has one
 row() {
-    local name=$1 file=$2 spin_cells=" | | "
+    local name=$1 file=$2 spin_cells=" | | | "
     shift 2
     say "$name: hc11mc (por,dead)"
     check "$file" "$@"
