@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm results-batch results-layouts results-spin compare-spin testdata clean imports gdb sarif-multitool ci-check
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm results-batch results-layouts results-spin results-timing compare-spin testdata clean imports gdb sarif-multitool ci-check
 
 all: build
 
@@ -196,6 +196,12 @@ results-spin: build
 splice = awk 'FNR==NR { r = r $$0 "\n"; next } \
 	     /<!-- $(1):begin/ { print; printf "%s", r; skip = 1; next } \
 	     /<!-- $(1):end/ { skip = 0 } !skip' $(2) $(3) > bin/$(notdir $(3)).new && mv bin/$(notdir $(3)).new $(3)
+
+## results-timing: regenerate docs/timing.md's table of the worst cases of the bundled programs (check
+## --report-timing on each: a few seconds; TestTimingTableDoc checks it, and the README's table against it; needs jq)
+results-timing: build
+	bash scripts/timing-table.sh ./$(BIN) > bin/timing-table.md
+	$(call splice,timing-table,bin/timing-table.md,docs/timing.md)
 
 ## compare-spin: hc11mc beside SPIN on the philosophers' Promela twins (testdata/spin), and every
 ## model with and without --reduce, as a markdown table (not part of test; installs Debian's spin)

@@ -266,7 +266,7 @@ func TestSpinTableDoc(t *testing.T) {
 		for col, w := range want {
 			checked++
 			if row[col] != w {
-				t.Errorf("%s, every model against SPIN: %s's %s is %s in the page, %s now (%s)", page, m.name, col, row[col], w, regen)
+				t.Errorf("%s, every model against SPIN: %s, %s: %s in the page, %s now (%s)", page, m.name, col, row[col], w, regen)
 			}
 		}
 	}
