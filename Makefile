@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm results-batch results-layouts results-spin results-timing compare-spin testdata clean imports gdb sarif-multitool ci-check
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm results-batch results-layouts results-spin results-timing results-clocks compare-spin testdata clean imports gdb sarif-multitool ci-check
 
 all: build
 
@@ -202,6 +202,13 @@ splice = awk 'FNR==NR { r = r $$0 "\n"; next } \
 results-timing: build
 	bash scripts/timing-table.sh ./$(BIN) > bin/timing-table.md
 	$(call splice,timing-table,bin/timing-table.md,docs/timing.md)
+
+## results-clocks: regenerate docs/clocks.md's table of firmware under the abstract and the exact clock (about
+## half a minute, most of it serial_cmd under the abstract clock; TestClocksTableDoc checks the verdicts and states
+## but for the runs over a second; needs jq)
+results-clocks: build
+	bash scripts/clocks-table.sh ./$(BIN) > bin/clocks-table.md
+	$(call splice,clocks-table,bin/clocks-table.md,docs/clocks.md)
 
 ## compare-spin: hc11mc beside SPIN on the philosophers' Promela twins (testdata/spin), and every
 ## model with and without --reduce, as a markdown table (not part of test; installs Debian's spin)
