@@ -116,9 +116,10 @@ imports:
 	  else echo "graphviz (dot) is not installed: docs/imports.svg not redrawn (apt-get install graphviz)"; fi
 
 ## results: regenerate the measured tables: the benchmark results in docs/benchmarks.md (results-bench), the
-## default against each engine in the README (results-race) and the swarm against the single strategies in
-## docs/swarm.md (results-swarm)
-results: results-bench results-race results-swarm
+## default against each engine in the README (results-race), the swarm against the single strategies in
+## docs/swarm.md (results-swarm), and the timing and clock tables (results-timing, results-clocks); the rest
+## each by its target: results-hmc, results-batch (needs BUFFALO), results-layouts and results-spin (SPIN)
+results: results-bench results-race results-swarm results-timing results-clocks
 
 ## results-bench: regenerate docs/benchmarks.md's tables and docs/results.svg (several minutes; TestBenchmarksDoc
 ## checks that the deterministic columns still match the tool)
