@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm results-batch results-layouts results-spin results-timing results-clocks compare-spin testdata clean imports gdb sarif-multitool ci-check
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm results-batch results-layouts results-spin results-timing results-clocks results-reductions compare-spin testdata clean imports gdb sarif-multitool ci-check
 
 all: build
 
@@ -118,7 +118,8 @@ imports:
 ## results: regenerate the measured tables: the benchmark results in docs/benchmarks.md (results-bench), the
 ## default against each engine in the README (results-race), the swarm against the single strategies in
 ## docs/swarm.md (results-swarm), and the timing and clock tables (results-timing, results-clocks); the rest
-## each by its target: results-hmc, results-batch (needs BUFFALO), results-layouts and results-spin (SPIN)
+## each by its target: results-hmc, results-reductions, results-batch (needs BUFFALO), results-layouts and
+## results-spin (SPIN)
 results: results-bench results-race results-swarm results-timing results-clocks
 
 ## results-bench: regenerate docs/benchmarks.md's tables and docs/results.svg (several minutes; TestBenchmarksDoc
@@ -197,6 +198,13 @@ results-spin: build
 splice = awk 'FNR==NR { r = r $$0 "\n"; next } \
 	     /<!-- $(1):begin/ { print; printf "%s", r; skip = 1; next } \
 	     /<!-- $(1):end/ { skip = 0 } !skip' $(2) $(3) > bin/$(notdir $(3)).new && mv bin/$(notdir $(3)).new $(3)
+
+## results-reductions: regenerate docs/performance.md's table of the states with and without reductions (about two
+## minutes, most of it philo_big without reductions; TestBenchmarksDoc and TestReductionsTableDoc check the states but
+## for the runs of millions; needs jq)
+results-reductions: build
+	bash scripts/reductions-table.sh ./$(BIN) > bin/reductions-table.md
+	$(call splice,reductions-table,bin/reductions-table.md,docs/performance.md)
 
 ## results-timing: regenerate docs/timing.md's table of the worst cases of the bundled programs (check
 ## --report-timing on each: a few seconds; TestTimingTableDoc checks it, and the README's table against it; needs jq)
