@@ -27,8 +27,9 @@
 #    --max-states $MAX_STATES (default 20000000), so that the largest stop
 #    at the limit (shown as "≥ N").  Seconds are the wall time of the whole
 #    hc11mc process.
-#    The two twins outside the family's files, philo5_ordered and
-#    examples/philosophers, head the table with SPIN's states beside.
+#    Two models no manifest lists, philo5_ordered and examples/philosophers
+#    (--preempt every), head the table with SPIN's defaults on their twins
+#    beside them, as in 1.
 # 3. A check that a twin is faithful: with every reduction off on both
 #    sides (spin -o1 -o2 -o3, -DNOREDUCE, pan -E; hc11mc --reduce none
 #    --batch off --ignore deadlock) the two must store the same number of
