@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/hc11mc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm results-batch compare-spin testdata clean imports gdb sarif-multitool ci-check
+.PHONY: all build test test-slurm demo tools z3 lint bench bench-compare objdump-diff soundness results results-race results-hmc results-bench results-swarm results-batch results-layouts results-spin results-timing results-clocks results-reductions compare-spin testdata clean imports gdb sarif-multitool ci-check
 
 all: build
 
@@ -116,9 +116,11 @@ imports:
 	  else echo "graphviz (dot) is not installed: docs/imports.svg not redrawn (apt-get install graphviz)"; fi
 
 ## results: regenerate the measured tables: the benchmark results in docs/benchmarks.md (results-bench), the
-## default against each engine in the README (results-race) and the swarm against the single strategies in
-## docs/swarm.md (results-swarm)
-results: results-bench results-race results-swarm
+## default against each engine in the README (results-race), the swarm against the single strategies in
+## docs/swarm.md (results-swarm), and the timing and clock tables (results-timing, results-clocks); the rest
+## each by its target: results-hmc, results-reductions, results-batch (needs BUFFALO), results-layouts and
+## results-spin (SPIN)
+results: results-bench results-race results-swarm results-timing results-clocks
 
 ## results-bench: regenerate docs/benchmarks.md's tables and docs/results.svg (several minutes; TestBenchmarksDoc
 ## checks that the deterministic columns still match the tool)
@@ -159,9 +161,10 @@ results-swarm: build
 	     /<!-- swarm-table:end/ { skip = 0 } !skip' bin/swarm-table.md docs/swarm.md > bin/swarm.md
 	mv bin/swarm.md docs/swarm.md
 
-## results-batch: regenerate docs/performance.md's table of BUFFALO 3.4's start-up without and with batches of steps
-## (a few seconds; BUFFALO names the image, by default where the tests look for it; TestBatchTableDoc checks the
-## states and instructions; needs jq)
+## results-batch: regenerate docs/performance.md's table of BUFFALO 3.4's start-up without and with batches of steps,
+## and the README's rows of BUFFALO: the start-up and the visited set's bytes per state on 48 KiB of RAM (about
+## fifteen seconds; BUFFALO names the image, by default where the tests look for it; TestBatchTableDoc checks the
+## states, instructions and bytes per state in the visited set; needs jq)
 BUFFALO ?= ../shared/firmware/buffalo/buffalo34.s19
 results-batch: build
 	bash scripts/batch-table.sh ./$(BIN) $(BUFFALO) testdata/boards/evb.board > bin/batch-table.md
@@ -169,6 +172,52 @@ results-batch: build
 	     /<!-- batch-table:begin/ { print; printf "%s", r; skip = 1; next } \
 	     /<!-- batch-table:end/ { skip = 0 } !skip' bin/batch-table.md docs/performance.md > bin/performance.md
 	mv bin/performance.md docs/performance.md
+	bash scripts/batch-table.sh ./$(BIN) $(BUFFALO) testdata/boards/evb.board readme > bin/batch-readme.md
+	awk 'FNR==NR { row[FNR] = $$0; next } \
+	     /\(`BenchmarkBuffaloStartup`\)/ { print row[1]; next } \
+	     /\(`BenchmarkBuffaloBoardStore`\)/ { print row[2]; next } 1' bin/batch-readme.md README.md > bin/README.md
+	mv bin/README.md README.md
+
+## results-layouts: regenerate the README's table of the five philosophers in the layouts firmware is written in and
+## docs/performance.md's table of the layout family against SPIN (scripts/compare-spin.sh PARTS=layouts: about ten
+## minutes, most of it the runs without reductions; TestLayoutTableDoc checks check's states and SPIN's; states/s and
+## bytes per state are measured, not checked)
+results-layouts: build
+	PARTS=layouts OUT=bin/compare-spin bash scripts/compare-spin.sh
+	$(call splice,layouts-readme,bin/compare-spin/layouts-readme.md,README.md)
+	$(call splice,spin-layouts,bin/compare-spin/layouts.md,docs/performance.md)
+
+## results-spin: regenerate docs/performance.md's table of every model with and without reductions, and SPIN on the
+## twins (scripts/compare-spin.sh PARTS=models: several minutes, most of it the largest models without reductions;
+## TestSpinTableDoc checks the verdicts and the states but for the largest; the seconds are measured, not checked)
+results-spin: build
+	PARTS=models OUT=bin/compare-spin bash scripts/compare-spin.sh
+	$(call splice,spin-models,bin/compare-spin/models.md,docs/performance.md)
+
+# splice,NAME,TABLE,PAGE: put the file TABLE in PAGE between its lines <!-- NAME:begin ... --> and <!-- NAME:end -->
+splice = awk 'FNR==NR { r = r $$0 "\n"; next } \
+	     /<!-- $(1):begin/ { print; printf "%s", r; skip = 1; next } \
+	     /<!-- $(1):end/ { skip = 0 } !skip' $(2) $(3) > bin/$(notdir $(3)).new && mv bin/$(notdir $(3)).new $(3)
+
+## results-reductions: regenerate docs/performance.md's table of the states with and without reductions (about two
+## minutes, most of it philo_big without reductions; TestBenchmarksDoc and TestReductionsTableDoc check the states but
+## for the runs of millions; needs jq)
+results-reductions: build
+	bash scripts/reductions-table.sh ./$(BIN) > bin/reductions-table.md
+	$(call splice,reductions-table,bin/reductions-table.md,docs/performance.md)
+
+## results-timing: regenerate docs/timing.md's table of the worst cases of the bundled programs (check
+## --report-timing on each: a few seconds; TestTimingTableDoc checks it, and the README's table against it; needs jq)
+results-timing: build
+	bash scripts/timing-table.sh ./$(BIN) > bin/timing-table.md
+	$(call splice,timing-table,bin/timing-table.md,docs/timing.md)
+
+## results-clocks: regenerate docs/clocks.md's table of firmware under the abstract and the exact clock (about
+## half a minute, most of it serial_cmd under the abstract clock; TestClocksTableDoc checks the verdicts and states
+## but for the runs over a second; needs jq)
+results-clocks: build
+	bash scripts/clocks-table.sh ./$(BIN) > bin/clocks-table.md
+	$(call splice,clocks-table,bin/clocks-table.md,docs/clocks.md)
 
 ## compare-spin: hc11mc beside SPIN on the philosophers' Promela twins (testdata/spin), and every
 ## model with and without --reduce, as a markdown table (not part of test; installs Debian's spin)

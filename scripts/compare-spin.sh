@@ -27,17 +27,28 @@
 #    --max-states $MAX_STATES (default 20000000), so that the largest stop
 #    at the limit (shown as "≥ N").  Seconds are the wall time of the whole
 #    hc11mc process.
+#    Two models no manifest lists, philo5_ordered and examples/philosophers
+#    (--preempt every), head the table with SPIN's defaults on their twins
+#    beside them, as in 1.
 # 3. A check that a twin is faithful: with every reduction off on both
 #    sides (spin -o1 -o2 -o3, -DNOREDUCE, pan -E; hc11mc --reduce none
 #    --batch off --ignore deadlock) the two must store the same number of
 #    states.  By default on examples/philosophers (seconds); TWIN_CHECK=all
 #    checks every twin (1 to 17 million states each: many minutes, and a
 #    few GB for pan).
-# PARTS=layouts runs the layout family and the twin check only.
+# PARTS=layouts runs the layout family and the twin check only,
+# PARTS=models every model and the twin check only.
 #
-# Prints two markdown tables on stdout (progress goes to stderr).  Needs
-# gcc; installs SPIN (Debian package `spin') when missing and run as root,
-# otherwise says which command would.  Runs from any directory.
+# Prints the markdown tables on stdout (progress goes to stderr); with
+# OUT=DIR it also writes each table, under the line that says where and
+# when it was measured, to a file of DIR, for make to put in the docs:
+# layouts.md (docs/performance.md's table of the family), layouts-readme.md
+# (the README's, the family without philo5_ordered and philosophers) and
+# models.md (docs/performance.md's table of every model; make results-layouts
+# and results-spin).  The states and verdicts are exact; the seconds,
+# states per second and bytes per state are measured.  Needs gcc; installs
+# SPIN (Debian package `spin') when missing and run as root, otherwise
+# says which command would.  Runs from any directory.
 set -euo pipefail
 
 MAX_STATES=${MAX_STATES:-20000000}
@@ -45,8 +56,10 @@ PAN_DEPTH=${PAN_DEPTH:-1000000}
 HC11MC_FLAGS=${HC11MC_FLAGS:---workers 1}
 TWIN_CHECK=${TWIN_CHECK:-philosophers}
 PARTS=${PARTS:-all}
+OUT=${OUT:-}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+[ -z "$OUT" ] || { mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd); }
 cd "$root"
 hc11mc="$root/bin/hc11mc"
 
@@ -127,9 +140,10 @@ spin_run() {
 }
 
 rows=()
-# row NAME FILE FLAGS... -- both hc11mc runs
+# row NAME FILE FLAGS... -- both hc11mc runs, and SPIN's defaults on the
+# twin testdata/spin/NAME.pml where NAME has one
 row() {
-    local name=$1 file=$2
+    local name=$1 file=$2 spin_cells=" | | | "
     shift 2
     say "$name: hc11mc (por,dead)"
     check "$file" "$@"
@@ -139,7 +153,12 @@ row() {
     local s2=$states t2=$secs v2=$verdict
     local v=$v1
     [ "$v1" = "$v2" ] || v="$v1 / $v2"
-    rows+=("| $name | $v | $s1 | $t1 | $s2 | $t2 |")
+    if [ -f "testdata/spin/$name.pml" ]; then
+        say "$name: SPIN on testdata/spin/$name.pml"
+        spin_run "testdata/spin/$name.pml"
+        spin_cells="$sstates | $ssecs | $span | $sverdict"
+    fi
+    rows+=("| $name | $v | $s1 | $t1 | $s2 | $t2 | $spin_cells |")
 }
 
 # manifest DIR -- every run of DIR/manifest.json (one object per line)
@@ -173,10 +192,11 @@ spin_noreduce() {
 # rate N SECONDS -- N / SECONDS in thousands, with commas (empty when SECONDS is 0)
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%d\n", n / s / 1000 + 0.5; else print "" }' | commas | sed 's/.$/& k/'; }
 
-layouts=()
-# layout NAME FILE TWIN SHAPE -- the default and the core against the twin
+layouts=() readme=()
+# layout NAME FILE TWIN SHAPE -- the default and the core against the twin;
+# SHAPE, when not empty, is the README's description of the layout
 layout() {
-    local name=$1 file=$2 twin=$3 shape=$4 out rc=0 hs hsecs peak
+    local name=$1 file=$2 twin=$3 shape=$4 out rc=0 hs hsecs peak bytes
     say "$name: hc11mc (por,dead)"
     check "$file" --preempt every
     local s1=$states v1=$verdict
@@ -191,20 +211,26 @@ layout() {
     peak=$(field peak_memory_bytes "$out")
     say "$name: SPIN -DNOREDUCE on $twin"
     spin_noreduce "$twin"
-    layouts+=("| $name | $shape | $v1 | $s1 | $sstates | $sverdict | $(commas <<<"$hs") | $(rate "$hs" "$hsecs") | $(awk -v p="$peak" -v n="$hs" 'BEGIN { printf "%.0f", p / n }') | $(commas <<<"$nstates") | $(rate "$nstates" "$nsecs") |")
+    bytes=$(awk -v p="$peak" -v n="$hs" 'BEGIN { printf "%.0f", p / n }')
+    layouts+=("| $name | $v1 | $s1 | $sstates | $sverdict | $(commas <<<"$hs") | $(rate "$hs" "$hsecs") | $bytes | $(commas <<<"$nstates") | $(rate "$nstates" "$nsecs") |")
+    [ -z "$shape" ] || readme+=("| \`$name\`: $shape | $s1 | $sstates | $(rate "$hs" "$hsecs"), $bytes B | $(rate "$nstates" "$nsecs") |")
 }
 
-layout philo5_rom testdata/bench/philo5_rom.elf testdata/spin/philo5_rom.pml "below; ROM; exits; NOPs"
-layout philo5_equ testdata/bench/philo5_equ.elf testdata/spin/philo5_equ.pml "below; own stack; continues; none"
-layout philo5_ordered testdata/bench/philo5_ordered.elf testdata/spin/philo5_ordered.pml "0x0000, below; own stack; continues; none"
-layout philo5_above testdata/bench/philo5_above.elf testdata/spin/philo5_above.pml "above; ROM; continues; NOPs"
-layout philo5_between testdata/bench/philo5_between.elf testdata/spin/philo5_between.pml "between; RAM, written at start-up; exits; loops"
-layout philo5_data testdata/bench/philo5_data.elf testdata/spin/philo5_data.pml "data symbol; RAM (.data); exits; NOPs"
-layout philo5_stackdesc testdata/bench/philo5_stackdesc.elf testdata/spin/philo5_stackdesc.pml "data symbol; thread 0's stack; continues; loops"
-layout philo5_loops testdata/bench/philo5_loops.elf testdata/spin/philo5_loops.pml "below; ROM; exits; loops"
-layout philosophers testdata/examples/philosophers.elf testdata/spin/philosophers.pml "three, left then right (deadlock)"
+if [ "$PARTS" != models ]; then
+    layout philo5_rom testdata/bench/philo5_rom.elf testdata/spin/philo5_rom.pml "below the stacks; ROM; ends; NOPs"
+    layout philo5_equ testdata/bench/philo5_equ.elf testdata/spin/philo5_equ.pml "below; on its own stack; continues; none"
+    layout philo5_ordered testdata/bench/philo5_ordered.elf testdata/spin/philo5_ordered.pml ""
+    layout philo5_above testdata/bench/philo5_above.elf testdata/spin/philo5_above.pml "above the stacks; ROM; continues; NOPs"
+    layout philo5_between testdata/bench/philo5_between.elf testdata/spin/philo5_between.pml "between; RAM, written at start-up; ends; loops"
+    layout philo5_data testdata/bench/philo5_data.elf testdata/spin/philo5_data.pml "data symbol; RAM (\`.data\`); ends; NOPs"
+    layout philo5_stackdesc testdata/bench/philo5_stackdesc.elf testdata/spin/philo5_stackdesc.pml "data symbol; thread 0's stack; continues; loops"
+    layout philo5_loops testdata/bench/philo5_loops.elf testdata/spin/philo5_loops.pml "below; ROM; ends; loops"
+    layout philosophers testdata/examples/philosophers.elf testdata/spin/philosophers.pml ""
+fi
 
 if [ "$PARTS" != layouts ]; then
+    row philo5_ordered testdata/bench/philo5_ordered.elf --preempt every
+    row philosophers testdata/examples/philosophers.elf --preempt every
     manifest testdata/models
     manifest testdata/bench
 fi
@@ -239,28 +265,40 @@ if [ "$TWIN_CHECK" = all ]; then
     done
 fi
 
-# ---- the table ----------------------------------------------------------------
+# ---- the tables ---------------------------------------------------------------
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-echo "hc11mc $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'), $(spin -V | head -n 1),"\
-    "gcc $(gcc -dumpfullversion), on ${cpu:-this machine} ($(nproc) cores), $(date -u +%Y-%m-%d);"\
-    "load average $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null) at the end;"\
-    "hc11mc check $HC11MC_FLAGS --max-states $(commas <<<"$MAX_STATES"); seconds of the whole process."
-echo
-echo "The layout family: forks; descriptors; thread 0; think and eat.  hc11mc check --preempt every $HC11MC_FLAGS"\
-    "against SPIN's defaults; the core: hc11mc check --reduce none --search bfs --workers 1 against"\
-    "pan -DNOREDUCE -w26 (states per second of the search alone; bytes: hc11mc's peak memory per stored state)."
-echo
-echo "| model | layout | verdict | hc11mc states (por,dead) | SPIN states (POR) | SPIN verdict | hc11mc states (none) | states/s | bytes/state | SPIN states (NOREDUCE) | states/s |"
-echo "|---|---|---|--:|--:|---|--:|--:|--:|--:|--:|"
-printf '%s\n' "${layouts[@]}"
-[ "$PARTS" = layouts ] || {
-echo
-echo "Every model, hc11mc check $HC11MC_FLAGS --max-states $(commas <<<"$MAX_STATES") with and without reductions"\
-    "(seconds of the whole process)."
-echo
-echo "| model | verdict | hc11mc states (por,dead) | s | hc11mc states (none) | s |"
-echo "|---|---|--:|--:|--:|--:|"
-printf '%s\n' "${rows[@]}"
+measured="hc11mc $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'), $(spin -V | head -n 1),\
+ gcc $(gcc -dumpfullversion), on ${cpu:-this machine} ($(nproc) cores), $(date -u +%Y-%m-%d);\
+ load average $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null) at the end;"
+
+# table FILE LINES... -- print the lines, and write them to $OUT/FILE with OUT
+table() {
+    local file=$1
+    shift
+    printf '%s\n' "$@"
+    [ -z "$OUT" ] || printf '%s\n' "$@" >"$OUT/$file"
 }
+
+if [ "$PARTS" != models ]; then
+    echo "The layout family: forks; descriptors; thread 0; think and eat.  hc11mc check --preempt every $HC11MC_FLAGS"\
+        "against SPIN's defaults; the core: hc11mc check --reduce none --search bfs --workers 1 against"\
+        "pan -DNOREDUCE -w26 (states per second of the search alone; bytes: hc11mc's peak memory per stored state)."
+    echo
+    table layouts.md "$measured hc11mc check --preempt every $HC11MC_FLAGS against SPIN's defaults; the core:"\
+" hc11mc check --reduce none --search bfs --workers 1 against pan -DNOREDUCE -w26 (states per second of the search alone;"\
+" bytes: hc11mc's peak memory per stored state)." "" \
+        "| model | verdict | hc11mc states (por,dead) | SPIN states (POR) | SPIN verdict | hc11mc states (none) | states/s | bytes/state | SPIN states (NOREDUCE) | states/s |" \
+        "|---|---|--:|--:|---|--:|--:|--:|--:|--:|" "${layouts[@]}"
+    echo
+    table layouts-readme.md "| layout: forks; descriptors; thread 0; think, eat | \`check\` | SPIN (POR) | core: states/s, bytes per state | SPIN \`-DNOREDUCE\` |" \
+        "|---|--:|--:|--:|--:|" "${readme[@]}"
+fi
+if [ "$PARTS" != layouts ]; then
+    echo
+    table models.md "$measured hc11mc check $HC11MC_FLAGS --max-states $(commas <<<"$MAX_STATES") with and without reductions;"\
+" seconds of the whole process (for SPIN: spin -a, gcc and pan; \"pan\": pan's own search)." "" \
+        "| model | verdict | hc11mc states (por,dead) | s | hc11mc states (none) | s | SPIN states stored | s (whole) | s (pan) | SPIN verdict |" \
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|---|" "${rows[@]}"
+fi
 echo
 printf 'Twin check: %s\n' "${checks[@]}"

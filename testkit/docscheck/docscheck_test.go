@@ -112,16 +112,20 @@ func TestReadmeIsAFrontDoor(t *testing.T) {
 	}
 }
 
-// The tables `make results` and `make results-hmc` regenerate: the
-// Makefile's awk replaces what lies between <!-- NAME:begin and
-// <!-- NAME:end in the page it rewrites; each pair must be there, once,
-// in that page, and in no other.
+// The tables `make results` and the other results-* targets regenerate:
+// the Makefile's awk (written out, or its splice) replaces what lies
+// between <!-- NAME:begin and <!-- NAME:end in the page it rewrites; each
+// pair must be there, once, in that page, and in no other.
 func TestRegeneratedTablesHaveTheirMarkers(t *testing.T) {
 	mk := read(t, "Makefile")
 	rule := regexp.MustCompile(`(?s)/<!-- ([a-z0-9-]+):begin/.*?/<!-- ([a-z0-9-]+):end/.*?' \S+ (\S+\.md) > \S+\s+mv \S+ (\S+\.md)`)
 	found := rule.FindAllStringSubmatch(mk, -1)
 	if len(found) < 2 {
 		t.Fatalf("the Makefile has %d rules that rewrite a marked table, want the two of results and results-hmc", len(found))
+	}
+	// The rules written with the Makefile's splice: $(call splice,NAME,TABLE,PAGE).
+	for _, m := range regexp.MustCompile(`\$\(call splice,([a-z0-9-]+),[^,)]+,([^,)]+\.md)\)`).FindAllStringSubmatch(mk, -1) {
+		found = append(found, []string{m[0], m[1], m[1], m[2], m[2]})
 	}
 	for _, m := range found {
 		name, page := m[1], m[3]
