@@ -30,6 +30,9 @@ func (r *Result) JSON(m *sim.Machine, rep Report) map[string]any {
 	if rep.Bounds != "" {
 		out["bounds"] = rep.Bounds
 	}
+	if rep.Count != nil {
+		out["timer_count_read"] = rep.Count
+	}
 	if rep.Input != nil {
 		out["sci_input_received"] = rep.Input
 	}
@@ -44,7 +47,11 @@ func (r *Result) JSON(m *sim.Machine, rep Report) map[string]any {
 	}
 	if c := ClockName(m); c != "" {
 		out["clock"] = c
-		out["clock_conditions"] = ClockConditions(m)
+		cs := ClockConditions(m)
+		if rep.Count != nil {
+			cs = append(cs, rep.Count.String())
+		}
+		out["clock_conditions"] = cs
 	}
 	if m.HasDevice() && r.Verdict != Violated {
 		out["waits"] = WaitSites(m, r.Covered, r.Waits...)
@@ -111,6 +118,7 @@ func (c *Check) Conclude(res *Result) Report {
 	rep := c.Properties
 	rep.Held = HeldInputs(c.Image, c.Machine)
 	rep.Received(c.Machine)
+	rep.Count = CountReadOf(c.Image, c.Machine)
 	rep.Bound(res)
 	if res.Verdict == Incomplete && res.HMC == nil {
 		// Where the states went, and how far the check got against

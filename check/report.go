@@ -31,6 +31,10 @@ type Report struct {
 	// Input is what arrived of the --sci-input on firmware with its
 	// peripherals, nil without one. Known after the search (Received).
 	Input *InputReceived `json:"sci_input_received,omitempty"`
+	// Count is, under the abstract clock, where the firmware first read
+	// the timer's count, nil where it did not: a condition of the
+	// verdict (CountReadOf).
+	Count *CountRead `json:"timer_count_read,omitempty"`
 
 	// sciInput says the check was given an --sci-input; maxReceived is
 	// its --max-received, nil for none.
@@ -244,4 +248,41 @@ func (h HeldInput) String() string {
 		what = fmt.Sprintf("%s (%s)", h.Name, h.Addr)
 	}
 	return fmt.Sprintf("the firmware read %s, %s — every value: --input %s", what, at, h.Addr)
+}
+
+// CountRead is where the firmware read the timer's free-running count
+// (TCNT, or a capture of it) under the abstract clock, as check --json's
+// "timer_count_read" gives it.
+type CountRead struct {
+	Register string `json:"register"` // its name, e.g. TCNT
+	PC       string `json:"pc"`       // the instruction that read it
+}
+
+// String is the condition the read puts on a verdict.
+func (c *CountRead) String() string {
+	return fmt.Sprintf("the firmware read %s (at %s), which the abstract clock sets only at its events "+
+		"(0 at an overflow, a compare's value as it fires) and never to the counts between: "+
+		"the verdict holds for those counts (--clock exact counts every E cycle)", c.Register, c.PC)
+}
+
+// CountReadOf is the first read of the timer's count on any of the
+// machines (the members of a swarm each have one; sim.Machine.CountRead),
+// nil for none.
+func CountReadOf(img *loader.Image, ms ...*sim.Machine) *CountRead {
+	var chip *devices.Chip
+	if p, err := loader.FindChip(img.Chip); err == nil {
+		chip, _ = devices.New(p, devices.Options{})
+	}
+	for _, m := range ms {
+		off, pc, ok := m.CountRead()
+		if !ok {
+			continue
+		}
+		name := fmt.Sprintf("the register at offset 0x%02X", off)
+		if chip != nil && chip.RegName(off) != "" {
+			name = chip.RegName(off)
+		}
+		return &CountRead{Register: name, PC: fmt.Sprintf("0x%04X", pc)}
+	}
+	return nil
 }

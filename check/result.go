@@ -183,7 +183,7 @@ func ClockNote(m *sim.Machine) string {
 	if m.Config.ExactClock {
 		return "exact (the timer, the real-time interrupt, the SCI's line and the COP counted in E cycles; every E cycle at which a byte can come off the line is explored)"
 	}
-	return "abstract (timer sources fire and the transmitter finishes a byte at any scheduling point, bytes arrive at any rate: an over-approximation of every crystal and line)"
+	return "abstract (timer sources fire and the transmitter finishes a byte at any scheduling point, bytes arrive at any rate: an over-approximation of every crystal and line in the order of events)"
 }
 
 // ClockConditions are the assumptions and abstractions a verdict on m

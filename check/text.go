@@ -197,6 +197,9 @@ func (r Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  not checked: %s (%s)\n", u.Property, u.Reason)
 	}
 	WriteHeld(w, r.Held)
+	if r.Count != nil {
+		fmt.Fprintf(w, "  condition: %s\n", r.Count)
+	}
 	if r.Input != nil && !r.inLimit {
 		fmt.Fprintf(w, "  input: %s\n", r.Input.Line())
 	}

@@ -182,6 +182,12 @@ type Device interface {
 	Unseen(b *Block, off int) bool
 	// RegName names register off ("" for an unused offset).
 	RegName(off int) string
+	// ShowsCount reports whether a read of register off in b shows the
+	// timer's free-running count: TCNT, or a capture of it (TIC1-TIC3,
+	// and TI4/O5 where it is input capture 4). The abstract clock sets
+	// the count only at its events, so what such a read shows is a
+	// condition of a verdict under it.
+	ShowsCount(b *Block, off int) bool
 	// HeldInput reports whether a read of register off in b sees bits
 	// the outside world sets that no domain drives: they read as a
 	// constant, and a verdict holds for that value only.

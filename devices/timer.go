@@ -182,3 +182,16 @@ const RegHPRIO = rHPRIO
 // when they promote none (the Reference Manual's section 5, resets and
 // interrupts: HPRIO and the interrupt priority table).
 func Promoted(hprio uint8) int { return psel[hprio&0x0F] }
+
+// ShowsCount reports whether register off shows the timer's count: TCNT,
+// TIC1-TIC3, and TI4/O5 when PACTL's I4/O5 makes it input capture 4 (the
+// E series and the F1; reference manual, section 10, the main timer).
+func (c *Chip) ShowsCount(b *Block, off int) bool {
+	switch {
+	case off >= rTCNT && off < rTIC1+6:
+		return true
+	case off == rTOC5 || off == rTOC5+1:
+		return c.oc5IsIC4(b)
+	}
+	return false
+}

@@ -226,6 +226,7 @@ func (o *outcome) decide(seed uint64) *Decision {
 	}
 	d.Report.Held = check.HeldInputs(cs0.Image, ms...)
 	d.Report.Received(ms...)
+	d.Report.Count = check.CountReadOf(cs0.Image, ms...)
 	d.Report.Bound(d.Result)
 	if d.Winner != nil && d.Winner.Result.Verdict == check.Verified && d.Result.Verdict == check.Incomplete {
 		// Nothing is left of the winner's exploration: the frontiers of

@@ -391,6 +391,9 @@ func (x *stepper) ioRead(a uint16) uint8 {
 		k = int(x.choose(uint64(n)))
 	}
 	x.heldRead(b, off)
+	if !x.m.Config.ExactClock && x.m.countRead.Load() == 0 && x.m.dev.ShowsCount(b, off) {
+		x.m.countRead.CompareAndSwap(0, 1<<31|uint32(off)<<16|uint32(x.t.PrevPC))
+	}
 	if off < len(x.m.observes) {
 		x.obs |= x.m.observes[off]
 	}
@@ -810,6 +813,17 @@ func (m *Machine) noteReceived(n uint8) {
 // says so (check.Report.Input).
 func (m *Machine) Received() (arrivals uint64, deepest int) {
 	return m.received.Load(), int(m.rxDeepest.Load())
+}
+
+// CountRead returns, under the abstract clock, the first read in m's
+// searches of a register that shows the timer's count (TCNT or a capture
+// of it, devices.Device.ShowsCount): its offset in the register block and
+// the PC of the instruction; ok is false where none was read. The
+// abstract clock sets the count only at its events, so a verdict holds
+// for the counts those set.
+func (m *Machine) CountRead() (off int, pc uint16, ok bool) {
+	v := m.countRead.Load()
+	return int(v >> 16 & 0x7FFF), uint16(v), v != 0
 }
 
 // Counted returns the machine that counts the exact clock's timer

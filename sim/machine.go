@@ -257,6 +257,10 @@ type Machine struct {
 	// when a bound counts them (Received).
 	received  atomic.Uint64
 	rxDeepest atomic.Uint32
+	// countRead is, under the abstract clock, the first read of a
+	// register that shows the timer's count (CountRead): 1<<31, the
+	// register's offset << 16 and the PC of the instruction; 0 for none.
+	countRead atomic.Uint32
 
 	privateState // stack privacy (private.go)
 
