@@ -1,0 +1,331 @@
+package gdbremote
+
+import (
+	"fmt"
+
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// Live is a run of firmware that GDB drives (run --gdb): the run `hc11mc
+// run` makes with the same options, executed one attempt of a thread at a
+// time (sim.Session) only when GDB resumes it, stopped at the reset
+// vector to begin with.
+//
+// Its history is not stored: the run is deterministic given its options
+// (the random source created anew for each start) and GDB's writes, which
+// Live logs with the position they were made at. A position is the
+// number of attempts since reset. Going back (bs, bc) runs the firmware
+// again from reset, quietly, once to find where the backward move stops
+// and once to get there; the time that takes grows with the position.
+// A write at a position drops the writes logged after it: the run's
+// future is what follows from the new state.
+type Live struct {
+	m       *sim.Machine
+	options func() sim.RunOptions
+	// Explain describes a violation for GDB's console; nil: the
+	// violation's own text.
+	Explain func(*sim.Violation) string
+
+	se     *sim.Session
+	pos    int  // attempts since reset
+	high   int  // the furthest position reached: outputs are told there only
+	quiet  bool // running again toward a position: no output is told
+	writes []liveWrite
+}
+
+// liveWrite is a write GDB made: a register of a thread (reg >= 0) or a
+// byte of memory.
+type liveWrite struct {
+	pos    int
+	thread int
+	reg    int
+	v      uint16
+	addr   uint16
+}
+
+// NewLive starts the run of m that options describes (called at every
+// start from reset, it returns equal options with a new random source, if
+// any), stopped before its first instruction. Its Output function is
+// told of each output the first time the run reaches it, not again when
+// the run goes back and forth; its Trace and Stop are not used.
+func NewLive(m *sim.Machine, options func() sim.RunOptions) *Live {
+	l := &Live{m: m, options: options}
+	l.restart()
+	return l
+}
+
+// restart starts the run again from reset, at position 0 with the writes
+// made there.
+func (l *Live) restart() {
+	o := l.options()
+	if out := o.Output; out != nil {
+		o.Output = func(x sim.Output) {
+			if !l.quiet && l.pos >= l.high {
+				out(x)
+			}
+		}
+	}
+	l.pos = 0
+	l.se = l.m.NewSession(l.m.Initial(), o)
+	l.apply()
+}
+
+// step makes one attempt; it returns the thread that attempted and
+// whether it moved.
+func (l *Live) step() (int, bool) {
+	t, moved := l.se.Step()
+	l.pos++
+	l.high = max(l.high, l.pos)
+	l.apply()
+	return t, moved
+}
+
+// apply makes the writes logged at the current position.
+func (l *Live) apply() {
+	for _, w := range l.writes {
+		if w.pos == l.pos {
+			l.write(w)
+		}
+	}
+}
+
+// write makes one write on the current state.
+func (l *Live) write(w liveWrite) {
+	s := l.se.State()
+	if w.reg < 0 {
+		l.m.PokeMem(s, w.addr, uint8(w.v))
+		return
+	}
+	th := &s.Threads[w.thread]
+	switch w.reg {
+	case regX:
+		th.X = w.v
+	case regD:
+		th.SetD(w.v)
+	case regY:
+		th.Y = w.v
+	case regSP:
+		th.SP = w.v
+	case regPC:
+		th.PC = w.v
+	case regA:
+		th.A = uint8(w.v)
+	case regB:
+		th.B = uint8(w.v)
+	case regCCR:
+		th.CCR = uint8(w.v)
+	}
+}
+
+// log records a write at the current position and makes it: the writes
+// logged after this position are dropped, and the outputs from here on
+// are told again (the run's future changes).
+func (l *Live) log(w liveWrite) {
+	w.pos = l.pos
+	kept := l.writes[:0]
+	for _, o := range l.writes {
+		if o.pos <= l.pos {
+			kept = append(kept, o)
+		}
+	}
+	l.writes = append(kept, w)
+	l.high = l.pos
+	l.write(w)
+}
+
+// goTo runs the firmware again from reset, quietly, to position p.
+func (l *Live) goTo(p int) {
+	l.quiet = true
+	defer func() { l.quiet = false }()
+	l.restart()
+	for l.pos < p && !l.se.Done() {
+		l.step()
+	}
+}
+
+func (l *Live) machine() *sim.Machine { return l.m }
+func (l *Live) state() *sim.State     { return l.se.State() }
+func (l *Live) position() int         { return l.pos }
+func (l *Live) reverse() bool         { return true }
+
+// firstThread is the thread about to move.
+func (l *Live) firstThread() int {
+	if t, ok := l.se.Next(); ok {
+		return t
+	}
+	return 0
+}
+
+// describe says how far the run is and what comes next.
+func (l *Live) describe() string {
+	res := l.se.Result()
+	head := fmt.Sprintf("%d instructions, %d cycles", res.Steps, res.Cycles)
+	if l.se.Done() {
+		if v := res.Violation; v != nil {
+			return head + ": the run ended at a violation: " + l.explain(v)
+		}
+		return head + ": the run ended: " + res.Reason
+	}
+	t, _ := l.se.Next()
+	return fmt.Sprintf("%s: thread %d is about to execute the instruction at 0x%04X", head, t, l.se.State().Threads[t].PC)
+}
+
+// explain describes violation v.
+func (l *Live) explain(v *sim.Violation) string {
+	if l.Explain != nil {
+		return l.Explain(v)
+	}
+	return v.Error()
+}
+
+// setRegister writes a register of a live thread.
+func (l *Live) setRegister(t, n int, v uint16) bool {
+	if n == regPage || t < 0 || t >= len(l.se.State().Threads) {
+		return false
+	}
+	l.log(liveWrite{thread: t, reg: n, v: v})
+	return true
+}
+
+// writeMemory writes RAM; it refuses every other address (read-only
+// memory, the register block, the input registers, unmapped space),
+// writing nothing then.
+func (l *Live) writeMemory(a uint16, data []byte) error {
+	s := l.se.State()
+	for i := range data {
+		if x := a + uint16(i); !l.m.RAMAt(s, x) && l.m.ReadMem(s, x) != data[i] {
+			return fmt.Errorf("0x%04X is not RAM (read-only memory, the register block, an input register or unmapped): GDB writes RAM only", x)
+		}
+	}
+	for i, b := range data {
+		if x := a + uint16(i); l.m.RAMAt(s, x) {
+			l.log(liveWrite{reg: -1, addr: x, v: uint16(b)})
+		}
+	}
+	return nil
+}
+
+// signal is the signal a violation stops GDB with, as GDB numbers them:
+// SIGILL for an illegal opcode, SIGSEGV for a write to read-only memory,
+// an access to unmapped memory or a stack overflow, SIGALRM for the
+// timing properties and the COP's timeout, SIGTRAP for a goal reached,
+// SIGABRT for the rest (asserts, error(), deadlocks, locks misused).
+func signal(k sim.Kind) int {
+	switch k {
+	case sim.KindIllegal:
+		return sigILL
+	case sim.KindROMWrite, sim.KindUnmapped, sim.KindStack:
+		return sigSEGV
+	case sim.KindWatchdog, sim.KindMasked, sim.KindDeadline, sim.KindLatency:
+		return sigAlrm
+	case sim.KindReach, sim.KindOutput:
+		return sigTrap
+	}
+	return sigAbrt
+}
+
+// end is the stop at the end of the run: the violation's signal and
+// description, or SIGTRAP and why the run stopped.
+func (l *Live) end(t int) stop {
+	res := l.se.Result()
+	st := stop{thread: t}
+	if v := res.Violation; v != nil {
+		if v.Thread >= 0 && v.Thread < len(l.se.State().Threads) {
+			st.thread = v.Thread
+		}
+		st.signal = signal(v.Kind)
+		st.msg = fmt.Sprintf("hc11mc: violation %s after %d instructions (%d cycles): %s\n", v.Kind, res.Steps, res.Cycles, l.explain(v))
+		return st
+	}
+	st.msg = fmt.Sprintf("hc11mc: the run ended after %d instructions (%d cycles): %s\n", res.Steps, res.Cycles, res.Reason)
+	return st
+}
+
+// cycles is thread t's cycle count, which grows when it executes an
+// instruction or takes an interrupt.
+func (l *Live) cycles(t int) uint64 {
+	ts := l.se.State().Threads
+	if t < 0 || t >= len(ts) {
+		return 0
+	}
+	return ts[t].Cycles
+}
+
+// resume runs the firmware forward as GDB asks, or goes back. Forward, a
+// step of thread q.thread ends after its next move (an instruction, or
+// an interrupt's entry on it), the other threads running meanwhile as
+// the run schedules them; every resume ends where a thread is about to
+// execute an instruction at a breakpoint (the position resumed from
+// aside), after a move that changes a watched byte, at GDB's interrupt
+// (SIGINT), and at the end of the run (a violation's signal). Backward,
+// it ends at the last position before this one where a forward resume
+// would have stopped — before the step, the instruction at the
+// breakpoint, the move that changed the watched byte — or at reset.
+func (l *Live) resume(q *request) stop {
+	if q.back {
+		return l.back(q)
+	}
+	start := l.pos
+	for n := 0; ; n++ {
+		t, ok := l.se.Next()
+		if !ok {
+			return l.end(q.thread)
+		}
+		if l.pos > start && q.bps[l.se.State().Threads[t].PC] {
+			return stop{thread: t, bp: true}
+		}
+		if n%1024 == 1023 && q.interrupted() {
+			return stop{thread: t, signal: sigInt}
+		}
+		before := l.watched(q)
+		c := l.cycles(q.thread)
+		mover, moved := l.step()
+		if w, ok := changed(l.m, q.watches, before, l.se.State()); ok {
+			return stop{thread: mover, extra: fmt.Sprintf("watch:%x;", w.addr)}
+		}
+		if q.step && (moved && mover == q.thread || l.cycles(q.thread) != c) {
+			return stop{thread: q.thread}
+		}
+	}
+}
+
+// watched is a copy of the state when q watches memory, for changed to
+// compare with; else the state itself (nothing is compared).
+func (l *Live) watched(q *request) *sim.State {
+	if len(q.watches) == 0 {
+		return l.se.State()
+	}
+	return l.se.State().Clone()
+}
+
+// back finds, running again from reset, the last position before this
+// one where a forward resume stops, and goes there.
+func (l *Live) back(q *request) stop {
+	target := l.pos
+	best, st := -1, stop{}
+	l.quiet = true
+	l.restart()
+	for l.pos < target && !l.se.Done() {
+		i := l.pos
+		t, _ := l.se.Next()
+		hit := q.bps[l.se.State().Threads[t].PC]
+		before := l.watched(q)
+		c := l.cycles(q.thread)
+		mover, moved := l.step()
+		switch w, written := changed(l.m, q.watches, before, l.se.State()); {
+		case written:
+			best, st = i, stop{thread: mover, extra: fmt.Sprintf("watch:%x;", w.addr)}
+		case q.step && (moved && mover == q.thread || l.cycles(q.thread) != c):
+			best, st = i, stop{thread: q.thread}
+		case hit:
+			best, st = i, stop{thread: t, bp: true}
+		}
+	}
+	l.quiet = false
+	if best < 0 {
+		l.goTo(0)
+		return stop{thread: q.thread, extra: "replaylog:begin;"}
+	}
+	l.goTo(best)
+	return st
+}
