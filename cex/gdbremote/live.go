@@ -71,12 +71,13 @@ func (l *Live) restart() {
 }
 
 // step makes one attempt; it returns the thread that attempted and
-// whether it moved.
+// whether it moved. The writes logged at the new position are the
+// caller's to make (apply), after it has compared the state with the
+// one before: a watchpoint sees the firmware's writes, not GDB's.
 func (l *Live) step() (int, bool) {
 	t, moved := l.se.Step()
 	l.pos++
 	l.high = max(l.high, l.pos)
-	l.apply()
 	return t, moved
 }
 
@@ -140,6 +141,7 @@ func (l *Live) goTo(p int) {
 	l.restart()
 	for l.pos < p && !l.se.Done() {
 		l.step()
+		l.apply()
 	}
 }
 
@@ -280,7 +282,9 @@ func (l *Live) resume(q *request) stop {
 		before := l.watched(q)
 		c := l.cycles(q.thread)
 		mover, moved := l.step()
-		if w, ok := changed(l.m, q.watches, before, l.se.State()); ok {
+		w, written := changed(l.m, q.watches, before, l.se.State())
+		l.apply()
+		if written {
 			return stop{thread: mover, extra: fmt.Sprintf("watch:%x;", w.addr)}
 		}
 		if q.step && (moved && mover == q.thread || l.cycles(q.thread) != c) {
@@ -312,7 +316,9 @@ func (l *Live) back(q *request) stop {
 		before := l.watched(q)
 		c := l.cycles(q.thread)
 		mover, moved := l.step()
-		switch w, written := changed(l.m, q.watches, before, l.se.State()); {
+		w, written := changed(l.m, q.watches, before, l.se.State())
+		l.apply()
+		switch {
 		case written:
 			best, st = i, stop{thread: mover, extra: fmt.Sprintf("watch:%x;", w.addr)}
 		case q.step && (moved && mover == q.thread || l.cycles(q.thread) != c):
@@ -329,3 +335,10 @@ func (l *Live) back(q *request) stop {
 	l.goTo(best)
 	return st
 }
+
+// Result is the run's result at the current position: the instructions
+// and cycles so far, and after the end its violation or why it stopped.
+func (l *Live) Result() sim.RunResult { return l.se.Result() }
+
+// Done reports whether the run has ended at the current position.
+func (l *Live) Done() bool { return l.se.Done() }
