@@ -1,0 +1,133 @@
+package gdbremote
+
+import (
+	"context"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/loader"
+	"github.com/hc11mc/hc11mc/sim"
+)
+
+// runLiveGDB serves a live run of the bundled image file (with the
+// chip's peripherals and input on its SCI when chip is set) on a
+// loopback port and runs GDB in batch mode on the image with cmds after
+// target remote; it returns what GDB printed.
+func runLiveGDB(t *testing.T, file, input string, chip bool, cmds ...string) string {
+	t.Helper()
+	gdb := gdbPath(t)
+	fw, err := filepath.Abs(filepath.Join("..", "..", "testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := loader.Load(fw, loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sim.Config{Entry: img.Entry}
+	if chip {
+		p, _ := loader.FindChip("e9")
+		if cfg.Device, err = devices.New(p, devices.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := sim.NewMachine(img, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLive(m, func() sim.RunOptions { return sim.RunOptions{SCIInput: []byte(input)} })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	served := make(chan error, 1)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			served <- err
+			return
+		}
+		defer conn.Close()
+		served <- NewLiveServer(l).Serve(conn)
+	}()
+	args := []string{"-nx", "-batch", fw, "-ex", "target remote " + ln.Addr().String()}
+	for _, c := range cmds {
+		args = append(args, "-ex", c)
+	}
+	// A bound in case GDB waits for an answer that never comes: not a
+	// measurement, the test asserts nothing about time.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, gdb, args...)
+	cmd.Dir = filepath.Join("..", "..", "testdata")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", gdb, err, out)
+	}
+	ln.Close()
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	t.Logf("gdb %s\n%s", strings.Join(args, " "), out)
+	return string(out)
+}
+
+// A real GDB drives collect.s live with the input "AB\r" (see
+// TestLiveCollect for the values, the Reference Manual's): to the
+// breakpoint at eol, where A is the CR (13) and Y is line+2 = 2 (line is
+// at 0x0000); stepi over INC count (1); reverse-stepi (0); a write of 7
+// to count, stepi (8); a watchpoint on count set after reverse-continue
+// to reset, where count is 0 (.bss), and a continue: it stops after the
+// INC, count 8 (GDB's 7 written at eol is part of the run's history, not
+// a change the firmware made).
+func TestGDBBatchLive(t *testing.T) {
+	out := runLiveGDB(t, "firmware/collect.elf", "AB\r", true,
+		"break eol",
+		"continue",
+		"print $a",
+		"print $y",
+		"x/2c &line",
+		"stepi",
+		"print *(unsigned char *)&count",
+		"reverse-stepi",
+		"print *(unsigned char *)&count",
+		"set var *(unsigned char *)&count = 7",
+		"stepi",
+		"print *(unsigned char *)&count",
+		"reverse-continue",
+		"reverse-continue",
+		"print/x $pc",
+		"delete",
+		"watch *(unsigned char *)&count",
+		"continue",
+		"detach")
+	wantLines(t, out,
+		`Breakpoint 1, eol \(\) at firmware/collect.s:36`,
+		`\$1 = 13`,
+		`\$2 = 2`,
+		`65 'A'\s+66 'B'`,
+		`\$3 = 1`,
+		`\$4 = 0`,
+		`\$5 = 8`,
+		`Breakpoint 1, eol`,
+		`No more reverse-execution history`,
+		`\$6 = 0xd000`,
+		`atchpoint 2: \*\(unsigned char \*\)&count`,
+		`Old value = 0`,
+		`New value = 8`,
+		`eol \(\) at firmware/collect.s:37`,
+		`Inferior 1 \(Remote target\) detached`)
+}
+
+// A violation stops GDB with its signal: rom_write.s stores into its
+// gain table in ROM, SIGSEGV.
+func TestGDBBatchLiveViolation(t *testing.T) {
+	out := runLiveGDB(t, "models/rom_write.elf", "", false, "continue", "print/x $x", "detach")
+	wantLines(t, out, `hc11mc: violation rom-write`, `Program received signal SIGSEGV`, `\$1 = 0x`, `detached`)
+}
