@@ -221,14 +221,17 @@ func runRun(o *runOptions, path string, stdin io.Reader, stdout, stderr io.Write
 	if o.seedSet {
 		ro.Rand = rand.New(rand.NewPCG(o.seed, 0x68c11))
 	}
+	endOutput := func() {
+		if last != '\n' && o.sciOutput == "" {
+			w.WriteByte('\n') // the summary begins a line of its own
+		}
+		w.Flush()
+	}
 	if o.gdb != "" {
-		return serveLive(o, path, img, m, ro, w, stderr, ignore)
+		return serveLive(o, path, img, m, ro, endOutput, stderr, ignore)
 	}
 	res := m.Run(s, ro)
-	if last != '\n' && o.sciOutput == "" {
-		w.WriteByte('\n') // the summary begins a line of its own
-	}
-	w.Flush()
+	endOutput()
 	return runSummary(o, img, res, stderr, ignore)
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -17,10 +16,11 @@ import (
 // serveLive serves the run of m with options ro to one GDB session on
 // o.gdb (run --gdb [HOST]:PORT): it listens, says how to connect, and
 // runs the firmware as GDB asks until GDB detaches, kills the target or
-// goes away. The SCI's output goes to w as run prints it. Then it prints
+// goes away. The SCI's output goes where run prints it (ro.Output), and
+// endOutput ends it as run does. Then it prints
 // run's summary when the run ended (its exit code: 1 at a violation),
 // else how far it went (exit 0).
-func serveLive(o *runOptions, path string, img *loader.Image, m *sim.Machine, ro sim.RunOptions, w *bufio.Writer, stderr io.Writer, ignore map[sim.Kind]bool) error {
+func serveLive(o *runOptions, path string, img *loader.Image, m *sim.Machine, ro sim.RunOptions, endOutput func(), stderr io.Writer, ignore map[sim.Kind]bool) error {
 	ln, err := listenGDB(o.gdb)
 	if err != nil {
 		return err
@@ -43,7 +43,7 @@ func serveLive(o *runOptions, path string, img *loader.Image, m *sim.Machine, ro
 	}
 	defer conn.Close()
 	serr := gdbremote.NewLiveServer(l).Serve(conn)
-	w.Flush()
+	endOutput()
 	if serr != nil && !errors.Is(serr, net.ErrClosed) {
 		fmt.Fprintf(stderr, "GDB session ended: %v\n", serr)
 	}
