@@ -126,10 +126,12 @@ func (se *Session) State() *State { return se.r.s }
 // memory, the register block and the input registers (whose writes are
 // the device's or the environment's), unmapped addresses.
 func (m *Machine) PokeMem(s *State, a uint16, v uint8) bool {
-	lay := m.layoutOf(s)
-	if lay.attr[a] != attrRAM {
+	if !m.RAMAt(s, a) {
 		return false
 	}
-	s.page(int(lay.pageOf[a/PageSize])).Data[a%PageSize] = v
+	s.page(int(m.layoutOf(s).pageOf[a/PageSize])).Data[a%PageSize] = v
 	return true
 }
+
+// RAMAt reports whether a is RAM in s: what PokeMem writes.
+func (m *Machine) RAMAt(s *State, a uint16) bool { return m.layoutOf(s).attr[a] == attrRAM }
