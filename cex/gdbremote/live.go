@@ -31,6 +31,7 @@ type Live struct {
 	high   int  // the furthest position reached: outputs are told there only
 	quiet  bool // running again toward a position: no output is told
 	writes []liveWrite
+	saved  []byte // the watched bytes before a move (watched)
 }
 
 // liveWrite is a write GDB made: a register of a thread (reg >= 0) or a
@@ -279,10 +280,10 @@ func (l *Live) resume(q *request) stop {
 		if n%1024 == 1023 && q.interrupted() {
 			return stop{thread: t, signal: sigInt}
 		}
-		before := l.watched(q)
+		l.watched(q)
 		c := l.cycles(q.thread)
 		mover, moved := l.step()
-		w, written := changed(l.m, q.watches, before, l.se.State())
+		w, written := l.changed(q)
 		l.apply()
 		if written {
 			return stop{thread: mover, extra: fmt.Sprintf("watch:%x;", w.addr)}
@@ -293,13 +294,33 @@ func (l *Live) resume(q *request) stop {
 	}
 }
 
-// watched is a copy of the state when q watches memory, for changed to
-// compare with; else the state itself (nothing is compared).
-func (l *Live) watched(q *request) *sim.State {
-	if len(q.watches) == 0 {
-		return l.se.State()
+// watched keeps the bytes q watches, for changed to compare with after
+// a move.
+func (l *Live) watched(q *request) {
+	l.saved = l.saved[:0]
+	s := l.se.State()
+	for _, w := range q.watches {
+		for k := 0; k < w.n; k++ {
+			l.saved = append(l.saved, l.m.ReadMem(s, w.addr+uint16(k)))
+		}
 	}
-	return l.se.State().Clone()
+}
+
+// changed reports the first watchpoint of q whose bytes differ from
+// those watched kept.
+func (l *Live) changed(q *request) (watch, bool) {
+	s, i := l.se.State(), 0
+	for _, w := range q.watches {
+		hit := false
+		for k := 0; k < w.n; k++ {
+			hit = hit || l.m.ReadMem(s, w.addr+uint16(k)) != l.saved[i]
+			i++
+		}
+		if hit {
+			return w, true
+		}
+	}
+	return watch{}, false
 }
 
 // back finds, running again from reset, the last position before this
@@ -313,10 +334,10 @@ func (l *Live) back(q *request) stop {
 		i := l.pos
 		t, _ := l.se.Next()
 		hit := q.bps[l.se.State().Threads[t].PC]
-		before := l.watched(q)
+		l.watched(q)
 		c := l.cycles(q.thread)
 		mover, moved := l.step()
-		w, written := changed(l.m, q.watches, before, l.se.State())
+		w, written := l.changed(q)
 		l.apply()
 		switch {
 		case written:
