@@ -152,6 +152,7 @@ func (r *replay) state() *sim.State     { return r.h.states[r.pos] }
 func (r *replay) position() int         { return r.pos }
 func (r *replay) describe() string      { return r.h.Describe(r.pos) }
 func (r *replay) reverse() bool         { return true }
+func (r *replay) reads() bool           { return false }
 
 // firstThread is the thread the history starts with.
 func (r *replay) firstThread() int {

@@ -32,6 +32,10 @@ type Live struct {
 	quiet  bool // running again toward a position: no output is told
 	writes []liveWrite
 	saved  []byte // the watched bytes before a move (watched)
+	// access is the operand access of the move about to be made, when
+	// read or access watchpoints need it (watched).
+	access    sim.Access
+	hasAccess bool
 }
 
 // liveWrite is a write GDB made: a register of a thread (reg >= 0) or a
@@ -150,6 +154,7 @@ func (l *Live) machine() *sim.Machine { return l.m }
 func (l *Live) state() *sim.State     { return l.se.State() }
 func (l *Live) position() int         { return l.pos }
 func (l *Live) reverse() bool         { return true }
+func (l *Live) reads() bool           { return true }
 
 // firstThread is the thread about to move.
 func (l *Live) firstThread() int {
@@ -280,13 +285,13 @@ func (l *Live) resume(q *request) stop {
 		if n%1024 == 1023 && q.interrupted() {
 			return stop{thread: t, signal: sigInt}
 		}
-		l.watched(q)
+		l.watched(q, t)
 		c := l.cycles(q.thread)
 		mover, moved := l.step()
-		w, written := l.changed(q)
+		w, written := l.changed(q, moved)
 		l.apply()
 		if written {
-			return stop{thread: mover, extra: fmt.Sprintf("watch:%x;", w.addr)}
+			return stop{thread: mover, extra: w.reply()}
 		}
 		if q.step && (moved && mover == q.thread || l.cycles(q.thread) != c) {
 			return stop{thread: q.thread}
@@ -294,29 +299,44 @@ func (l *Live) resume(q *request) stop {
 	}
 }
 
-// watched keeps the bytes q watches, for changed to compare with after
-// a move.
-func (l *Live) watched(q *request) {
+// watched keeps the bytes q watches and, for read and access
+// watchpoints, the operand access of thread t's next instruction, for
+// changed to compare with after the move.
+func (l *Live) watched(q *request, t int) {
 	l.saved = l.saved[:0]
+	l.hasAccess = false
 	s := l.se.State()
 	for _, w := range q.watches {
+		if w.kind != watchWrite && !l.hasAccess {
+			l.access, l.hasAccess = l.m.NextAccess(s, t)
+		}
 		for k := 0; k < w.n; k++ {
 			l.saved = append(l.saved, l.m.ReadMem(s, w.addr+uint16(k)))
 		}
 	}
 }
 
-// changed reports the first watchpoint of q whose bytes differ from
-// those watched kept.
-func (l *Live) changed(q *request) (watch, bool) {
+// changed reports the first watchpoint of q the move just made (moved:
+// the thread executed) triggers: a write or access watchpoint whose
+// bytes changed, a read watchpoint whose bytes the instruction's operand
+// read, an access watchpoint whose bytes it read or wrote. Reads and
+// writes are the operand's (sim.Machine.NextAccess): a stack pull or an
+// interrupt's frame is not one, though a write watchpoint sees what it
+// changes.
+func (l *Live) changed(q *request, moved bool) (watch, bool) {
 	s, i := l.se.State(), 0
 	for _, w := range q.watches {
-		hit := false
+		diff := false
 		for k := 0; k < w.n; k++ {
-			hit = hit || l.m.ReadMem(s, w.addr+uint16(k)) != l.saved[i]
+			diff = diff || l.m.ReadMem(s, w.addr+uint16(k)) != l.saved[i]
 			i++
 		}
-		if hit {
+		a := l.access
+		touched := moved && l.hasAccess && w.covers(a)
+		switch {
+		case w.kind == watchWrite && diff,
+			w.kind == watchRead && touched && a.Read,
+			w.kind == watchAccess && (diff || touched):
 			return w, true
 		}
 	}
@@ -334,14 +354,14 @@ func (l *Live) back(q *request) stop {
 		i := l.pos
 		t, _ := l.se.Next()
 		hit := q.bps[l.se.State().Threads[t].PC]
-		l.watched(q)
+		l.watched(q, t)
 		c := l.cycles(q.thread)
 		mover, moved := l.step()
-		w, written := l.changed(q)
+		w, written := l.changed(q, moved)
 		l.apply()
 		switch {
 		case written:
-			best, st = i, stop{thread: mover, extra: fmt.Sprintf("watch:%x;", w.addr)}
+			best, st = i, stop{thread: mover, extra: w.reply()}
 		case q.step && (moved && mover == q.thread || l.cycles(q.thread) != c):
 			best, st = i, stop{thread: q.thread}
 		case hit:

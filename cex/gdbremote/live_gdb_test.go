@@ -131,3 +131,23 @@ func TestGDBBatchLiveViolation(t *testing.T) {
 	out := runLiveGDB(t, "models/rom_write.elf", "", false, "continue", "print/x $x", "detach")
 	wantLines(t, out, `hc11mc: violation rom-write`, `Program received signal SIGSEGV`, `\$1 = 0x`, `detached`)
 }
+
+// Read and access watchpoints with the real GDB on collect.s: awatch on
+// line stops after the first STAA 0,Y stored 'A' (65); rwatch on count
+// after INC count read it, making it 1.
+func TestGDBBatchLiveReadWatch(t *testing.T) {
+	out := runLiveGDB(t, "firmware/collect.elf", "AB\r", true,
+		"awatch *(unsigned char *)&line",
+		"continue",
+		"delete",
+		"rwatch *(unsigned char *)&count",
+		"continue",
+		"detach")
+	wantLines(t, out,
+		`Hardware access \(read/write\) watchpoint 1: \*\(unsigned char \*\)&line`,
+		`Value = 65 'A'`,
+		`Hardware read watchpoint 2: \*\(unsigned char \*\)&count`,
+		`Value = 1 '\\001'`,
+		`eol \(\) at firmware/collect.s:37`,
+		`detached`)
+}

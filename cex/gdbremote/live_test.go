@@ -379,3 +379,54 @@ func TestLiveThreads(t *testing.T) {
 	}
 	c.close()
 }
+
+// TestLiveReadWatch: read and access watchpoints on collect.s with the
+// input "AB\r". Nothing reads line (STAA 0,Y only writes it): a read
+// watchpoint on line[0] lets the run go to its end. An access
+// watchpoint there stops after the first STAA 0,Y — wait: BRCLR (4
+// bytes), LDAA SCDR,X (2), CMPA # (2), BEQ (2), STAA 0,Y (3, page 0x18)
+// — at wait+13 with A = 'A' stored. INC count reads count (a
+// read-modify-write): a read watchpoint there stops after it, count 1,
+// and going back from there stops before it.
+func TestLiveReadWatch(t *testing.T) {
+	c := dialLive(t, "firmware/collect.elf", "AB\r", true)
+	line, count, eol, wait := c.sym("line"), c.sym("count"), c.sym("eol"), c.sym("wait")
+	if r := c.cmd(fmt.Sprintf("Z3,%x,1", line)); r != "OK" {
+		t.Fatalf("Z3: %q", r)
+	}
+	sig, f := c.resume("c")
+	if sig != sigTrap || f["rwatch"] != "" || len(c.out) != 1 || !strings.Contains(c.out[0], "the run ended") {
+		t.Fatalf("c with a read watchpoint on line: %d %v %q, want the run's end", sig, f, c.out)
+	}
+	if _, f := c.resume("bc"); f["replaylog"] != "begin" {
+		t.Fatalf("bc: %v, want the start", f)
+	}
+	c.cmd(fmt.Sprintf("z3,%x,1", line))
+	c.cmd(fmt.Sprintf("Z4,%x,1", line))
+	sig, f = c.resume("c")
+	if want := strconv.FormatUint(uint64(line), 16); sig != sigTrap || f["awatch"] != want {
+		t.Fatalf("c with an access watchpoint on line: %d %v, want awatch:%s", sig, f, want)
+	}
+	if g := c.regs(1); g.PC != uint64(wait)+13 || g.A != 'A' {
+		t.Errorf("after STAA 0,Y: PC %04x A %02x, want %04x and 'A'", g.PC, g.A, wait+13)
+	}
+	if m := c.mem(line, 1); m != "41" {
+		t.Errorf("line[0]: %q, want 41", m)
+	}
+	c.cmd(fmt.Sprintf("z4,%x,1", line))
+	c.cmd(fmt.Sprintf("Z3,%x,1", count))
+	sig, f = c.resume("c")
+	if want := strconv.FormatUint(uint64(count), 16); sig != sigTrap || f["rwatch"] != want {
+		t.Fatalf("c with a read watchpoint on count: %d %v, want rwatch:%s", sig, f, want)
+	}
+	if g := c.regs(1); g.PC != uint64(eol)+3 || c.mem(count, 1) != "01" {
+		t.Errorf("after INC count: PC %04x count %s, want %04x and 01", g.PC, c.mem(count, 1), eol+3)
+	}
+	if _, f := c.resume("bc"); f["rwatch"] == "" {
+		t.Errorf("bc: %v, want the read watchpoint", f)
+	}
+	if g := c.regs(1); g.PC != uint64(eol) || c.mem(count, 1) != "00" {
+		t.Errorf("back before INC count: PC %04x count %s, want %04x and 00", g.PC, c.mem(count, 1), eol)
+	}
+	c.close()
+}

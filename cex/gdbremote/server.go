@@ -84,6 +84,8 @@ type backend interface {
 	writeMemory(a uint16, data []byte) error
 	// reverse reports whether bs and bc are served.
 	reverse() bool
+	// reads reports whether read and access watchpoints are served.
+	reads() bool
 }
 
 // request is a resume GDB asks for.
@@ -121,10 +123,34 @@ func newServer(b backend) *Server {
 // the attempts a live run has made since reset.
 func (s *Server) Position() int { return s.b.position() }
 
-// watch is a write watchpoint: n bytes from addr.
+// watch is a watchpoint: n bytes from addr, of a kind.
 type watch struct {
 	addr uint16
 	n    int
+	kind byte // the Z packet's type: watchWrite, watchRead or watchAccess
+}
+
+// The watchpoints' kinds, as the Z packets number them.
+const (
+	watchWrite  = '2'
+	watchRead   = '3'
+	watchAccess = '4'
+)
+
+// reply is the stop reply's field for a stop at w.
+func (w watch) reply() string {
+	name := map[byte]string{watchWrite: "watch", watchRead: "rwatch", watchAccess: "awatch"}[w.kind]
+	return fmt.Sprintf("%s:%x;", name, w.addr)
+}
+
+// covers reports whether the access a touches one of w's bytes.
+func (w watch) covers(a sim.Access) bool {
+	for k := 0; k < int(a.Size); k++ {
+		if uint16(a.Addr+uint16(k)-w.addr) < uint16(w.n) {
+			return true
+		}
+	}
+	return false
 }
 
 // errClosed ends a session: GDB detached or killed the target.
@@ -380,11 +406,14 @@ func (s *Server) console(text string) error {
 
 // breakpoint sets (Z0, Z1) or clears (z0, z1) a breakpoint, and sets
 // (Z2) or clears (z2) a write watchpoint; read and access watchpoints
-// (Z3, Z4) are not supported: a history has the values, not every read,
-// and a live run is stepped the same way.
+// (Z3, Z4) only where the backend sees reads (a live run): a history has
+// the values, not every read.
 func (s *Server) breakpoint(p string) error {
 	f := strings.Split(p[1:], ",")
-	if len(f) < 3 || (f[0] != "0" && f[0] != "1" && f[0] != "2") {
+	if len(f) < 3 || (f[0] != "0" && f[0] != "1" && f[0] != "2" && f[0] != "3" && f[0] != "4") {
+		return s.c.writePacket("")
+	}
+	if (f[0] == "3" || f[0] == "4") && !s.b.reads() {
 		return s.c.writePacket("")
 	}
 	a, err1 := strconv.ParseUint(f[1], 16, 16)
@@ -393,12 +422,13 @@ func (s *Server) breakpoint(p string) error {
 		return s.c.writePacket("E01")
 	}
 	set := p[0] == 'Z'
+	w := watch{uint16(a), int(n), f[0][0]}
 	switch {
-	case f[0] == "2" && set:
-		s.watches = append(s.watches, watch{uint16(a), int(n)})
-	case f[0] == "2":
-		for i, w := range s.watches {
-			if w == (watch{uint16(a), int(n)}) {
+	case w.kind != '0' && w.kind != '1' && set:
+		s.watches = append(s.watches, w)
+	case w.kind != '0' && w.kind != '1':
+		for i, o := range s.watches {
+			if o == w {
 				s.watches = append(s.watches[:i], s.watches[i+1:]...)
 				break
 			}
@@ -435,6 +465,9 @@ func (s *Server) resume(t int, step, back bool) error {
 // before and after, states of m.
 func changed(m *sim.Machine, ws []watch, before, after *sim.State) (watch, bool) {
 	for _, w := range ws {
+		if w.kind != watchWrite {
+			continue
+		}
 		for k := 0; k < w.n; k++ {
 			a := w.addr + uint16(k)
 			if m.ReadMem(before, a) != m.ReadMem(after, a) {
