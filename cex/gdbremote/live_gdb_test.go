@@ -133,8 +133,8 @@ func TestGDBBatchLiveViolation(t *testing.T) {
 }
 
 // Read and access watchpoints with the real GDB on collect.s: awatch on
-// line stops after the first STAA 0,Y stored 'A' (65); rwatch on count
-// after INC count read it, making it 1.
+// line stops after the first STAA 0,Y stored 'A' (65), at the INY on
+// line 34; rwatch on count after INC count read it, making it 1.
 func TestGDBBatchLiveReadWatch(t *testing.T) {
 	out := runLiveGDB(t, "firmware/collect.elf", "AB\r", true,
 		"awatch *(unsigned char *)&line",
@@ -145,7 +145,9 @@ func TestGDBBatchLiveReadWatch(t *testing.T) {
 		"detach")
 	wantLines(t, out,
 		`Hardware access \(read/write\) watchpoint 1: \*\(unsigned char \*\)&line`,
-		`Value = 65 'A'`,
+		`Old value = 0 '.000'`,
+		`New value = 65 'A'`,
+		`wait \(\) at firmware/collect.s:34`,
 		`Hardware read watchpoint 2: \*\(unsigned char \*\)&count`,
 		`Value = 1 '\\001'`,
 		`eol \(\) at firmware/collect.s:37`,
