@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"path/filepath"
 	"strconv"
@@ -53,6 +54,13 @@ func (r *liveRun) sym(name string) uint16 {
 // receiving input — and serves it over an in-memory connection.
 func dialLive(t *testing.T, file, input string, chip bool, irqs ...string) *liveRun {
 	t.Helper()
+	return dialLiveSeed(t, file, input, chip, 0, irqs...)
+}
+
+// dialLiveSeed is dialLive with every choice at random from seed (0: no
+// random source), as run --seed makes them.
+func dialLiveSeed(t *testing.T, file, input string, chip bool, seed uint64, irqs ...string) *liveRun {
+	t.Helper()
 	img, err := loader.Load(filepath.Join("..", "..", "testdata", file), loader.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -73,13 +81,17 @@ func dialLive(t *testing.T, file, input string, chip bool, irqs ...string) *live
 	}
 	r := &liveRun{img: img}
 	options := func() sim.RunOptions {
-		return sim.RunOptions{SCIInput: []byte(input), Output: func(o sim.Output) {
+		o := sim.RunOptions{SCIInput: []byte(input), Output: func(o sim.Output) {
 			if o.Kind == sim.OutSCI {
 				r.mu.Lock()
 				r.sci.WriteByte(o.Value)
 				r.mu.Unlock()
 			}
 		}}
+		if seed != 0 {
+			o.Rand = rand.New(rand.NewPCG(seed, 1))
+		}
+		return o
 	}
 	l := NewLive(m, options)
 	a, b := net.Pipe()
@@ -427,6 +439,39 @@ func TestLiveReadWatch(t *testing.T) {
 	}
 	if g := c.regs(1); g.PC != uint64(eol) || c.mem(count, 1) != "00" {
 		t.Errorf("back before INC count: PC %04x count %s, want %04x and 00", g.PC, c.mem(count, 1), eol)
+	}
+	c.close()
+}
+
+// TestLiveSeedBack: under a random schedule (run --seed), going back to
+// reset and stepping forward again makes the same moves: the run is
+// executed again with the same choices. Two threads of mutex_ok.s: the
+// PC of each after each of 80 steps of thread 1, twice.
+func TestLiveSeedBack(t *testing.T) {
+	c := dialLiveSeed(t, "models/mutex_ok.elf", "", false, 5)
+	steps := func() string {
+		var b strings.Builder
+		for range 80 {
+			_, f := c.resume("s")
+			fmt.Fprintf(&b, "%s@%s", f["thread"], f["04"])
+			if strings.Contains(c.cmd("qfThreadInfo"), ",2") {
+				fmt.Fprintf(&b, ",2@%04x", c.regs(2).PC)
+				c.cmd("Hg1")
+			}
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	first := steps()
+	if !strings.Contains(first, ",2@") {
+		t.Fatalf("one thread only: %s", first)
+	}
+	if _, f := c.resume("bc"); f["replaylog"] != "begin" {
+		t.Fatalf("bc: %v", f)
+	}
+	c.cmd("Hg1")
+	if again := steps(); again != first {
+		t.Errorf("after going back to reset, the steps differ:\n%s\n%s", first, again)
 	}
 	c.close()
 }
