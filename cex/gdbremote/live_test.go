@@ -368,7 +368,8 @@ func TestLiveViolation(t *testing.T) {
 }
 
 // TestLiveThreads: a run of several threads shows them as GDB's threads;
-// a step of one thread ends after that thread's instruction.
+// a step of one thread ends after that thread's instruction; after the
+// last thread has exited, GDB still reads them.
 func TestLiveThreads(t *testing.T) {
 	c := dialLive(t, "models/mutex_ok.elf", "", false)
 	if r := c.cmd("qfThreadInfo"); r != "m1" {
@@ -388,6 +389,15 @@ func TestLiveThreads(t *testing.T) {
 	}
 	if after := c.regs(2); after.PC == before.PC {
 		t.Errorf("thread 2 did not move: PC %04x", after.PC)
+	}
+	// Both threads call __mc_thread_exit: the run ends there, and GDB
+	// still reads the threads as exited.
+	sig, _ := c.resume("c")
+	if sig != sigTrap || len(c.out) != 1 || !strings.Contains(c.out[0], "every thread has exited") {
+		t.Errorf("c: signal %d, %q; want SIGTRAP at the run's end", sig, c.out)
+	}
+	if r := c.cmd("qThreadExtraInfo,1"); r != fmt.Sprintf("%x", "exited") {
+		t.Errorf("qThreadExtraInfo,1 at the end: %q, want \"exited\" in hex", r)
 	}
 	c.close()
 }

@@ -324,7 +324,7 @@ func (s *Server) query(p string) error {
 		return reply("l")
 	case strings.HasPrefix(p, "qThreadExtraInfo,"):
 		t, ok := s.threadID(p[len("qThreadExtraInfo,"):])
-		if !ok || t < 0 || !s.alive(t) {
+		if !ok || t < 0 || t >= len(s.b.state().Threads) {
 			return reply("E01")
 		}
 		return reply(hex.EncodeToString([]byte(s.threadInfo(t))))
@@ -644,6 +644,8 @@ func (s *Server) threadInfo(t int) string {
 		return "in WAI"
 	case sim.Stopped:
 		return "in STOP"
+	case sim.Exited:
+		return "exited" // GDB shows the thread that stopped last after every thread has exited
 	}
 	return "running"
 }
