@@ -117,3 +117,40 @@ func TestPokeMem(t *testing.T) {
 		t.Errorf("the register block: written")
 	}
 }
+
+// TestSessionStepAllocs: a session's step allocates nothing, as Run's
+// steps do not — here irq_counter.s's interrupts and WAI, and collect.s
+// waiting for the SCI with the chip's peripherals.
+func TestSessionStepAllocs(t *testing.T) {
+	p, err := loader.FindChip("e9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file string
+		chip bool
+		irqs []string
+	}{{"models/irq_counter.elf", false, []string{"toc1"}}, {"firmware/collect.elf", true, nil}} {
+		img, err := loader.Load(filepath.Join("..", "testdata", c.file), loader.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{Entry: img.Entry, IRQs: c.irqs}
+		if c.chip {
+			if cfg.Device, err = devices.New(p, devices.Options{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, err := NewMachine(img, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		se := m.NewSession(m.Initial(), RunOptions{SCIInput: []byte(strings.Repeat("ABCDEFG\r", 400))})
+		for range 1000 {
+			se.Step()
+		}
+		if n := testing.AllocsPerRun(1000, func() { se.Step() }); n != 0 || se.Done() {
+			t.Errorf("%s: %v allocations a step (the run ended: %v)", c.file, n, se.Done())
+		}
+	}
+}
