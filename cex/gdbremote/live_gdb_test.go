@@ -1,7 +1,9 @@
 package gdbremote
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net"
 	"os/exec"
 	"path/filepath"
@@ -152,4 +154,108 @@ func TestGDBBatchLiveReadWatch(t *testing.T) {
 		`Value = 1 '\\001'`,
 		`eol \(\) at firmware/collect.s:37`,
 		`detached`)
+}
+
+// Ctrl-C in a real GDB on a terminal (script(1) gives it one) stops
+// irq_counter.s's endless run with SIGINT, in its main loop or its
+// handler, and the session goes on: ticks, read after it, is not 0 (the
+// TOC1 handler counts each tick; the run went on until the Ctrl-C, which
+// is sent only once the server has the resume).
+func TestGDBInterruptLive(t *testing.T) {
+	gdb := gdbPath(t)
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give GDB a terminal")
+	}
+	fw, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "models", "irq_counter.elf"))
+	img, err := loader.Load(fw, loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := sim.NewMachine(img, sim.Config{Entry: img.Entry, IRQs: []string{"toc1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLive(m, func() sim.RunOptions { return sim.RunOptions{} }) // no --steps bound
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	served := make(chan error, 1)
+	resumed := make(chan struct{})
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			served <- err
+			return
+		}
+		defer conn.Close()
+		served <- NewLiveServer(l).Serve(&resumeTap{Conn: conn, resumed: resumed})
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a bound against a hang, not a measurement
+	defer cancel()
+	cmd := exec.CommandContext(ctx, script, "-qfc", gdb+" -nx "+fw+" -ex 'set style enabled off' -ex 'target remote "+ln.Addr().String()+"'", "/dev/null")
+	cmd.Dir = filepath.Join("..", "..", "testdata")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var seen strings.Builder
+	buf := make([]byte, 4096)
+	until := func(s string) {
+		t.Helper()
+		for !strings.Contains(seen.String(), s) {
+			n, err := outPipe.Read(buf)
+			seen.Write(buf[:n])
+			if err != nil {
+				t.Fatalf("no %q in GDB's output: %v\n%s", s, err, seen.String())
+			}
+		}
+	}
+	until("(gdb)")
+	io.WriteString(in, "continue\n")
+	until("Continuing.")
+	<-resumed // GDB waits for the stop now, ready for Ctrl-C
+	io.WriteString(in, "\x03")
+	until("Program received signal SIGINT")
+	until("(gdb)")
+	io.WriteString(in, "print *(unsigned long *)&ticks > 0\ndetach\nquit\n")
+	until("detached")
+	in.Close()
+	cmd.Wait()
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	t.Logf("%s", seen.String())
+	wantLines(t, seen.String(), `Program received signal SIGINT, Interrupt.`, `\$1 = 1`, `detached`)
+}
+
+// resumeTap is a connection that closes resumed when the first resume
+// packet (c or vCont;c) arrives.
+type resumeTap struct {
+	net.Conn
+	resumed chan struct{}
+	seen    []byte
+	done    bool
+}
+
+func (r *resumeTap) Read(p []byte) (int, error) {
+	n, err := r.Conn.Read(p)
+	if !r.done {
+		r.seen = append(r.seen, p[:n]...)
+		if bytes.Contains(r.seen, []byte("$c#")) || bytes.Contains(r.seen, []byte("$vCont;c")) {
+			r.done = true
+			close(r.resumed)
+		}
+	}
+	return n, err
 }
