@@ -54,7 +54,7 @@ const maxPacket = 0x1000
 type Server struct {
 	b       backend
 	bps     map[uint16]bool
-	watches []watch // write watchpoints (Z2)
+	watches []watch // watchpoints (Z2, Z3, Z4)
 	// gThread and cThread are the threads Hg and Hc selected, as sim
 	// thread indexes; -1 for any (0 or -1 in the packet).
 	gThread, cThread int
