@@ -135,3 +135,36 @@ func (m *Machine) PokeMem(s *State, a uint16, v uint8) bool {
 
 // RAMAt reports whether a is RAM in s: what PokeMem writes.
 func (m *Machine) RAMAt(s *State, a uint16) bool { return m.layoutOf(s).attr[a] == attrRAM }
+
+// Clone returns a copy of the session that goes on independently: the
+// same run from here, step for step. The state is cloned (its pages
+// shared until either writes one), and so is what the run keeps beside
+// it — the schedule's order, the environment's input and clock, the loop
+// finder's kept state. false when the run draws from a random source or
+// asks for input (RunOptions.Rand, Input), which cannot be copied.
+func (se *Session) Clone() (*Session, bool) {
+	o := &se.r.opts
+	if o.Rand != nil || o.Input != nil {
+		return nil, false
+	}
+	n := &Session{idx: se.idx, done: se.done, r: se.r}
+	r := &n.r
+	r.s = se.r.s.Clone()
+	r.x.s = r.s
+	r.x.t = nil // set by the next attempt
+	if r.x.fx != nil {
+		r.x.fx = &r.fx
+	}
+	r.fx = append([]Output(nil), se.r.fx...)
+	r.order = append([]int(nil), se.r.order...)
+	if se.r.env != nil {
+		e := *se.r.env
+		e.feed = append([]byte(nil), e.feed...)
+		e.cf.kept.Threads = append([]Thread(nil), e.cf.kept.Threads...)
+		e.cf.kept.Pages = append([]*Page(nil), e.cf.kept.Pages...)
+		e.cf.kept.ownedHi = nil // kept is never written: its pages are frozen
+		e.cf.va, e.cf.vb = KeyView{}, KeyView{}
+		r.env = &e
+	}
+	return n, true
+}

@@ -154,3 +154,110 @@ func TestSessionStepAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionClone: a clone of a session, taken anywhere, goes on as the
+// session does — the same outputs, events and end, and the same state —
+// while the session it was taken from goes on unchanged by it, even
+// beside a clone whose run goes elsewhere. They are compared with a
+// session never cloned.
+func TestSessionClone(t *testing.T) {
+	p, err := loader.FindChip("e9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file, input string
+		chip        bool
+		irqs        []string
+		at          []int // clone after these many steps
+	}{
+		{"firmware/monitor.elf", "L\rD D000\r", true, nil, []int{0, 1, 500, 3001, 9000}},
+		{"firmware/serial_cmd.elf", "E abc\r", true, nil, []int{3, 2000, 7777}},
+		{"firmware/wai_tcnt.elf", "", true, nil, []int{100, 1000}},
+		{"models/mutex_ok.elf", "", false, nil, []int{5, 20}},
+		{"models/irq_counter.elf", "", false, []string{"toc1"}, []int{10, 5000}},
+	} {
+		img, err := loader.Load(filepath.Join("..", "testdata", c.file), loader.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{Entry: img.Entry, IRQs: c.irqs, Board: []BoardRange{{Lo: 0x4000, Hi: 0x4001}}}
+		if c.chip {
+			if cfg.Device, err = devices.New(p, devices.Options{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, err := NewMachine(img, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log *strings.Builder // where the outputs of the session stepped go
+		start := func() *Session {
+			return m.NewSession(m.Initial(), RunOptions{Steps: 20000, SCIInput: []byte(c.input),
+				Output: func(o Output) { fmt.Fprintf(log, "out %v %#x %#x\n", o.Kind, o.Addr, o.Value) },
+				Event:  func(e devices.EventInfo) { fmt.Fprintf(log, "event %v\n", e) }})
+		}
+		finish := func(se *Session) string {
+			for !se.Done() {
+				se.Step()
+			}
+			res := se.Result()
+			fmt.Fprintf(log, "end after %d steps, %d cycles, %d received: %v %s\n", res.Steps, res.Cycles, res.Received, res.Violation, res.Reason)
+			return log.String()
+		}
+		for _, at := range c.at {
+			var head, whole, rest, orig strings.Builder
+			log = &whole
+			ref := start()
+			want := finish(ref)
+
+			log = &head
+			se := start()
+			for range at {
+				se.Step()
+			}
+			cl, ok := se.Clone()
+			if !ok {
+				t.Fatalf("%s: no clone", c.file)
+			}
+			prefix := head.String()
+			log = &rest
+			got := finish(cl)
+			if prefix+got != want {
+				t.Errorf("%s cloned after %d steps: the clone goes on otherwise:\n%s", c.file, at, firstDiff(want, prefix+got))
+			}
+			if !cl.State().Equal(ref.State()) {
+				t.Errorf("%s cloned after %d steps: the clone ends in another state", c.file, at)
+			}
+			log = &orig
+			if got := finish(se); prefix+got != want {
+				t.Errorf("%s cloned after %d steps: the session cloned goes on otherwise:\n%s", c.file, at, firstDiff(want, prefix+got))
+			}
+			if !se.State().Equal(ref.State()) {
+				t.Errorf("%s cloned after %d steps: the session cloned ends in another state", c.file, at)
+			}
+
+			// Step by step beside a clone sent elsewhere (its thread 0
+			// back at the entry, as a debugger may set it): neither the
+			// session nor a faithful clone of it notices.
+			log = &strings.Builder{}
+			se = start()
+			for range at {
+				se.Step()
+			}
+			cl, _ = se.Clone()
+			odd, _ := se.Clone()
+			odd.State().Threads[0].PC = img.Entry
+			for !se.Done() || !cl.Done() {
+				se.Step()
+				odd.Step()
+				cl.Step()
+			}
+			for _, x := range []*Session{se, cl} {
+				if !x.State().Equal(ref.State()) || x.Result().Steps != ref.Result().Steps || x.Result().Cycles != ref.Result().Cycles {
+					t.Errorf("%s cloned after %d steps: a run beside a clone sent elsewhere ends otherwise", c.file, at)
+				}
+			}
+		}
+	}
+}
