@@ -15,10 +15,13 @@ import (
 // (the random source created anew for each start) and GDB's writes, which
 // Live logs with the position they were made at. A position is the
 // number of attempts since reset. Going back (bs, bc) runs the firmware
-// again from reset, quietly, once to find where the backward move stops
-// and once to get there; the time that takes grows with the position.
-// A write at a position drops the writes logged after it: the run's
-// future is what follows from the new state.
+// again, quietly, once to find where the backward move stops and once to
+// get there: from a checkpoint, a copy of the run (sim.Session.Clone)
+// kept every so many positions — the nearest before the position, then,
+// when the move goes further back, the one before — or, under a random
+// source, which a copy cannot take along, from reset. A write at a
+// position drops the writes logged after it and the checkpoints from
+// there on: the run's future is what follows from the new state.
 type Live struct {
 	m       *sim.Machine
 	options func() sim.RunOptions
@@ -31,12 +34,31 @@ type Live struct {
 	high   int  // the furthest position reached: outputs are told there only
 	quiet  bool // running again toward a position: no output is told
 	writes []liveWrite
+	// cps are the checkpoints, in increasing positions, every every
+	// positions (0: none are taken).
+	cps    []checkpoint
+	every  int
 	saved  []byte // the watched bytes before a move (watched)
 	// access is the operand access of the move about to be made, when
 	// read or access watchpoints need it (watched).
 	access    sim.Access
 	hasAccess bool
 }
+
+// checkpoint is the run at a position, the writes made there included.
+type checkpoint struct {
+	pos int
+	se  *sim.Session
+}
+
+// checkpointEvery is the first spacing of the checkpoints, in positions;
+// past maxCheckpoints of them, every other one is dropped and the spacing
+// doubles, so that they take a bounded share of memory however long the
+// run goes.
+const (
+	checkpointEvery = 1 << 14
+	maxCheckpoints  = 256
+)
 
 // liveWrite is a write GDB made: a register of a thread (reg >= 0) or a
 // byte of memory.
@@ -54,7 +76,7 @@ type liveWrite struct {
 // told of each output the first time the run reaches it, not again when
 // the run goes back and forth; its Trace and Stop are not used.
 func NewLive(m *sim.Machine, options func() sim.RunOptions) *Live {
-	l := &Live{m: m, options: options}
+	l := &Live{m: m, options: options, every: checkpointEvery}
 	l.restart()
 	return l
 }
@@ -73,6 +95,45 @@ func (l *Live) restart() {
 	l.pos = 0
 	l.se = l.m.NewSession(l.m.Initial(), o)
 	l.apply()
+}
+
+// mark takes a checkpoint where one is due: at a multiple of the spacing
+// past the last one.
+func (l *Live) mark() {
+	if l.every == 0 || l.pos%l.every != 0 || len(l.cps) > 0 && l.cps[len(l.cps)-1].pos >= l.pos {
+		return
+	}
+	se, ok := l.se.Clone()
+	if !ok {
+		l.every, l.cps = 0, nil // a random source: back from reset
+		return
+	}
+	l.cps = append(l.cps, checkpoint{l.pos, se})
+	if len(l.cps) > maxCheckpoints {
+		l.every *= 2
+		kept := l.cps[:0]
+		for _, c := range l.cps {
+			if c.pos%l.every == 0 {
+				kept = append(kept, c)
+			}
+		}
+		clear(l.cps[len(kept):])
+		l.cps = kept
+	}
+}
+
+// from goes, quietly, to the last checkpoint before position p (p > 0),
+// or to reset.
+func (l *Live) from(p int) {
+	for i := len(l.cps) - 1; i >= 0; i-- {
+		if c := l.cps[i]; c.pos < p {
+			l.se, _ = c.se.Clone() // the checkpoint stays as it is
+			l.pos = c.pos
+			return
+		}
+	}
+	l.restart()
+	l.mark()
 }
 
 // step makes one attempt; it returns the thread that attempted and
@@ -137,16 +198,25 @@ func (l *Live) log(w liveWrite) {
 	l.writes = append(kept, w)
 	l.high = l.pos
 	l.write(w)
+	for i, c := range l.cps {
+		if c.pos >= l.pos {
+			clear(l.cps[i:])
+			l.cps = l.cps[:i]
+			break
+		}
+	}
 }
 
-// goTo runs the firmware again from reset, quietly, to position p.
+// goTo runs the firmware again, quietly, from the last checkpoint at or
+// before position p (or reset) to p.
 func (l *Live) goTo(p int) {
 	l.quiet = true
 	defer func() { l.quiet = false }()
-	l.restart()
+	l.from(p + 1)
 	for l.pos < p && !l.se.Done() {
 		l.step()
 		l.apply()
+		l.mark()
 	}
 }
 
@@ -290,6 +360,7 @@ func (l *Live) resume(q *request) stop {
 		mover, moved := l.step()
 		w, written := l.changed(q, moved)
 		l.apply()
+		l.mark()
 		if written {
 			return stop{thread: mover, extra: w.reply()}
 		}
@@ -343,38 +414,42 @@ func (l *Live) changed(q *request, moved bool) (watch, bool) {
 	return watch{}, false
 }
 
-// back finds, running again from reset, the last position before this
-// one where a forward resume stops, and goes there.
+// back finds, running again from the checkpoints back, the last position
+// before this one where a forward resume stops, and goes there.
 func (l *Live) back(q *request) stop {
-	target := l.pos
-	best, st := -1, stop{}
 	l.quiet = true
-	l.restart()
-	for l.pos < target && !l.se.Done() {
-		i := l.pos
-		t, _ := l.se.Next()
-		hit := q.bps[l.se.State().Threads[t].PC]
-		l.watched(q, t)
-		c := l.cycles(q.thread)
-		mover, moved := l.step()
-		w, written := l.changed(q, moved)
-		l.apply()
-		switch {
-		case written:
-			best, st = i, stop{thread: mover, extra: w.reply()}
-		case q.step && (moved && mover == q.thread || l.cycles(q.thread) != c):
-			best, st = i, stop{thread: q.thread}
-		case hit:
-			best, st = i, stop{thread: t, bp: true}
+	defer func() { l.quiet = false }()
+	for hi := l.pos; hi > 0; {
+		l.from(hi)
+		lo := l.pos
+		best, st := -1, stop{}
+		for l.pos < hi && !l.se.Done() {
+			i := l.pos
+			t, _ := l.se.Next()
+			hit := q.bps[l.se.State().Threads[t].PC]
+			l.watched(q, t)
+			c := l.cycles(q.thread)
+			mover, moved := l.step()
+			w, written := l.changed(q, moved)
+			l.apply()
+			l.mark()
+			switch {
+			case written:
+				best, st = i, stop{thread: mover, extra: w.reply()}
+			case q.step && (moved && mover == q.thread || l.cycles(q.thread) != c):
+				best, st = i, stop{thread: q.thread}
+			case hit:
+				best, st = i, stop{thread: t, bp: true}
+			}
 		}
+		if best >= 0 {
+			l.goTo(best)
+			return st
+		}
+		hi = lo
 	}
-	l.quiet = false
-	if best < 0 {
-		l.goTo(0)
-		return stop{thread: q.thread, extra: "replaylog:begin;"}
-	}
-	l.goTo(best)
-	return st
+	l.goTo(0)
+	return stop{thread: q.thread, extra: "replaylog:begin;"}
 }
 
 // Result is the run's result at the current position: the instructions
