@@ -36,9 +36,9 @@ type Live struct {
 	writes []liveWrite
 	// cps are the checkpoints, in increasing positions, every every
 	// positions (0: none are taken).
-	cps    []checkpoint
-	every  int
-	saved  []byte // the watched bytes before a move (watched)
+	cps   []checkpoint
+	every int
+	saved []byte // the watched bytes before a move (watched)
 	// access is the operand access of the move about to be made, when
 	// read or access watchpoints need it (watched).
 	access    sim.Access
