@@ -92,7 +92,7 @@ reset vector, and executes instructions only as GDB asks — stepi,
 continue until a breakpoint, a watchpoint, a violation (which stops with a
 signal: SIGILL for an illegal opcode, SIGSEGV for a write to ROM...), the
 run's end or Ctrl-C in GDB; reverse-stepi and reverse-continue back to
-reset (the run executed again from reset). GDB writes registers and RAM;
+reset (the run executed again from checkpoints). GDB writes registers and RAM;
 ROM and the register block are refused. The SCI's output appears on
 stdout as run prints it; when GDB detaches, run prints its summary.
 --terminal and --trace do not apply.
