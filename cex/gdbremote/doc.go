@@ -7,7 +7,7 @@
 // serves is a backend: a History (below) or a Live run (live.go: the
 // simulator's run stepped as GDB asks, with writes of registers and RAM,
 // a violation's signal, GDB's interrupt, read and access watchpoints, and
-// going back by running again from reset).
+// going back by running again from checkpoints of the run).
 // It sits below the command line, which listens on TCP and hands it the
 // connection (an io.ReadWriter), and above search and sim, whose replay
 // builds its history. docs/cli.md, "Replay in GDB", shows a session.
