@@ -54,14 +54,27 @@ type RunResult struct {
 // opts.Steps instructions, or, with a device, when the firmware waits
 // with nothing left to come (runEnv).
 func (m *Machine) Run(s *State, opts RunOptions) RunResult {
-	r := runner{m: m, s: s, opts: opts}
+	var r runner
+	r.init(m, s, opts)
+	r.loop()
+	r.finish()
+	return r.res
+}
+
+// init sets r up to run s on m with opts.
+func (r *runner) init(m *Machine, s *State, opts RunOptions) {
+	*r = runner{m: m, s: s, opts: opts}
 	r.x = stepper{m: m, s: s, lay: m.layoutOf(s)}
 	r.res.Cycles = threadCycles(s)
 	if m.dev != nil {
 		r.x.fx = &r.fx
 		r.env = m.newRunEnv(s, opts, r.res.Cycles)
 	}
-	r.loop()
+}
+
+// finish completes the result of a run that ended.
+func (r *runner) finish() {
+	m, s, opts := r.m, r.s, &r.opts
 	if r.env != nil {
 		r.res.Received = r.env.received
 	}
@@ -74,7 +87,6 @@ func (m *Machine) Run(s *State, opts RunOptions) RunResult {
 			opts.Output(Output{Kind: OutSCI, Value: v})
 		}
 	}
-	return r.res
 }
 
 // runner is one Run: the state it changes, the stepper that runs its
@@ -97,28 +109,13 @@ type runner struct {
 // then one thread steps, or, when none can, an interrupt is taken or
 // time passes while every thread sleeps.
 func (r *runner) loop() {
-	m, s, opts := r.m, r.s, &r.opts
-	for opts.Steps == 0 || r.res.Steps < opts.Steps {
-		if opts.Stop != nil && r.res.Steps >= r.askStop {
-			r.askStop = r.res.Steps + 1024
-			if opts.Stop() {
-				r.end(r.cur, "stopped by an interrupt")
-				return
-			}
-		}
-		if r.env != nil && r.before() {
+	for r.opts.Steps == 0 || r.res.Steps < r.opts.Steps {
+		over, done := r.head()
+		if done {
 			return
 		}
-		if opts.Rand != nil && len(m.irqs) > 0 && opts.Rand.IntN(16) == 0 {
-			c := threadCycles(s)
-			taken, v := m.randomInterrupt(s, opts.Rand)
-			r.res.Cycles += threadCycles(s) - c
-			if r.entered(v) {
-				return
-			}
-			if taken {
-				continue
-			}
+		if over {
+			continue
 		}
 		moved, done := r.pick()
 		if done {
@@ -127,16 +124,52 @@ func (r *runner) loop() {
 		if moved {
 			continue
 		}
-		if taken, v := m.anyInterrupt(s, opts.Rand, &r.res); r.entered(v) {
-			return
-		} else if taken {
-			continue
-		}
-		if r.idle() {
+		if r.tail() {
 			return
 		}
 	}
 	r.end(r.cur, "stopped at the --steps bound")
+}
+
+// head is the start of a round: the question whether to stop, the
+// environment's move, and with a random source perhaps an interrupt;
+// over when that interrupt was taken (the round is over), done when the
+// run ends.
+func (r *runner) head() (over, done bool) {
+	m, s, opts := r.m, r.s, &r.opts
+	if opts.Stop != nil && r.res.Steps >= r.askStop {
+		r.askStop = r.res.Steps + 1024
+		if opts.Stop() {
+			r.end(r.cur, "stopped by an interrupt")
+			return false, true
+		}
+	}
+	if r.env != nil && r.before() {
+		return false, true
+	}
+	if opts.Rand != nil && len(m.irqs) > 0 && opts.Rand.IntN(16) == 0 {
+		c := threadCycles(s)
+		taken, v := m.randomInterrupt(s, opts.Rand)
+		r.res.Cycles += threadCycles(s) - c
+		if r.entered(v) {
+			return false, true
+		}
+		if taken {
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// tail ends a round in which no thread could move: an interrupt is
+// taken, or time passes (idle); true when the run ends.
+func (r *runner) tail() bool {
+	if taken, v := r.m.anyInterrupt(r.s, r.opts.Rand, &r.res); r.entered(v) {
+		return true
+	} else if taken {
+		return false
+	}
+	return r.idle()
 }
 
 // entered ends the run at an interrupt entry's violation v (its frame
@@ -203,55 +236,65 @@ func (r *runner) before() bool {
 // run (without a random source it is the lowest-numbered that can), else
 // the next; moved is false when none could, done true when the run ends.
 func (r *runner) pick() (moved, done bool) {
-	m, s, opts, x := r.m, r.s, &r.opts, &r.x
-	r.order = m.runOrder(s, opts.Rand, r.cur, r.order[:0])
+	r.order = r.m.runOrder(r.s, r.opts.Rand, r.cur, r.order[:0])
 	for _, i := range r.order {
-		x.t, x.tid = &s.Threads[i], i
-		x.radix, x.choice = 1, 0
-		if opts.Rand != nil {
-			x.choice = opts.Rand.Uint64()
+		blocked, done := r.attempt(i)
+		if !blocked {
+			return true, done
 		}
-		if opts.Trace != nil {
-			m.traceLine(opts.Trace, s, i, r.res.Cycles)
-		}
-		if opts.Visit != nil {
-			opts.Visit(s.Threads[i].PC)
-		}
-		before, ccr := x.t.Cycles, x.t.CCR
-		x.c0 = before
-		ev := r.steps(i, before, ccr)
-		t := &s.Threads[i]
-		r.res.Cycles += t.Cycles - before
-		if ev != evBlocked && (t.Inhibit != 0 || ccr&^t.CCR&isa.FlagI != 0) {
-			m.inhibitAfter(s, t, ccr)
-		}
-		if r.env != nil {
-			var stop bool
-			if ev, stop = r.after(i, ev); stop {
-				return true, true
-			}
-		}
-		switch ev {
-		case evBlocked:
-			r.res.Steps--
-			continue
-		case evViolation:
-			r.res.Violation = x.violation()
-			r.end(i, "")
-			return true, true
-		case evInfeasible:
-			r.end(i, fmt.Sprintf("thread %d called __mc_assume with A = 0: the path is infeasible", i))
-			return true, true
-		}
-		if m.hasGoals && m.isGoal(t.PC) {
-			x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
-			r.res.Violation = x.violation()
-			r.end(i, "")
-			return true, true
-		}
-		r.cur = i
-		return true, false
 	}
+	return false, false
+}
+
+// attempt runs thread i one step (or, where nothing else can change the
+// schedule, several: steps); blocked when it could not move, done when
+// the run ends.
+func (r *runner) attempt(i int) (blocked, done bool) {
+	m, s, opts, x := r.m, r.s, &r.opts, &r.x
+	x.t, x.tid = &s.Threads[i], i
+	x.radix, x.choice = 1, 0
+	if opts.Rand != nil {
+		x.choice = opts.Rand.Uint64()
+	}
+	if opts.Trace != nil {
+		m.traceLine(opts.Trace, s, i, r.res.Cycles)
+	}
+	if opts.Visit != nil {
+		opts.Visit(s.Threads[i].PC)
+	}
+	before, ccr := x.t.Cycles, x.t.CCR
+	x.c0 = before
+	ev := r.steps(i, before, ccr)
+	t := &s.Threads[i]
+	r.res.Cycles += t.Cycles - before
+	if ev != evBlocked && (t.Inhibit != 0 || ccr&^t.CCR&isa.FlagI != 0) {
+		m.inhibitAfter(s, t, ccr)
+	}
+	if r.env != nil {
+		var stop bool
+		if ev, stop = r.after(i, ev); stop {
+			return false, true
+		}
+	}
+	switch ev {
+	case evBlocked:
+		r.res.Steps--
+		return true, false
+	case evViolation:
+		r.res.Violation = x.violation()
+		r.end(i, "")
+		return false, true
+	case evInfeasible:
+		r.end(i, fmt.Sprintf("thread %d called __mc_assume with A = 0: the path is infeasible", i))
+		return false, true
+	}
+	if m.hasGoals && m.isGoal(t.PC) {
+		x.fault(KindReach, t.PC, t.PC, "reached the goal at 0x%04X", t.PC)
+		r.res.Violation = x.violation()
+		r.end(i, "")
+		return false, true
+	}
+	r.cur = i
 	return false, false
 }
 

@@ -1,7 +1,13 @@
-// Package gdbremote serves a counterexample to GDB over its remote serial
-// protocol (GDB's manual, appendix "Remote Protocol"), so that a firmware
-// engineer steps through it in the debugger they know: `hc11mc replay
-// cex.json --gdb :PORT`, then `target remote :PORT` in m68hc11-elf-gdb.
+// Package gdbremote serves a counterexample, or a live run of the
+// firmware, to GDB over its remote serial protocol (GDB's manual,
+// appendix "Remote Protocol"), so that a firmware engineer steps through
+// it in the debugger they know: `hc11mc replay cex.json --gdb :PORT` or
+// `hc11mc run fw.elf --gdb :PORT`, then `target remote :PORT` in
+// m68hc11-elf-gdb. One Server speaks the protocol for both; what it
+// serves is a backend: a History (below) or a Live run (live.go: the
+// simulator's run stepped as GDB asks, with writes of registers and RAM,
+// a violation's signal, GDB's interrupt, read and access watchpoints, and
+// going back by running again from checkpoints of the run).
 // It sits below the command line, which listens on TCP and hands it the
 // connection (an io.ReadWriter), and above search and sim, whose replay
 // builds its history. docs/cli.md, "Replay in GDB", shows a session.

@@ -26,8 +26,8 @@ func FuzzPackets(f *testing.F) {
 		for _, p := range strings.Split(in, "\n") {
 			out.Reset()
 			err := s.handle(p)
-			if s.pos < 0 || s.pos > h.Len() {
-				t.Fatalf("%q: position %d outside 0..%d", p, s.pos, h.Len())
+			if s.Position() < 0 || s.Position() > h.Len() {
+				t.Fatalf("%q: position %d outside 0..%d", p, s.Position(), h.Len())
 			}
 			if err != nil {
 				if err == errClosed {

@@ -141,3 +141,94 @@ func (h *History) Describe(i int) string {
 	}
 	return fmt.Sprintf("position %d of %d: thread %d at 0x%04X", i, len(h.moves), mv.thread, h.states[i].Threads[mv.thread].PC)
 }
+
+// replay serves a History: GDB moves along it and cannot change it.
+type replay struct {
+	h   *History
+	pos int
+}
+
+func (r *replay) machine() *sim.Machine { return r.h.m }
+func (r *replay) state() *sim.State     { return r.h.states[r.pos] }
+func (r *replay) position() int         { return r.pos }
+func (r *replay) describe() string      { return r.h.Describe(r.pos) }
+func (r *replay) reverse() bool         { return true }
+func (r *replay) reads() bool           { return false }
+
+// firstThread is the thread the history starts with.
+func (r *replay) firstThread() int {
+	h := r.h
+	for i := 0; i < len(h.moves); i++ {
+		if t := h.Mover(i); t >= 0 {
+			return t
+		}
+	}
+	return 0
+}
+
+// setRegister refuses: the history is what happened, and only the values
+// it has are written (the server accepts those).
+func (r *replay) setRegister(t, n int, v uint16) bool { return false }
+
+// writeMemory refuses as setRegister does.
+func (r *replay) writeMemory(a uint16, data []byte) error {
+	return fmt.Errorf("a counterexample is what happened: its memory cannot be changed")
+}
+
+// resume moves along the history, forward or back. A step of thread
+// q.thread ends after its next instruction (backward: before its
+// previous one), the other threads moving meanwhile as the history has
+// them; a continue ends at a breakpoint. Either ends where a thread is
+// about to execute an instruction at a breakpoint (the position resumed
+// from aside), after a move that changes a watched byte (backward: before
+// it), and at the ends of the history.
+func (r *replay) resume(q *request) stop {
+	h, t := r.h, q.thread
+	steps := func(i int) bool { return q.step && h.Mover(i) == t }
+	hit := func(i int) bool {
+		a, ok := h.fetches(i)
+		return ok && q.bps[a]
+	}
+	written := func(i int) (watch, bool) { return changed(h.m, q.watches, h.states[i], h.states[i+1]) }
+	if !q.back {
+		for i := r.pos; i < h.Len(); i++ {
+			if i > r.pos && hit(i) {
+				r.pos = i
+				return stop{thread: h.Mover(i), bp: true}
+			}
+			if w, ok := written(i); ok {
+				r.pos = i + 1
+				return stop{thread: moverOr(h.Mover(i), t), extra: fmt.Sprintf("watch:%x;", w.addr)}
+			}
+			if steps(i) {
+				r.pos = i + 1
+				return stop{thread: h.Mover(i)}
+			}
+		}
+		r.pos = h.Len()
+		st := stop{thread: t, extra: "replaylog:end;"}
+		if v := h.violation; v != nil {
+			if v.Thread >= 0 && v.Thread < len(h.states[r.pos].Threads) {
+				st.thread = v.Thread
+			}
+			st.msg = fmt.Sprintf("hc11mc: the end of the counterexample: %v\n", v)
+		}
+		return st
+	}
+	for i := r.pos - 1; i >= 0; i-- {
+		if w, ok := written(i); ok {
+			r.pos = i
+			return stop{thread: moverOr(h.Mover(i), t), extra: fmt.Sprintf("watch:%x;", w.addr)}
+		}
+		if steps(i) {
+			r.pos = i
+			return stop{thread: h.Mover(i)}
+		}
+		if hit(i) {
+			r.pos = i
+			return stop{thread: h.Mover(i), bp: true}
+		}
+	}
+	r.pos = 0
+	return stop{thread: t, extra: "replaylog:begin;"}
+}

@@ -23,6 +23,64 @@ type conn struct {
 	w     io.Writer
 	noAck bool   // after QStartNoAckMode: no + or - either way
 	last  []byte // the last packet sent, for a -
+	// ahead is a read of r in flight, started by interrupted while the
+	// target runs; every read waits for it first, so that only one
+	// goroutine reads r at a time.
+	ahead chan readResult
+	// kept is a byte (or an error) read ahead that was not the
+	// interrupt: the next read returns it.
+	kept *readResult
+}
+
+// readResult is one byte read, or the error that ended the reading.
+type readResult struct {
+	b   byte
+	err error
+}
+
+// readByte reads the next byte of the connection.
+func (c *conn) readByte() (byte, error) {
+	if c.ahead != nil {
+		r := <-c.ahead
+		c.ahead = nil
+		return r.b, r.err
+	}
+	if k := c.kept; k != nil {
+		c.kept = nil
+		return k.b, k.err
+	}
+	return c.r.ReadByte()
+}
+
+// interrupted reports, without waiting, whether GDB sent its interrupt
+// (0x03) while the target runs, or the connection ended (the run stops
+// then too; the next read returns the error). In all-stop mode GDB sends
+// nothing else while the target runs; another byte is kept for the next
+// read, and later calls report false.
+func (c *conn) interrupted() bool {
+	if c.kept != nil {
+		return false
+	}
+	if c.ahead == nil {
+		ch := make(chan readResult, 1)
+		c.ahead = ch
+		r := c.r
+		go func() {
+			b, err := r.ReadByte()
+			ch <- readResult{b, err}
+		}()
+	}
+	select {
+	case r := <-c.ahead:
+		c.ahead = nil
+		if r.err == nil && r.b == 0x03 {
+			return true
+		}
+		c.kept = &r
+		return r.err != nil
+	default:
+		return false
+	}
 }
 
 // readPacket returns the data of the next packet, answering + to a good
@@ -30,7 +88,7 @@ type conn struct {
 // sending the last packet again when the other side answers -.
 func (c *conn) readPacket() ([]byte, error) {
 	for {
-		b, err := c.r.ReadByte()
+		b, err := c.readByte()
 		if err != nil {
 			return nil, err
 		}
@@ -53,7 +111,7 @@ func (c *conn) readPacket() ([]byte, error) {
 		var data []byte
 		var sum byte
 		for {
-			b, err := c.r.ReadByte()
+			b, err := c.readByte()
 			if err != nil {
 				return nil, err
 			}
@@ -62,7 +120,7 @@ func (c *conn) readPacket() ([]byte, error) {
 			}
 			sum += b
 			if b == '}' {
-				e, err := c.r.ReadByte()
+				e, err := c.readByte()
 				if err != nil {
 					return nil, err
 				}
@@ -72,8 +130,10 @@ func (c *conn) readPacket() ([]byte, error) {
 			data = append(data, b)
 		}
 		var cs [2]byte
-		if _, err := io.ReadFull(c.r, cs[:]); err != nil {
-			return nil, err
+		for i := range cs {
+			if cs[i], err = c.readByte(); err != nil {
+				return nil, err
+			}
 		}
 		want, ok := hexByte(cs[0], cs[1])
 		if c.noAck {
@@ -120,7 +180,7 @@ func (c *conn) writePacket(data string) error {
 // packet just sent, sending it again for each -.
 func (c *conn) awaitAck() error {
 	for !c.noAck {
-		b, err := c.r.ReadByte()
+		b, err := c.readByte()
 		if err != nil {
 			return err
 		}

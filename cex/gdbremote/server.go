@@ -31,6 +31,16 @@ const (
 	numRegs
 )
 
+// Signals as GDB numbers them (include/gdb/signals.def).
+const (
+	sigInt  = 2
+	sigILL  = 4
+	sigTrap = 5
+	sigAbrt = 6
+	sigSEGV = 11
+	sigAlrm = 14
+)
+
 // regSize is the size in bytes of each raw register.
 var regSize = [numRegs]int{2, 2, 2, 2, 2, 1, 1, 1, 1}
 
@@ -38,14 +48,13 @@ var regSize = [numRegs]int{2, 2, 2, 2, 2, 1, 1, 1, 1}
 // longest packet GDB may send, in bytes).
 const maxPacket = 0x1000
 
-// Server serves one History to GDB. It holds the position GDB is at, the
-// breakpoints it set and the threads it selected. Threads are GDB's
-// threads 1, 2, ...: hc11mc's thread 0 is GDB's thread 1.
+// Server serves one backend to GDB — a recorded History or a Live run —
+// and holds the breakpoints GDB set and the threads it selected. Threads
+// are GDB's threads 1, 2, ...: hc11mc's thread 0 is GDB's thread 1.
 type Server struct {
-	h       *History
-	pos     int
+	b       backend
 	bps     map[uint16]bool
-	watches []watch // write watchpoints (Z2)
+	watches []watch // watchpoints (Z2, Z3, Z4)
 	// gThread and cThread are the threads Hg and Hc selected, as sim
 	// thread indexes; -1 for any (0 or -1 in the packet).
 	gThread, cThread int
@@ -55,28 +64,93 @@ type Server struct {
 	c          *conn
 }
 
+// backend is what a Server serves: a machine whose state GDB reads at
+// the position it stands at, and which moves as GDB asks. A History
+// (replay) moves along a recorded counterexample; a Live run executes
+// the firmware.
+type backend interface {
+	machine() *sim.Machine
+	state() *sim.State // at the current position
+	position() int
+	firstThread() int // the thread the stop replies name before any move
+	describe() string // the position, for a person (monitor where)
+	// resume moves as q asks and says where it stopped.
+	resume(q *request) stop
+	// setRegister writes raw register n of thread t; false when the
+	// backend refuses.
+	setRegister(t, n int, v uint16) bool
+	// writeMemory writes data at a: nil, or why it refuses (nothing is
+	// written then).
+	writeMemory(a uint16, data []byte) error
+	// reverse reports whether bs and bc are served.
+	reverse() bool
+	// reads reports whether read and access watchpoints are served.
+	reads() bool
+}
+
+// request is a resume GDB asks for.
+type request struct {
+	thread  int  // the thread a step steps
+	step    bool // stop after thread's next move
+	back    bool // toward the start
+	bps     map[uint16]bool
+	watches []watch
+	// interrupted reports whether GDB sent its interrupt (0x03) since
+	// the resume began; a backend that runs long asks it now and then.
+	interrupted func() bool
+}
+
+// stop is where a resume stopped, for the stop reply.
+type stop struct {
+	thread int
+	signal int    // as GDB numbers signals; 0 for SIGTRAP (5)
+	bp     bool   // at a breakpoint
+	extra  string // "watch:ADDR;", "replaylog:begin;" …
+	msg    string // console output (an O packet) before the reply
+}
+
 // NewServer returns a server at the start of h (position 0).
-func NewServer(h *History) *Server {
-	return &Server{h: h, bps: map[uint16]bool{}, gThread: -1, cThread: -1, stopThread: h.firstThread()}
+func NewServer(h *History) *Server { return newServer(&replay{h: h}) }
+
+// NewLiveServer returns a server of the run l.
+func NewLiveServer(l *Live) *Server { return newServer(l) }
+
+func newServer(b backend) *Server {
+	return &Server{b: b, bps: map[uint16]bool{}, gThread: -1, cThread: -1, stopThread: b.firstThread()}
 }
 
-// Position is where in the history the server is.
-func (s *Server) Position() int { return s.pos }
+// Position is where the server stands: a position of the history, or
+// the attempts a live run has made since reset.
+func (s *Server) Position() int { return s.b.position() }
 
-// firstThread is the thread the history starts with.
-func (h *History) firstThread() int {
-	for i := 0; i < len(h.moves); i++ {
-		if t := h.Mover(i); t >= 0 {
-			return t
-		}
-	}
-	return 0
-}
-
-// watch is a write watchpoint: n bytes from addr.
+// watch is a watchpoint: n bytes from addr, of a kind.
 type watch struct {
 	addr uint16
 	n    int
+	kind byte // the Z packet's type: watchWrite, watchRead or watchAccess
+}
+
+// The watchpoints' kinds, as the Z packets number them.
+const (
+	watchWrite  = '2'
+	watchRead   = '3'
+	watchAccess = '4'
+)
+
+// reply is the stop reply's field for a stop at w.
+func (w watch) reply() string {
+	name := map[byte]string{watchWrite: "watch", watchRead: "rwatch", watchAccess: "awatch"}[w.kind]
+	return fmt.Sprintf("%s:%x;", name, w.addr)
+}
+
+// covers reports whether the access a touches one of w's bytes.
+func (w watch) covers(a sim.Access) bool {
+	for k := 0; k < int(a.Size); k++ {
+		if uint16(a.Addr+uint16(k)-w.addr) < uint16(w.n) {
+			return true
+		}
+	}
+	return false
 }
 
 // errClosed ends a session: GDB detached or killed the target.
@@ -115,7 +189,7 @@ func (s *Server) handle(p string) error {
 	}
 	switch p[0] {
 	case '?':
-		return reply(s.stopReply("", false))
+		return reply(s.stopReply(stop{}))
 	case 'q':
 		return s.query(p)
 	case 'Q':
@@ -153,10 +227,7 @@ func (s *Server) handle(p string) error {
 	case 'g':
 		return reply(s.registers(s.regThread()))
 	case 'G':
-		if !strings.EqualFold(p[1:], s.registers(s.regThread())) {
-			return reply("E01") // the history is what happened: only the values it has are written
-		}
-		return reply("OK")
+		return reply(s.setRegisters(s.regThread(), p[1:]))
 	case 'p':
 		n, err := strconv.ParseUint(p[1:], 16, 16)
 		if err != nil || n >= numRegs {
@@ -166,10 +237,11 @@ func (s *Server) handle(p string) error {
 	case 'P':
 		num, val, ok := strings.Cut(p[1:], "=")
 		n, err := strconv.ParseUint(num, 16, 16)
-		if !ok || err != nil || n >= numRegs || !strings.EqualFold(val, s.register(s.regThread(), int(n))) {
+		if !ok || err != nil || n >= numRegs || len(val) != 2*regSize[n] {
 			return reply("E01")
 		}
-		return reply("OK")
+		return reply(s.setRegisters(s.regThread(), strings.Repeat("x", regOffset(int(n)))+val+
+			strings.Repeat("x", 2*registerBytes-regOffset(int(n))-len(val))))
 	case 'm':
 		a, n, ok := addrLen(p[1:])
 		if !ok {
@@ -179,8 +251,15 @@ func (s *Server) handle(p string) error {
 	case 'M':
 		head, data, ok := strings.Cut(p[1:], ":")
 		a, n, ok2 := addrLen(head)
-		if !ok || !ok2 || len(data) != 2*n || !strings.EqualFold(data, s.memory(a, n)) {
+		b, err := hex.DecodeString(data)
+		if !ok || !ok2 || err != nil || len(b) != n {
 			return reply("E01")
+		}
+		if strings.EqualFold(data, s.memory(a, n)) {
+			return reply("OK") // what is there already
+		}
+		if err := s.b.writeMemory(a, b); err != nil {
+			return reply("E01") // GDB says it cannot access the memory
 		}
 		return reply("OK")
 	case 'Z', 'z':
@@ -190,6 +269,9 @@ func (s *Server) handle(p string) error {
 	case 'c', 'C':
 		return s.resume(s.cThread, false, false)
 	case 'b':
+		if !s.b.reverse() {
+			return reply("")
+		}
 		switch p {
 		case "bs":
 			return s.resume(s.cThread, true, true)
@@ -221,14 +303,18 @@ func (s *Server) query(p string) error {
 				s.swbreak = true
 			}
 		}
-		return reply(fmt.Sprintf("PacketSize=%x;QStartNoAckMode+;ReverseStep+;ReverseContinue+;swbreak+", maxPacket))
+		rev := ""
+		if s.b.reverse() {
+			rev = "ReverseStep+;ReverseContinue+;"
+		}
+		return reply(fmt.Sprintf("PacketSize=%x;QStartNoAckMode+;%sswbreak+", maxPacket, rev))
 	case p == "qAttached":
 		return reply("1")
 	case p == "qC":
 		return reply(fmt.Sprintf("QC%x", s.stopThread+1))
 	case p == "qfThreadInfo":
 		var ids []string
-		for t := range s.h.states[s.pos].Threads {
+		for t := range s.b.state().Threads {
 			if s.alive(t) {
 				ids = append(ids, strconv.FormatInt(int64(t+1), 16))
 			}
@@ -238,7 +324,7 @@ func (s *Server) query(p string) error {
 		return reply("l")
 	case strings.HasPrefix(p, "qThreadExtraInfo,"):
 		t, ok := s.threadID(p[len("qThreadExtraInfo,"):])
-		if !ok || t < 0 || !s.alive(t) {
+		if !ok || t < 0 || t >= len(s.b.state().Threads) {
 			return reply("E01")
 		}
 		return reply(hex.EncodeToString([]byte(s.threadInfo(t))))
@@ -295,22 +381,39 @@ func (s *Server) monitor(hexCmd string) error {
 	var out string
 	switch strings.TrimSpace(string(b)) {
 	case "where", "":
-		out = s.h.Describe(s.pos) + "\n"
+		out = s.b.describe() + "\n"
 	default:
-		out = "monitor commands: where (the position in the counterexample)\n"
+		out = "monitor commands: where (" + whereHelp(s.b) + ")\n"
 	}
-	if err := s.c.writePacket("O" + hex.EncodeToString([]byte(out))); err != nil {
+	if err := s.console(out); err != nil {
 		return err
 	}
 	return s.c.writePacket("OK")
 }
 
+// whereHelp says what monitor where shows.
+func whereHelp(b backend) string {
+	if _, ok := b.(*Live); ok {
+		return "the instructions and cycles the run has taken, and what it does next"
+	}
+	return "the position in the counterexample"
+}
+
+// console sends text for GDB's console (an O packet).
+func (s *Server) console(text string) error {
+	return s.c.writePacket("O" + hex.EncodeToString([]byte(text)))
+}
+
 // breakpoint sets (Z0, Z1) or clears (z0, z1) a breakpoint, and sets
 // (Z2) or clears (z2) a write watchpoint; read and access watchpoints
-// (Z3, Z4) are not supported: the history has the values, not every read.
+// (Z3, Z4) only where the backend sees reads (a live run): a history has
+// the values, not every read.
 func (s *Server) breakpoint(p string) error {
 	f := strings.Split(p[1:], ",")
-	if len(f) < 3 || (f[0] != "0" && f[0] != "1" && f[0] != "2") {
+	if len(f) < 3 || (f[0] != "0" && f[0] != "1" && f[0] != "2" && f[0] != "3" && f[0] != "4") {
+		return s.c.writePacket("")
+	}
+	if (f[0] == "3" || f[0] == "4") && !s.b.reads() {
 		return s.c.writePacket("")
 	}
 	a, err1 := strconv.ParseUint(f[1], 16, 16)
@@ -319,12 +422,13 @@ func (s *Server) breakpoint(p string) error {
 		return s.c.writePacket("E01")
 	}
 	set := p[0] == 'Z'
+	w := watch{uint16(a), int(n), f[0][0]}
 	switch {
-	case f[0] == "2" && set:
-		s.watches = append(s.watches, watch{uint16(a), int(n)})
-	case f[0] == "2":
-		for i, w := range s.watches {
-			if w == (watch{uint16(a), int(n)}) {
+	case w.kind != '0' && w.kind != '1' && set:
+		s.watches = append(s.watches, w)
+	case w.kind != '0' && w.kind != '1':
+		for i, o := range s.watches {
+			if o == w {
 				s.watches = append(s.watches[:i], s.watches[i+1:]...)
 				break
 			}
@@ -337,86 +441,41 @@ func (s *Server) breakpoint(p string) error {
 	return s.c.writePacket("OK")
 }
 
-// written reports the first write watchpoint whose bytes move i changes.
-func (s *Server) written(i int) (watch, bool) {
-	before, after := s.h.states[i], s.h.states[i+1]
-	for _, w := range s.watches {
-		for k := 0; k < w.n; k++ {
-			a := w.addr + uint16(k)
-			if s.h.m.ReadMem(before, a) != s.h.m.ReadMem(after, a) {
-				return w, true
-			}
-		}
-	}
-	return watch{}, false
-}
-
-// resume moves along the history, forward or back, and sends the stop
-// reply. A step of thread t (t < 0: the thread g reads) ends after t's
-// next instruction (backward: before t's previous one), the other
-// threads moving meanwhile as the history has them; a continue ends at a
-// breakpoint. Either ends where a thread is about to execute an
-// instruction at a breakpoint (the position resumed from aside), after a
-// move that changes a watched byte (backward: before it), and at the
-// ends of the history.
+// resume moves the backend, forward or back, and sends the stop reply.
+// A step of thread t (t < 0: the thread g reads) ends after t's next
+// move; see the backends for the rest.
 func (s *Server) resume(t int, step, back bool) error {
-	h := s.h
 	if t < 0 || !s.alive(t) {
 		// Any thread: the one GDB reads the registers of, as it steps
 		// the thread it shows.
 		t = s.regThread()
 	}
-	steps := func(i int) bool { return step && h.Mover(i) == t }
-	hit := func(i int) bool {
-		a, ok := h.fetches(i)
-		return ok && s.bps[a]
-	}
-	if !back {
-		for i := s.pos; i < h.Len(); i++ {
-			if i > s.pos && hit(i) {
-				s.pos, s.stopThread = i, h.Mover(i)
-				return s.c.writePacket(s.stopReply("", true))
-			}
-			if w, ok := s.written(i); ok {
-				s.pos, s.stopThread = i+1, moverOr(h.Mover(i), t)
-				return s.c.writePacket(s.stopReply(fmt.Sprintf("watch:%x;", w.addr), false))
-			}
-			if steps(i) {
-				s.pos, s.stopThread = i+1, h.Mover(i)
-				return s.c.writePacket(s.stopReply("", false))
-			}
-		}
-		s.pos = h.Len()
-		if v := h.violation; v != nil && v.Thread >= 0 && v.Thread < len(h.states[s.pos].Threads) {
-			s.stopThread = v.Thread
-		} else {
-			s.stopThread = t
-		}
-		if v := h.violation; v != nil {
-			msg := fmt.Sprintf("hc11mc: the end of the counterexample: %v\n", v)
-			if err := s.c.writePacket("O" + hex.EncodeToString([]byte(msg))); err != nil {
-				return err
-			}
-		}
-		return s.c.writePacket(s.stopReply("replaylog:end;", false))
-	}
-	for i := s.pos - 1; i >= 0; i-- {
-		if w, ok := s.written(i); ok {
-			s.pos, s.stopThread = i, moverOr(h.Mover(i), t)
-			return s.c.writePacket(s.stopReply(fmt.Sprintf("watch:%x;", w.addr), false))
-		}
-		if steps(i) {
-			s.pos, s.stopThread = i, h.Mover(i)
-			return s.c.writePacket(s.stopReply("", false))
-		}
-		if hit(i) {
-			s.pos, s.stopThread = i, h.Mover(i)
-			return s.c.writePacket(s.stopReply("", true))
+	q := &request{thread: t, step: step, back: back, bps: s.bps, watches: s.watches, interrupted: s.c.interrupted}
+	st := s.b.resume(q)
+	s.stopThread = st.thread
+	if st.msg != "" {
+		if err := s.console(st.msg); err != nil {
+			return err
 		}
 	}
-	s.pos = 0
-	s.stopThread = t
-	return s.c.writePacket(s.stopReply("replaylog:begin;", false))
+	return s.c.writePacket(s.stopReply(st))
+}
+
+// changed reports the first write watchpoint whose bytes differ between
+// before and after, states of m.
+func changed(m *sim.Machine, ws []watch, before, after *sim.State) (watch, bool) {
+	for _, w := range ws {
+		if w.kind != watchWrite {
+			continue
+		}
+		for k := 0; k < w.n; k++ {
+			a := w.addr + uint16(k)
+			if m.ReadMem(before, a) != m.ReadMem(after, a) {
+				return w, true
+			}
+		}
+	}
+	return watch{}, false
 }
 
 // moverOr is mover, or t where no thread moves (an environment event).
@@ -427,11 +486,16 @@ func moverOr(mover, t int) int {
 	return mover
 }
 
-// stopReply is the T packet for the current position: signal 5 (SIGTRAP,
-// as GDB numbers signals), the thread that stopped, its PC, and extra.
-func (s *Server) stopReply(extra string, bp bool) string {
-	r := "T05" + extra
-	if bp && s.swbreak {
+// stopReply is the T packet for the current position: the signal (5,
+// SIGTRAP, as GDB numbers signals, unless st says another), the thread
+// that stopped, its PC, and st's extra fields.
+func (s *Server) stopReply(st stop) string {
+	sig := st.signal
+	if sig == 0 {
+		sig = sigTrap
+	}
+	r := fmt.Sprintf("T%02x", sig) + st.extra
+	if st.bp && s.swbreak {
 		r += "swbreak:;"
 	}
 	t := s.stopThread
@@ -444,7 +508,7 @@ func (s *Server) stopReply(extra string, bp bool) string {
 // alive reports whether thread t exists and has not exited at the
 // current position.
 func (s *Server) alive(t int) bool {
-	ts := s.h.states[s.pos].Threads
+	ts := s.b.state().Threads
 	return t >= 0 && t < len(ts) && ts[t].Status != sim.Exited
 }
 
@@ -476,7 +540,7 @@ func (s *Server) regThread() int {
 // register is raw register n of thread t at the current position, in
 // hex, big-endian.
 func (s *Server) register(t, n int) string {
-	th := &s.h.states[s.pos].Threads[t]
+	th := &s.b.state().Threads[t]
 	var v uint16
 	switch n {
 	case regX:
@@ -499,6 +563,60 @@ func (s *Server) register(t, n int) string {
 	return fmt.Sprintf("%0*x", 2*regSize[n], v)
 }
 
+// registerBytes is the size of the g packet's registers in bytes.
+const registerBytes = 2*5 + 4
+
+// regOffset is where register n's digits begin in the g packet.
+func regOffset(n int) int {
+	o := 0
+	for k := 0; k < n; k++ {
+		o += 2 * regSize[k]
+	}
+	return o
+}
+
+// setRegisters writes thread t's registers from a g packet's layout in
+// hex, an x digit leaving the register it is in as it is (a P packet
+// writes one register so), and returns the reply: OK, or E01 when the
+// packet is malformed or the backend refuses a register that changes.
+func (s *Server) setRegisters(t int, hexRegs string) string {
+	if len(hexRegs) != 2*registerBytes {
+		return "E01"
+	}
+	type change struct {
+		n int
+		v uint16
+	}
+	var cs []change
+	for n := 0; n < numRegs; n++ {
+		f := hexRegs[regOffset(n) : regOffset(n)+2*regSize[n]]
+		if strings.Contains(f, "x") {
+			if strings.Trim(f, "x") != "" {
+				return "E01"
+			}
+			continue
+		}
+		v, err := strconv.ParseUint(f, 16, 16)
+		if err != nil {
+			return "E01"
+		}
+		if !strings.EqualFold(f, s.register(t, n)) {
+			cs = append(cs, change{n, uint16(v)})
+		}
+	}
+	for _, c := range cs {
+		if c.n == regPage {
+			return "E01" // the 68HC11 has none: it stays 0
+		}
+	}
+	for _, c := range cs {
+		if !s.b.setRegister(t, c.n, c.v) {
+			return "E01"
+		}
+	}
+	return "OK"
+}
+
 // registers is the g packet's reply for thread t.
 func (s *Server) registers(t int) string {
 	var b strings.Builder
@@ -511,21 +629,23 @@ func (s *Server) registers(t int) string {
 // memory is n bytes from address a at the current position, in hex;
 // addresses wrap at 0x10000 as the 68HC11's do.
 func (s *Server) memory(a uint16, n int) string {
-	st := s.h.states[s.pos]
+	st, m := s.b.state(), s.b.machine()
 	buf := make([]byte, n)
 	for i := range buf {
-		buf[i] = s.h.m.ReadMem(st, a+uint16(i))
+		buf[i] = m.ReadMem(st, a+uint16(i))
 	}
 	return hex.EncodeToString(buf)
 }
 
 // threadInfo describes thread t for GDB's info threads.
 func (s *Server) threadInfo(t int) string {
-	switch s.h.states[s.pos].Threads[t].Status {
+	switch s.b.state().Threads[t].Status {
 	case sim.Waiting:
 		return "in WAI"
 	case sim.Stopped:
 		return "in STOP"
+	case sim.Exited:
+		return "exited" // GDB shows the thread that stopped last after every thread has exited
 	}
 	return "running"
 }

@@ -27,16 +27,9 @@ func serveGDB(path, addr string, stdout io.Writer) error {
 	if err != nil {
 		return &exitError{code: ExitNoReplay, msg: fmt.Sprintf("%s does not replay: %v", path, err)}
 	}
-	host, port, err := net.SplitHostPort(addr)
+	ln, err := listenGDB(addr)
 	if err != nil {
-		return usagef("--gdb %q: want [HOST]:PORT, as :3333", addr)
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
-	if err != nil {
-		return usagef("--gdb %q: %v", addr, err)
+		return err
 	}
 	defer ln.Close()
 	fmt.Fprintf(stdout, "serving %s to GDB on %s: %d instructions and interrupts from power-up to the violation\n", path, ln.Addr(), h.Len())
@@ -52,4 +45,21 @@ func serveGDB(path, addr string, stdout io.Writer) error {
 		fmt.Fprintln(stdout, "GDB session ended")
 	}
 	return exitCode(ExitViolation)
+}
+
+// listenGDB listens on --gdb's [HOST]:PORT, the host 127.0.0.1 when it
+// is left out; a bad address or a port in use is a usage error.
+func listenGDB(addr string) (net.Listener, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, usagef("--gdb %q: want [HOST]:PORT, as :3333", addr)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return nil, usagef("--gdb %q: %v", addr, err)
+	}
+	return ln, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hc11mc/hc11mc/cex"
 	"github.com/hc11mc/hc11mc/check"
 	"github.com/hc11mc/hc11mc/devices"
+	"github.com/hc11mc/hc11mc/loader"
 	"github.com/hc11mc/hc11mc/sim"
 )
 
@@ -33,6 +34,7 @@ type runOptions struct {
 	terminal  bool   // the SCI on the terminal: stdin to the receiver, the transmitter to stdout
 	sciOutput string // where the SCI's output goes instead of stdout
 	ignore    []string
+	gdb       string // --gdb [HOST]:PORT: a live session in GDB
 }
 
 func newRun(stdout, stderr io.Writer) *cobra.Command {
@@ -84,15 +86,30 @@ When the run stops at a violation, the byte the SCI's transmitter still
 holds in TDR is printed too: the line carries it after the CPU stops (not
 after a watchdog timeout, a reset, which clears the SCI).
 
+--gdb [HOST]:PORT serves the run to GDB instead (the host 127.0.0.1 when
+left out): it starts as run does, with the same flags, but stopped at the
+reset vector, and executes instructions only as GDB asks — stepi,
+continue until a breakpoint, a watchpoint, a violation (which stops with a
+signal: SIGILL for an illegal opcode, SIGSEGV for a write to ROM...), the
+run's end or Ctrl-C in GDB; reverse-stepi and reverse-continue back to
+reset (the run executed again from checkpoints). GDB writes registers and RAM;
+ROM and the register block are refused. The SCI's output appears on
+stdout as run prints it; when GDB detaches, run prints its summary.
+--terminal and --trace do not apply.
+
 --trace prints one line per instruction before it executes:
   cyc=<decimal> thr=<n> PC=<hex4> A=<hex2> B=<hex2> X=<hex4> Y=<hex4> SP=<hex4> CCR=<hex2>
 followed by the bytes and the disassembly; a last line "final" has the same fields.`,
 		Example: "  hc11mc run fw.elf --steps 1000 --trace\n  hc11mc run fw.elf --start 0xD100 --steps 50\n" +
-			"  hc11mc run buffalo34.s19 --board testdata/boards/evb.board --terminal",
+			"  hc11mc run buffalo34.s19 --board testdata/boards/evb.board --terminal\n" +
+			"  hc11mc run fw.elf --sci-input 'T\\r' --gdb :3333   # then in m68hc11-elf-gdb fw.elf: target remote :3333",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := refused(cmd.Flags(), runIgnores); err != nil {
 				return err
+			}
+			if o.gdb != "" && (o.terminal || o.trace) {
+				return usagef("--gdb serves the run to GDB, which shows the registers and drives the run: --terminal and --trace do not apply")
 			}
 			if o.start != "" && o.machine.Entry != "" {
 				return usagef("--start %s and --entry %s both say where thread 0 begins: give one", o.start, o.machine.Entry)
@@ -114,6 +131,7 @@ followed by the bytes and the disassembly; a last line "final" has the same fiel
 	fs.StringVar(&o.sciOutput, "sci-output", "", "write what the SCI sends to this file instead of stdout")
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "violations not to report: "+strings.Join(sim.KindNames(), ", ")+
 		" (an ignored illegal opcode goes on through the firmware's illegal-opcode trap vector; any other ends the run without a finding)")
+	fs.StringVar(&o.gdb, "gdb", "", "serve the run to GDB on [HOST]:PORT (host 127.0.0.1 by default), stopped at the reset vector: it runs as GDB steps and continues it, back to reset in reverse")
 	hideIgnored(fs, runIgnores)
 	return c
 }
@@ -192,7 +210,7 @@ func runRun(o *runOptions, path string, stdin io.Reader, stdout, stderr io.Write
 		default:
 			sci.WriteByte(out.Value)
 			last = out.Value
-			if out.Value == '\n' || o.terminal {
+			if out.Value == '\n' || o.terminal || o.gdb != "" {
 				sci.Flush() // as it runs: a line at a time, on a terminal a byte
 			}
 		}
@@ -203,11 +221,22 @@ func runRun(o *runOptions, path string, stdin io.Reader, stdout, stderr io.Write
 	if o.seedSet {
 		ro.Rand = rand.New(rand.NewPCG(o.seed, 0x68c11))
 	}
-	res := m.Run(s, ro)
-	if last != '\n' && o.sciOutput == "" {
-		w.WriteByte('\n') // the summary begins a line of its own
+	endOutput := func() {
+		if last != '\n' && o.sciOutput == "" {
+			w.WriteByte('\n') // the summary begins a line of its own
+		}
+		w.Flush()
 	}
-	w.Flush()
+	if o.gdb != "" {
+		return serveLive(o, path, img, m, ro, endOutput, stderr, ignore)
+	}
+	res := m.Run(s, ro)
+	endOutput()
+	return runSummary(o, img, res, stderr, ignore)
+}
+
+// runSummary prints why the run ended, and returns run's exit code.
+func runSummary(o *runOptions, img *loader.Image, res sim.RunResult, stderr io.Writer, ignore map[sim.Kind]bool) error {
 	if v := res.Violation; v != nil && ignore[v.Kind] {
 		fmt.Fprintf(stderr, "stopped at an ignored %s violation: %s; %d instructions, %d cycles (%s at --xtal %s)\n",
 			v.Kind, cex.Describe(img, v), res.Steps, res.Cycles, formatSeconds(float64(res.Cycles)*4/o.xtal), formatFreq(o.xtal))
