@@ -35,8 +35,21 @@ func gdbPath(t *testing.T) string {
 // it returns what GDB printed.
 func runGDB(t *testing.T, name string, cmds ...string) string {
 	t.Helper()
-	gdb := gdbPath(t)
 	tr, h := history(t, name)
+	fw, err := filepath.Abs(tr.Firmware)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return batchGDB(t, fw, NewServer(h), cmds...)
+}
+
+// batchGDB serves one session of srv on a loopback port and runs GDB in
+// batch mode on the firmware image fw with the commands cmds, after
+// target remote; it returns what GDB printed (the test skips without a
+// GDB: gdbPath).
+func batchGDB(t *testing.T, fw string, srv *Server, cmds ...string) string {
+	t.Helper()
+	gdb := gdbPath(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -50,12 +63,8 @@ func runGDB(t *testing.T, name string, cmds ...string) string {
 			return
 		}
 		defer conn.Close()
-		served <- NewServer(h).Serve(conn)
+		served <- srv.Serve(conn)
 	}()
-	fw, err := filepath.Abs(tr.Firmware)
-	if err != nil {
-		t.Fatal(err)
-	}
 	args := []string{"-nx", "-batch", fw, "-ex", "target remote " + ln.Addr().String()}
 	for _, c := range cmds {
 		args = append(args, "-ex", c)

@@ -355,19 +355,29 @@ func (l *Live) resume(q *request) stop {
 		if n%1024 == 1023 && q.interrupted() {
 			return stop{thread: t, signal: sigInt}
 		}
-		l.watched(q, t)
-		c := l.cycles(q.thread)
-		mover, moved := l.step()
-		w, written := l.changed(q, moved)
-		l.apply()
-		l.mark()
-		if written {
-			return stop{thread: mover, extra: w.reply()}
-		}
-		if q.step && (moved && mover == q.thread || l.cycles(q.thread) != c) {
-			return stop{thread: q.thread}
+		if st, ok := l.move(q, t); ok {
+			return st
 		}
 	}
+}
+
+// move makes the run's next move, thread t's, and reports whether a
+// forward resume of q stops after it: at a watchpoint the move
+// triggered, or at the end of q's step.
+func (l *Live) move(q *request, t int) (stop, bool) {
+	l.watched(q, t)
+	c := l.cycles(q.thread)
+	mover, moved := l.step()
+	w, written := l.changed(q, moved)
+	l.apply()
+	l.mark()
+	switch {
+	case written:
+		return stop{thread: mover, extra: w.reply()}, true
+	case q.step && (moved && mover == q.thread || l.cycles(q.thread) != c):
+		return stop{thread: q.thread}, true
+	}
+	return stop{}, false
 }
 
 // watched keeps the bytes q watches and, for read and access
@@ -427,18 +437,9 @@ func (l *Live) back(q *request) stop {
 			i := l.pos
 			t, _ := l.se.Next()
 			hit := q.bps[l.se.State().Threads[t].PC]
-			l.watched(q, t)
-			c := l.cycles(q.thread)
-			mover, moved := l.step()
-			w, written := l.changed(q, moved)
-			l.apply()
-			l.mark()
-			switch {
-			case written:
-				best, st = i, stop{thread: mover, extra: w.reply()}
-			case q.step && (moved && mover == q.thread || l.cycles(q.thread) != c):
-				best, st = i, stop{thread: q.thread}
-			case hit:
+			if moved, ok := l.move(q, t); ok {
+				best, st = i, moved
+			} else if hit {
 				best, st = i, stop{thread: t, bp: true}
 			}
 		}

@@ -22,7 +22,7 @@ import (
 // target remote; it returns what GDB printed.
 func runLiveGDB(t *testing.T, file, input string, chip bool, cmds ...string) string {
 	t.Helper()
-	gdb := gdbPath(t)
+	gdbPath(t) // skips without a GDB before the machine is made
 	fw, err := filepath.Abs(filepath.Join("..", "..", "testdata", file))
 	if err != nil {
 		t.Fatal(err)
@@ -43,41 +43,7 @@ func runLiveGDB(t *testing.T, file, input string, chip bool, cmds ...string) str
 		t.Fatal(err)
 	}
 	l := NewLive(m, func() sim.RunOptions { return sim.RunOptions{SCIInput: []byte(input)} })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	served := make(chan error, 1)
-	go func() {
-		conn, err := ln.Accept()
-		if err != nil {
-			served <- err
-			return
-		}
-		defer conn.Close()
-		served <- NewLiveServer(l).Serve(conn)
-	}()
-	args := []string{"-nx", "-batch", fw, "-ex", "target remote " + ln.Addr().String()}
-	for _, c := range cmds {
-		args = append(args, "-ex", c)
-	}
-	// A bound in case GDB waits for an answer that never comes: not a
-	// measurement, the test asserts nothing about time.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, gdb, args...)
-	cmd.Dir = filepath.Join("..", "..", "testdata")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", gdb, err, out)
-	}
-	ln.Close()
-	if err := <-served; err != nil {
-		t.Errorf("Serve: %v", err)
-	}
-	t.Logf("gdb %s\n%s", strings.Join(args, " "), out)
-	return string(out)
+	return batchGDB(t, fw, NewLiveServer(l), cmds...)
 }
 
 // A real GDB drives collect.s live with the input "AB\r" (see

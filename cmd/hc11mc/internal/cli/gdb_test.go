@@ -23,14 +23,7 @@ func TestReplayGDB(t *testing.T) {
 		code <- Main([]string{"replay", trace, "--gdb", ":0"}, nil, pw, &errb)
 		pw.Close()
 	}()
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	lines := pipeLines(pr)
 	first := <-lines
 	addr := regexp.MustCompile(`on (127\.0\.0\.1:[0-9]+):`).FindStringSubmatch(first)
 	if addr == nil {
@@ -73,4 +66,18 @@ func TestReplayGDB(t *testing.T) {
 			t.Errorf("%v: exit %d, %q", args, c, errb.String())
 		}
 	}
+}
+
+// pipeLines sends the lines read from r on the channel it returns, closed
+// at r's end.
+func pipeLines(r io.Reader) chan string {
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	return lines
 }

@@ -31,14 +31,7 @@ func TestRunGDB(t *testing.T) {
 		code <- Main(append(args, "--gdb", ":0"), nil, &out, pw)
 		pw.Close()
 	}()
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	lines := pipeLines(pr)
 	first := <-lines
 	addr := regexp.MustCompile(`on (127\.0\.0\.1:[0-9]+), stopped at 0xD000`).FindStringSubmatch(first)
 	if addr == nil {
