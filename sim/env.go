@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math/bits"
+
 	"github.com/hc11mc/hc11mc/devices"
 	isa "github.com/hc11mc/hc11mc/isa/m68hc11"
 )
@@ -297,8 +299,8 @@ func (e *env) quiet(s *State, i int, irqs bool, dm *devMemo) bool {
 		return false
 	}
 	g := m.gateOf(s)
-	for k := range devices.EventKind(64) {
-		if a.kinds&(1<<k) != 0 && g.allows(k) {
+	for ks := a.kinds; ks != 0; ks &= ks - 1 {
+		if g.allows(devices.EventKind(bits.TrailingZeros64(ks))) {
 			return false
 		}
 	}
